@@ -1,0 +1,134 @@
+import { EventEmitter } from 'node:events';
+import { NotFound } from '../errors/index.js';
+import type { AroundHook, HookMap, Service, ServiceAddons, ServiceOptions } from './declarations.js';
+import { HookStore } from './hooks.js';
+import { Router, stripSlashes, type RouteMatch } from './router.js';
+import { getServiceMeta, wrapService } from './service.js';
+
+/** A registered service: the user's object wrapped with hooks and events. */
+export type RegisteredService<S = Service> = S & ServiceAddons;
+
+/** The result of `app.lookup(path)`: the service, `params.route` values and the id from the URL. */
+export type ServiceLookup = RouteMatch<RegisteredService>;
+
+/**
+ * A plume application (spec: "What the service does"): a registry of services on paths, app-wide
+ * hooks, settings, and setup/teardown. Create one with `createApp()`.
+ *
+ * `Services` maps paths to service types so that `app.service('users')` is typed.
+ */
+export class Application<Services extends object = Record<string, Service>> extends EventEmitter {
+  /** Registered services by path (without slashes). */
+  readonly services: Record<string, RegisteredService> = {};
+  /** Values stored with `app.set(name, value)`. */
+  readonly settings: Record<string, unknown> = {};
+  /** App-wide hooks, run around every service's own hooks. */
+  readonly hookStore = new HookStore();
+  /** The HTTP server passed to `setup`, if any. */
+  server: unknown;
+  /** True once `setup()` has run (and until `teardown()`). */
+  isSetup = false;
+  private readonly router = new Router<RegisteredService>();
+
+  /** Reads a setting. */
+  get(name: string): unknown {
+    return this.settings[name];
+  }
+
+  /** Stores a setting; returns the app for chaining. */
+  set(name: string, value: unknown): this {
+    this.settings[name] = value;
+    return this;
+  }
+
+  /** Calls `fn(app)` (with `this` = app), e.g. `app.configure(rest())`. Returns the app. */
+  configure(fn: (this: this, app: this) => void): this {
+    fn.call(this, this);
+    return this;
+  }
+
+  /**
+   * Registers `service` at `path` (placeholders like `users/:userId/messages` allowed) and returns
+   * the app. Throws `BadRequest` for an invalid path, service or method list, or a taken path.
+   * If the app is already set up, the service's `setup(app, path)` runs now (not awaited; errors are emitted as `'error'`).
+   */
+  use(path: string, service: Service, options?: ServiceOptions): this {
+    const location = stripSlashes(path);
+    if (typeof service !== 'object' || service === null) {
+      throw new TypeError(`Invalid service object passed for path '${location}'`);
+    }
+    const wrapped = wrapService(this as Application, location, service, options ?? {});
+    this.router.insert(location, wrapped);
+    this.services[location] = wrapped;
+    if (this.isSetup && typeof service.setup === 'function') {
+      Promise.resolve(service.setup.call(wrapped, this as Application, location)).catch((error: unknown) =>
+        this.emit('error', error),
+      );
+    }
+    return this;
+  }
+
+  /** Removes the service at `path`, calls its `teardown`, and resolves to the original service object. */
+  async unuse(path: string): Promise<Service> {
+    const location = stripSlashes(path);
+    const wrapped = this.services[location];
+    if (wrapped === undefined) throw new NotFound(`Can not find service '${location}'`);
+    this.router.remove(location);
+    delete this.services[location];
+    if (typeof wrapped.teardown === 'function') await wrapped.teardown(this as Application, location);
+    return getServiceMeta(wrapped)?.original ?? wrapped;
+  }
+
+  /** The registered service at exactly `path`. Throws `NotFound` when there is none. */
+  service<L extends keyof Services & string>(path: L): RegisteredService<Services[L]>;
+  service(path: string): RegisteredService;
+  service(path: string): RegisteredService {
+    const wrapped = this.services[stripSlashes(path)];
+    if (wrapped === undefined) throw new NotFound(`Can not find service '${stripSlashes(path)}'`);
+    return wrapped;
+  }
+
+  /**
+   * Matches a request path to a service: `users/42/messages/7` gives the `users/:userId/messages`
+   * service, `route: { userId: '42' }` and `id: '7'`. Returns `null` when no service matches.
+   * Throws `BadRequest` for malformed percent-encoding.
+   */
+  lookup(path: string): ServiceLookup | null {
+    const match = this.router.lookup(path);
+    if (match === null) return null;
+    const routeParams = getServiceMeta(match.value)?.options.routeParams;
+    if (routeParams !== undefined) match.route = { ...routeParams, ...match.route };
+    return match;
+  }
+
+  /** Adds app-wide hooks, run around the hooks of every service (see `docs/hooks.md`). */
+  hooks(map: HookMap | AroundHook[]): this {
+    this.hookStore.add(map);
+    return this;
+  }
+
+  /** Runs `setup(app, path)` of every service in registration order and marks the app set up. */
+  async setup(server?: unknown): Promise<this> {
+    if (server !== undefined) this.server = server;
+    for (const [path, wrapped] of Object.entries(this.services)) {
+      if (typeof wrapped.setup === 'function') await wrapped.setup(this as Application, path);
+    }
+    this.isSetup = true;
+    return this;
+  }
+
+  /** Runs `teardown(app, path)` of every service in reverse registration order. */
+  async teardown(server?: unknown): Promise<this> {
+    if (server !== undefined) this.server = server;
+    for (const [path, wrapped] of Object.entries(this.services).reverse()) {
+      if (typeof wrapped.teardown === 'function') await wrapped.teardown(this as Application, path);
+    }
+    this.isSetup = false;
+    return this;
+  }
+}
+
+/** Creates a plume application. Spec: "What the service does". */
+export function createApp<Services extends object = Record<string, Service>>(): Application<Services> {
+  return new Application<Services>();
+}

@@ -1,0 +1,106 @@
+import { BadRequest } from '../errors/index.js';
+import type { AroundHook, HookContext, HookMap, HookMethodMap, RegularHook } from './declarations.js';
+
+type HookKind = 'before' | 'after' | 'error';
+
+/**
+ * The hooks registered on one level (the app, or one service), per method name and for `all`.
+ * Registration appends; `forMethod` builds the around chain for a method.
+ */
+export class HookStore {
+  private around = new Map<string, AroundHook[]>();
+  private regular: Record<HookKind, Map<string, RegularHook[]>> = {
+    before: new Map(),
+    after: new Map(),
+    error: new Map(),
+  };
+  /** Increases with each registration so cached chains know they are stale. */
+  version = 0;
+
+  /** Adds hooks in any of the accepted forms (see `HookMap`). Throws on an unknown hook type. */
+  add(map: HookMap | AroundHook[]): void {
+    if (Array.isArray(map)) {
+      append(this.around, 'all', map);
+    } else {
+      for (const [type, value] of Object.entries(map)) {
+        if (value === undefined) continue;
+        if (type === 'around') addByMethod(this.around, value as AroundHook[] | HookMethodMap<AroundHook>);
+        else if (type === 'before' || type === 'after' || type === 'error')
+          addByMethod(this.regular[type], value as RegularHook | RegularHook[] | HookMethodMap<RegularHook>);
+        else throw new BadRequest(`'${type}' is not a valid hook type`);
+      }
+    }
+    this.version++;
+  }
+
+  /** The around hooks for `method` on this level: around `all`, around `method`, then before/after/error collected into one. */
+  forMethod(method: string): AroundHook[] {
+    const list = [...get(this.around, 'all'), ...get(this.around, method)];
+    const before = [...get(this.regular.before, 'all'), ...get(this.regular.before, method)];
+    const after = [...get(this.regular.after, 'all'), ...get(this.regular.after, method)];
+    const error = [...get(this.regular.error, method), ...get(this.regular.error, 'all')];
+    if (before.length + after.length + error.length > 0) list.push(collect(before, after, error));
+    return list;
+  }
+}
+
+function get<H>(map: Map<string, H[]>, key: string): H[] {
+  return map.get(key) ?? [];
+}
+
+function append<H>(map: Map<string, H[]>, key: string, hooks: H[]): void {
+  for (const hook of hooks) {
+    if (typeof hook !== 'function') throw new BadRequest(`A hook for '${key}' is not a function`);
+  }
+  map.set(key, [...get(map, key), ...hooks]);
+}
+
+function addByMethod<H>(map: Map<string, H[]>, value: H | H[] | HookMethodMap<H>): void {
+  if (typeof value === 'function' || Array.isArray(value)) {
+    append(map, 'all', Array.isArray(value) ? value : [value]);
+    return;
+  }
+  for (const [method, hooks] of Object.entries(value as Record<string, H | H[] | undefined>)) {
+    if (hooks !== undefined) append(map, method, Array.isArray(hooks) ? hooks : [hooks]);
+  }
+}
+
+async function runRegular(hook: RegularHook, context: HookContext): Promise<void> {
+  const returned = await hook(context);
+  if (returned !== undefined && returned !== null && returned !== context) Object.assign(context, returned);
+}
+
+/**
+ * Turns before, after and error hooks into one around hook. A before hook that sets `context.result`
+ * skips the rest of the chain (inner levels and the method); an error hook that sets `context.result`
+ * recovers, and the call then succeeds with that result.
+ */
+function collect(before: RegularHook[], after: RegularHook[], error: RegularHook[]): AroundHook {
+  return async (context, next) => {
+    try {
+      context.type = 'before';
+      for (const hook of before) await runRegular(hook, context);
+      context.type = 'around';
+      if (context.result === undefined) await next();
+      context.type = 'after';
+      for (const hook of after) await runRegular(hook, context);
+      context.type = 'around';
+    } catch (thrown: unknown) {
+      if (error.length === 0) throw thrown;
+      context.original = { ...context };
+      context.error = thrown;
+      context.result = undefined;
+      context.type = 'error';
+      for (const hook of error) {
+        try {
+          await runRegular(hook, context);
+        } catch (replaced: unknown) {
+          context.error = replaced;
+        }
+      }
+      context.type = 'around';
+      if (context.result === undefined) throw context.error;
+      context.error = undefined;
+    }
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * `plume`: the application, services, routing with placeholders, params, hooks, events, setup and
+ * teardown (spec: "What the service does"). The hook execution order is documented in `docs/hooks.md`.
+ * @packageDocumentation
+ */
+export { Application, createApp, type RegisteredService, type ServiceLookup } from './application.js';
+export { compose, type Middleware } from './compose.js';
+export {
+  defaultEventMap,
+  defaultServiceMethods,
+  type AroundHook,
+  type HeadersObject,
+  type HookContext,
+  type HookMap,
+  type HookMethodMap,
+  type HttpOptions,
+  type Id,
+  type NullableId,
+  type Paginated,
+  type Params,
+  type Query,
+  type RegularHook,
+  type Service,
+  type ServiceAddons,
+  type ServiceMethods,
+  type ServiceOptions,
+  type StandardMethod,
+} from './declarations.js';
+export { getResponse, getServiceMethod, METHOD_HEADER, restArguments, type RestResponse } from './rest.js';
+export { Router, stripSlashes, type RouteMatch } from './router.js';
+export { argumentsOf, getServiceMeta, invokeService, type ServiceMeta } from './service.js';

@@ -1,0 +1,127 @@
+import { BadRequest } from '../errors/index.js';
+
+/** What a route lookup finds: the value registered at the path, the placeholder values and the id. */
+export interface RouteMatch<T> {
+  value: T;
+  /** The path the value was registered at, without leading or trailing slashes. */
+  path: string;
+  /** Placeholder values, URL-decoded, e.g. `{ userId: '42' }` for `users/:userId/messages`. */
+  route: Record<string, string>;
+  /** The URL-decoded segment after the service path, or `null` when there is none. */
+  id: string | null;
+}
+
+interface Node<T> {
+  children: Map<string, Node<T>>;
+  placeholders: { name: string; node: Node<T> }[];
+  entry?: { value: T; path: string };
+}
+
+const newNode = <T>(): Node<T> => ({ children: new Map(), placeholders: [] });
+
+/** Removes leading and trailing slashes: `/users/` → `users`. */
+export function stripSlashes(path: string): string {
+  let start = 0;
+  let end = path.length;
+  while (start < end && path.charCodeAt(start) === 47) start++;
+  while (end > start && path.charCodeAt(end - 1) === 47) end--;
+  return path.slice(start, end);
+}
+
+function decode(segment: string): string {
+  if (!segment.includes('%')) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new BadRequest(`Invalid percent-encoding in path segment '${segment.slice(0, 100)}'`);
+  }
+}
+
+/**
+ * A segment tree of service paths with `:name` placeholders (spec: "REST mapping", paths with
+ * placeholders). Exact segments win over placeholders; placeholders are tried in insertion order.
+ */
+export class Router<T> {
+  private root: Node<T> = newNode();
+
+  /** Registers `value` at `path`. Throws `BadRequest` when the path is already taken. */
+  insert(path: string, value: T): void {
+    const clean = stripSlashes(path);
+    let node = this.root;
+    for (const segment of clean === '' ? [] : clean.split('/')) {
+      if (segment.startsWith(':')) {
+        const name = segment.slice(1);
+        let next = node.placeholders.find((p) => p.name === name);
+        if (next === undefined) {
+          next = { name, node: newNode() };
+          node.placeholders.push(next);
+        }
+        node = next.node;
+      } else {
+        let next = node.children.get(segment);
+        if (next === undefined) {
+          next = newNode();
+          node.children.set(segment, next);
+        }
+        node = next;
+      }
+    }
+    if (node.entry !== undefined) throw new BadRequest(`Path '${clean}' already exists`);
+    node.entry = { value, path: clean };
+  }
+
+  /** Unregisters the value at `path`; returns whether there was one. */
+  remove(path: string): boolean {
+    const clean = stripSlashes(path);
+    let node: Node<T> | undefined = this.root;
+    for (const segment of clean === '' ? [] : clean.split('/')) {
+      node = segment.startsWith(':')
+        ? node.placeholders.find((p) => p.name === segment.slice(1))?.node
+        : node.children.get(segment);
+      if (node === undefined) return false;
+    }
+    const had = node.entry !== undefined;
+    delete node.entry;
+    return had;
+  }
+
+  /**
+   * Finds the value for a request path: the registered path itself (id `null`) or the path plus one
+   * id segment. Returns `null` when nothing matches. Throws `BadRequest` on malformed percent-encoding.
+   */
+  lookup(path: string): RouteMatch<T> | null {
+    const clean = stripSlashes(path);
+    const segments = clean === '' ? [] : clean.split('/');
+    const route: Record<string, string> = {};
+    return this.match(this.root, segments, 0, route);
+  }
+
+  private match(
+    node: Node<T>,
+    segments: string[],
+    index: number,
+    route: Record<string, string>,
+  ): RouteMatch<T> | null {
+    if (index === segments.length) {
+      return node.entry
+        ? { value: node.entry.value, path: node.entry.path, route: { ...route }, id: null }
+        : null;
+    }
+    const raw = segments[index] as string;
+    const child = node.children.get(raw);
+    if (child !== undefined) {
+      const found = this.match(child, segments, index + 1, route);
+      if (found) return found;
+    }
+    for (const placeholder of node.placeholders) {
+      route[placeholder.name] = decode(raw);
+      const found = this.match(placeholder.node, segments, index + 1, route);
+      if (found) return found;
+      delete route[placeholder.name];
+    }
+    if (index === segments.length - 1 && node.entry !== undefined) {
+      return { value: node.entry.value, path: node.entry.path, route: { ...route }, id: decode(raw) };
+    }
+    return null;
+  }
+}

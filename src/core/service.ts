@@ -1,0 +1,231 @@
+import { EventEmitter } from 'node:events';
+import { BadRequest } from '../errors/index.js';
+import type { Application } from './application.js';
+import { compose } from './compose.js';
+import {
+  defaultEventMap,
+  defaultServiceMethods,
+  type AroundHook,
+  type HookContext,
+  type HookMap,
+  type Params,
+  type Service,
+  type ServiceAddons,
+  type ServiceOptions,
+} from './declarations.js';
+import { HookStore } from './hooks.js';
+
+/** Where plume keeps its bookkeeping on a registered service. */
+const META = Symbol.for('plume/service');
+
+/** The arguments each standard method takes, in order; custom methods take `(data, params)`. */
+const argumentNames: Readonly<Record<string, readonly ('id' | 'data' | 'params')[]>> = {
+  find: ['params'],
+  get: ['id', 'params'],
+  create: ['data', 'params'],
+  update: ['id', 'data', 'params'],
+  patch: ['id', 'data', 'params'],
+  remove: ['id', 'params'],
+};
+const customArguments = ['data', 'params'] as const;
+
+/** Names that can never be custom methods: they would shadow plume's own members or JavaScript's. */
+const reservedNames = new Set([
+  ...Object.getOwnPropertyNames(Object.prototype),
+  ...Object.getOwnPropertyNames(EventEmitter.prototype),
+  'all',
+  'around',
+  'before',
+  'after',
+  'error',
+  'hooks',
+  'setup',
+  'teardown',
+  'publish',
+  'then',
+]);
+
+/** The argument names of `method`, e.g. `['id', 'data', 'params']` for `patch`. */
+export function argumentsOf(method: string): readonly ('id' | 'data' | 'params')[] {
+  return argumentNames[method] ?? customArguments;
+}
+
+/** Plume's bookkeeping for one registered service. */
+export interface ServiceMeta {
+  path: string;
+  /** The object the user registered. */
+  original: Service;
+  options: Required<Pick<ServiceOptions, 'methods' | 'events'>> & ServiceOptions;
+  hooks: HookStore;
+  chains: Map<string, { version: string; run: (context: HookContext) => Promise<void> }>;
+}
+
+/** The plume bookkeeping of a registered service, or `undefined` for an unregistered object. */
+export function getServiceMeta(service: unknown): ServiceMeta | undefined {
+  if (typeof service !== 'object' || service === null) return undefined;
+  return (service as { [META]?: ServiceMeta })[META];
+}
+
+function hasMethod(service: object, name: string): boolean {
+  return typeof (service as Record<string, unknown>)[name] === 'function';
+}
+
+/** Checks `options.methods` and fills in defaults. Throws `BadRequest` for an unusable service or method. */
+export function normalizeOptions(
+  path: string,
+  service: Service,
+  options: ServiceOptions = {},
+): ServiceMeta['options'] {
+  const methods = options.methods ?? defaultServiceMethods.filter((m) => hasMethod(service, m));
+  for (const method of methods) {
+    if (reservedNames.has(method) || method.startsWith('_') || !/^[A-Za-z][\w]*$/.test(method)) {
+      throw new BadRequest(`'${method}' on service '${path}' is not allowed as a method name`);
+    }
+    if (!hasMethod(service, method)) {
+      throw new BadRequest(
+        `Method '${method}' is listed for service '${path}' but the service does not implement it`,
+      );
+    }
+  }
+  const hookable = methods.length > 0 || hasMethod(service, 'setup') || hasMethod(service, 'teardown');
+  if (!hookable) throw new BadRequest(`Invalid service object passed for path '${path}'`);
+  return { ...options, methods, events: options.events ?? [] };
+}
+
+/**
+ * Wraps a service object for registration: the result inherits from the original, so its own
+ * members stay reachable; the listed methods run through hooks; it gains `hooks()` and events.
+ */
+export function wrapService(
+  app: Application,
+  path: string,
+  service: Service,
+  options: ServiceOptions,
+): Service & ServiceAddons {
+  const normalized = normalizeOptions(path, service, options);
+  const wrapped = Object.create(service) as Service & ServiceAddons & Record<string | symbol, unknown>;
+  const meta: ServiceMeta = {
+    path,
+    original: service,
+    options: normalized,
+    hooks: new HookStore(),
+    chains: new Map(),
+  };
+  Object.defineProperty(wrapped, META, { value: meta });
+
+  if (!(hasMethod(service, 'emit') && hasMethod(service, 'on'))) {
+    const emitter = new EventEmitter();
+    for (const name of [
+      'on',
+      'once',
+      'off',
+      'emit',
+      'addListener',
+      'removeListener',
+      'removeAllListeners',
+      'listeners',
+      'listenerCount',
+    ]) {
+      const fn = (emitter as unknown as Record<string, (...args: unknown[]) => unknown>)[name] as (
+        ...args: unknown[]
+      ) => unknown;
+      Object.defineProperty(wrapped, name, { value: fn.bind(emitter), writable: true });
+    }
+  }
+  Object.defineProperty(wrapped, 'hooks', {
+    value(map: HookMap | AroundHook[]) {
+      meta.hooks.add(map);
+      return wrapped;
+    },
+    writable: true,
+  });
+
+  const hookable = new Set([
+    ...normalized.methods,
+    ...defaultServiceMethods.filter((m) => hasMethod(service, m)),
+  ]);
+  for (const method of hookable) {
+    Object.defineProperty(wrapped, method, {
+      value: async (...args: unknown[]) => (await invokeService(app, wrapped, method, args)).result,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return wrapped;
+}
+
+/** Builds the hook context for a call from the method's positional arguments. */
+function createContext(
+  app: Application,
+  service: Service,
+  meta: ServiceMeta,
+  method: string,
+  args: unknown[],
+): HookContext {
+  const names = argumentsOf(method);
+  const context: HookContext = {
+    app,
+    service,
+    path: meta.path,
+    method,
+    type: 'around',
+    params: {},
+    event: defaultEventMap[method] ?? null,
+    http: {},
+    arguments: args,
+  };
+  names.forEach((name, index) => {
+    const value = args[index];
+    if (name === 'params') context.params = (value ?? {}) as Params;
+    else if (name === 'id') context.id = value as HookContext['id'];
+    else context.data = value;
+  });
+  return context;
+}
+
+/** Calls the original method with the (possibly hook-changed) context values. */
+async function callOriginal(meta: ServiceMeta, wrapped: Service, context: HookContext): Promise<void> {
+  const fn = (meta.original as Record<string, unknown>)[context.method];
+  if (typeof fn !== 'function') throw new BadRequest(`Method '${context.method}' is not implemented`);
+  const args = argumentsOf(context.method).map((name) => context[name]);
+  context.arguments = args;
+  context.result = await (fn as (...a: unknown[]) => Promise<unknown>).apply(wrapped, args);
+}
+
+function emitEvents(wrapped: Service & ServiceAddons, meta: ServiceMeta, context: HookContext): void {
+  const event = context.event;
+  if (typeof event !== 'string' || meta.options.events.includes(event)) return;
+  const items = Array.isArray(context.result) ? context.result : [context.result];
+  for (const item of items) wrapped.emit(event, item, context);
+}
+
+/**
+ * Runs `method` of a registered service through app and service hooks and resolves to the final hook
+ * context (transports use it to read `result`, `dispatch` and `http`). `init` adds fields to the new
+ * context before any hook runs. Rejects with whatever the chain throws.
+ *
+ * Order: app around → app before → service around → service before → method → service after →
+ * app after; see `docs/hooks.md`.
+ */
+export async function invokeService(
+  app: Application,
+  service: Service,
+  method: string,
+  args: unknown[],
+  init?: Partial<Pick<HookContext, 'http' | 'params'>>,
+): Promise<HookContext> {
+  const meta = getServiceMeta(service);
+  if (meta === undefined) throw new BadRequest('Not a registered service');
+  const context = createContext(app, service, meta, method, args);
+  if (init?.http) context.http = init.http;
+  const key = `${app.hookStore.version}.${meta.hooks.version}`;
+  let chain = meta.chains.get(method);
+  if (chain === undefined || chain.version !== key) {
+    const run = compose<HookContext>([...app.hookStore.forMethod(method), ...meta.hooks.forMethod(method)]);
+    chain = { version: key, run: (ctx) => run(ctx, () => callOriginal(meta, service, ctx)) };
+    meta.chains.set(method, chain);
+  }
+  await chain.run(context);
+  emitEvents(service as Service & ServiceAddons, meta, context);
+  return context;
+}
