@@ -1,7 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const src = fileURLToPath(new URL('./src/', import.meta.url));
+
 export default defineConfig({
-  resolve: { conditions: ['source'] },
+  resolve: {
+    // Tests import the public subpaths (`plume/http`, …) straight from source, like package.json's `source` condition.
+    alias: [
+      { find: /^plume$/, replacement: `${src}core/index.ts` },
+      { find: /^plume\/([a-z-]+)$/, replacement: `${src}$1/index.ts` },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
