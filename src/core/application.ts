@@ -1,12 +1,19 @@
 import { EventEmitter } from 'node:events';
 import { NotFound } from '../errors/index.js';
-import type { AroundHook, HookMap, Service, ServiceAddons, ServiceOptions } from './declarations.js';
+import type {
+  AroundHook,
+  HookMap,
+  Service,
+  ServiceAddons,
+  ServiceOptions,
+  UntypedService,
+} from './declarations.js';
 import { HookStore } from './hooks.js';
 import { Router, stripSlashes, type RouteMatch } from './router.js';
 import { getServiceMeta, wrapService } from './service.js';
 
 /** A registered service: the user's object wrapped with hooks and events. */
-export type RegisteredService<S = Service> = S & ServiceAddons;
+export type RegisteredService<S = UntypedService> = S & ServiceAddons;
 
 /** The result of `app.lookup(path)`: the service, `params.route` values and the id from the URL. */
 export type ServiceLookup = RouteMatch<RegisteredService>;
@@ -17,7 +24,7 @@ export type ServiceLookup = RouteMatch<RegisteredService>;
  *
  * `Services` maps paths to service types so that `app.service('users')` is typed.
  */
-export class Application<Services extends object = Record<string, Service>> extends EventEmitter {
+export class Application<Services extends object = Record<string, UntypedService>> extends EventEmitter {
   /** Registered services by path (without slashes). */
   readonly services: Record<string, RegisteredService> = {};
   /** Values stored with `app.set(name, value)`. */
@@ -52,12 +59,12 @@ export class Application<Services extends object = Record<string, Service>> exte
    * the app. Throws `BadRequest` for an invalid path, service or method list, or a taken path.
    * If the app is already set up, the service's `setup(app, path)` runs now (not awaited; errors are emitted as `'error'`).
    */
-  use(path: string, service: Service, options?: ServiceOptions): this {
+  use<S extends Service>(path: string, service: S, options?: ServiceOptions): this {
     const location = stripSlashes(path);
     if (typeof service !== 'object' || service === null) {
       throw new TypeError(`Invalid service object passed for path '${location}'`);
     }
-    const wrapped = wrapService(this as Application, location, service, options ?? {});
+    const wrapped = wrapService(this as Application, location, service, options ?? {}) as RegisteredService;
     this.router.insert(location, wrapped);
     this.services[location] = wrapped;
     if (this.isSetup && typeof service.setup === 'function') {
@@ -75,7 +82,7 @@ export class Application<Services extends object = Record<string, Service>> exte
     if (wrapped === undefined) throw new NotFound(`Can not find service '${location}'`);
     this.router.remove(location);
     delete this.services[location];
-    if (typeof wrapped.teardown === 'function') await wrapped.teardown(this as Application, location);
+    await runLifecycle(this as Application, wrapped, 'teardown', location);
     return getServiceMeta(wrapped)?.original ?? wrapped;
   }
 
@@ -111,7 +118,7 @@ export class Application<Services extends object = Record<string, Service>> exte
   async setup(server?: unknown): Promise<this> {
     if (server !== undefined) this.server = server;
     for (const [path, wrapped] of Object.entries(this.services)) {
-      if (typeof wrapped.setup === 'function') await wrapped.setup(this as Application, path);
+      await runLifecycle(this as Application, wrapped, 'setup', path);
     }
     this.isSetup = true;
     return this;
@@ -121,14 +128,26 @@ export class Application<Services extends object = Record<string, Service>> exte
   async teardown(server?: unknown): Promise<this> {
     if (server !== undefined) this.server = server;
     for (const [path, wrapped] of Object.entries(this.services).reverse()) {
-      if (typeof wrapped.teardown === 'function') await wrapped.teardown(this as Application, path);
+      await runLifecycle(this as Application, wrapped, 'teardown', path);
     }
     this.isSetup = false;
     return this;
   }
 }
 
+/** Calls a service's own `setup` or `teardown`, if it has one, with `this` = the registered service. */
+async function runLifecycle(
+  app: Application,
+  wrapped: RegisteredService,
+  name: 'setup' | 'teardown',
+  path: string,
+): Promise<void> {
+  const fn: unknown = (wrapped as Record<string, unknown>)[name];
+  if (typeof fn === 'function')
+    await (fn as (app: Application, path: string) => unknown).call(wrapped, app, path);
+}
+
 /** Creates a plume application. Spec: "What the service does". */
-export function createApp<Services extends object = Record<string, Service>>(): Application<Services> {
+export function createApp<Services extends object = Record<string, UntypedService>>(): Application<Services> {
   return new Application<Services>();
 }

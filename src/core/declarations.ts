@@ -45,7 +45,8 @@ export interface ServiceMethods<
   P extends Params = Params,
   PatchData = Data,
 > {
-  find?(params?: P): Promise<Result[] | Paginated<Result> | AsyncIterable<unknown> | unknown>;
+  /** Usually `Result[]` or `Paginated<Result>`; may also be an async iterable (sent as Server-Sent Events). */
+  find?(params?: P): Promise<unknown>;
   get?(id: Id, params?: P): Promise<Result>;
   create?(data: Data | Data[], params?: P): Promise<Result | Result[]>;
   update?(id: NullableId, data: Data, params?: P): Promise<Result | Result[]>;
@@ -59,6 +60,14 @@ export interface ServiceMethods<
 
 /** Any service object: standard methods plus custom methods `(data, params) => Promise<unknown>`. */
 export type Service = ServiceMethods & object;
+
+/**
+ * How `app.service(path)` types a service when the app has no typed service map: every standard
+ * method present (calling a missing one rejects), results `unknown` until the caller narrows them.
+ */
+export interface UntypedService extends Required<Pick<ServiceMethods, StandardMethod>> {
+  [custom: string]: unknown;
+}
 
 /** Names of the standard service methods, in REST-mapping order. */
 export const defaultServiceMethods = ['find', 'get', 'create', 'update', 'patch', 'remove'] as const;

@@ -25,6 +25,7 @@ export {
   type ServiceMethods,
   type ServiceOptions,
   type StandardMethod,
+  type UntypedService,
 } from './declarations.js';
 export { getResponse, getServiceMethod, METHOD_HEADER, restArguments, type RestResponse } from './rest.js';
 export { Router, stripSlashes, type RouteMatch } from './router.js';
