@@ -1,0 +1,179 @@
+import {
+  compose,
+  getResponse,
+  getServiceMethod,
+  invokeService,
+  METHOD_HEADER,
+  restArguments,
+  type Application,
+  type HeadersObject,
+  type HookContext,
+  type Middleware,
+  type Params,
+  type ServiceLookup,
+} from '../core/index.js';
+import { GeneralError, NotFound } from '../errors/index.js';
+import { bodyParser } from './body-parser.js';
+import { applyCors, createPreflightResponse } from './cors.js';
+import { createErrorResponse, errorHandler, logServerError } from './error-handler.js';
+import { createJsonResponse, getJsonText } from './json-response.js';
+import { queryParser } from './query-parser.js';
+import { createEventStream, isAsyncIterable } from './sse.js';
+
+/** Service params of a call made through the Web Standard handler (spec: "Request params"). */
+export interface HandlerParams extends Params {
+  provider: string;
+  /** Request headers as a plain object with lower-case names. */
+  headers: HeadersObject;
+  /** Values of the service path's placeholders (`{ userId }` for `users/:userId/messages`). */
+  route: Record<string, string>;
+  /** The original Web Standard request. */
+  request: Request;
+}
+
+/**
+ * What each `createHandler` middleware receives (spec: "Web Standard handler API", custom middleware).
+ * Middleware may set any `params` (e.g. `params.user`) and `data`; one that returns without calling
+ * `next()` answers by setting `response`.
+ */
+export interface HandlerContext {
+  readonly app: Application;
+  readonly request: Request;
+  readonly url: URL;
+  /** Params given to the service: `provider: 'rest'`, `headers`, `route`, `request`, then `query` from `queryParser`. */
+  params: HandlerParams;
+  /** The service data, set by `bodyParser` for `POST`, `PUT` and `PATCH`. */
+  data?: unknown;
+  /**
+   * The service and id the path leads to, looked up before the chain runs: `null` when no service
+   * matches (answered with 404 at the end of the chain), `undefined` when the path could not be
+   * decoded (answered with 400). Middleware may replace it to reroute a request.
+   */
+  lookup?: ServiceLookup | null;
+  /** The response; set by the end of the chain, by `errorHandler`, or by middleware that answers itself. */
+  response?: Response;
+  /** Logs errors that happen after the response started (a failing SSE iterator); set by `errorHandler`. */
+  logError?: (error: unknown) => void;
+}
+
+/** A Web Standard request handler, as returned by `createHandler`. */
+export type RequestHandler = (request: Request) => Promise<Response>;
+
+const logToConsole = (error: unknown): void => logServerError(console, error);
+
+function toHeadersObject(headers: Headers): HeadersObject {
+  const object: HeadersObject = {};
+  headers.forEach((value, name) => {
+    object[name] = value;
+  });
+  return object;
+}
+
+/** Response headers: the transport's own first, then `http.headers` from hooks, which win. */
+function buildHeaders(own: Record<string, string>, extra: Record<string, string | string[]>): Headers {
+  const headers = new Headers(own);
+  for (const name of Object.keys(extra)) {
+    const value = extra[name];
+    if (Array.isArray(value)) {
+      headers.delete(name);
+      for (const item of value) headers.append(name, item);
+    } else if (value !== undefined) headers.set(name, value);
+  }
+  return headers;
+}
+
+/** Turns a finished service call into a `Response` (spec: "Response behaviour (Web Standard handler)"). */
+function createServiceResponse(hook: HookContext, context: HandlerContext): Response {
+  const { status, headers, body } = getResponse(hook);
+  if (body instanceof Response) return body;
+  const hasHeaders = Object.keys(headers).length > 0;
+  if (isAsyncIterable(body)) {
+    const own = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+    const stream = createEventStream(body, context.request.signal, context.logError ?? logToConsole);
+    return new Response(stream, { status, headers: hasHeaders ? buildHeaders(own, headers) : own });
+  }
+  return createJsonResponse(body, status, hasHeaders ? buildHeaders({}, headers) : undefined);
+}
+
+/** The last step of every chain: route, map to a service method, call it and build the response. */
+const callService: Middleware<HandlerContext> = async (context) => {
+  const { app, request, url, params } = context;
+  const lookup = context.lookup === undefined ? app.lookup(url.pathname) : context.lookup;
+  if (lookup === null) throw new NotFound(`Path '${url.pathname.slice(0, 200)}' not found`);
+  const service = lookup.value;
+  const method = getServiceMethod(service, request.method, lookup.id, request.headers.get(METHOD_HEADER));
+  if (params.query === undefined) params.query = {};
+  const args = restArguments(method, { id: lookup.id, data: context.data, params });
+  context.response = createServiceResponse(await invokeService(app, service, method, args), context);
+};
+
+/** A `HEAD` answer: the `GET` response's status and headers, no body (its stream is cancelled). */
+function withoutBody(response: Response): Response {
+  const body = response.body;
+  if (body === null) return response;
+  const text = getJsonText(response);
+  body.cancel().catch(() => undefined);
+  const headless = new Response(null, response);
+  if (text !== undefined && !headless.headers.has('content-length')) {
+    headless.headers.set('content-length', String(new TextEncoder().encode(text).byteLength));
+  }
+  return headless;
+}
+
+/**
+ * Turns `app` into a Web Standard handler `(request: Request) => Promise<Response>` (spec: "Web
+ * Standard handler API"). Each request runs through `middleware` (koa-style `async (context, next)`,
+ * composed once here) and then the service call: the path is matched with `app.lookup` (none → 404),
+ * the HTTP method and `X-Service-Method` header pick the service method (405 when not allowed), the
+ * method runs through its hooks with params `{ provider: 'rest', headers, route, request, query }`,
+ * and its result becomes the response: a `Response` as is, an async iterable as `text/event-stream`,
+ * anything else as JSON, with status and headers from core `getResponse`. `HEAD` answers like `GET`
+ * without a body; `OPTIONS` is answered as a CORS preflight before any middleware; every response
+ * carries `Access-Control-Allow-Origin` (spec: "CORS").
+ *
+ * Errors are answered by `errorHandler()` in the chain; if the chain has none, errors (and a chain that
+ * leaves no response) are still answered with a JSON error and logged to `console`. The handler
+ * itself never rejects. Pass your own array to add middleware, keeping the defaults first:
+ * `createHandler(app, [errorHandler(), queryParser(), bodyParser(), myMiddleware])`.
+ */
+export function createHandler(
+  app: Application,
+  middleware: Middleware<HandlerContext>[] = [errorHandler(), queryParser(), bodyParser()],
+): RequestHandler {
+  const run = compose<HandlerContext>([...middleware, callService]);
+
+  return async function handle(request: Request): Promise<Response> {
+    const origin = request.headers.get('origin');
+    if (request.method === 'OPTIONS') return createPreflightResponse(origin);
+    let response: Response;
+    try {
+      const url = new URL(request.url);
+      let lookup: ServiceLookup | null | undefined;
+      try {
+        lookup = app.lookup(url.pathname);
+      } catch {
+        // Malformed percent-encoding: the lookup is repeated in the chain, where errorHandler answers it.
+      }
+      const context: HandlerContext = {
+        app,
+        request,
+        url,
+        lookup,
+        params: {
+          provider: 'rest',
+          headers: toHeadersObject(request.headers),
+          route: lookup?.route ?? {},
+          request,
+        },
+      };
+      await run(context);
+      response =
+        context.response ??
+        createErrorResponse(new GeneralError('The middleware chain did not produce a response'), console);
+    } catch (error: unknown) {
+      response = createErrorResponse(error, console);
+    }
+    if (request.method === 'HEAD') response = withoutBody(response);
+    return applyCors(response, origin);
+  };
+}

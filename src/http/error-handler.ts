@@ -1,0 +1,55 @@
+import type { Middleware } from '../core/index.js';
+import { toPlumeError } from '../errors/index.js';
+import type { HandlerContext } from './create-handler.js';
+import { createJsonResponse } from './json-response.js';
+
+/** Where server errors (5xx) are logged: an object with `error(error)`, or `false` for nowhere. */
+export type ErrorLogger = { error(error: unknown): void } | false;
+
+/** Options of `errorHandler()`. */
+export interface ErrorHandlerOptions {
+  /** Receives every 5xx error (the original thrown value). Default `console`; `false` logs nothing. 4xx are never logged. */
+  logger?: ErrorLogger;
+}
+
+/** Calls `logger.error(error)`; a failing logger must not turn a response into a crash. */
+export function logServerError(logger: ErrorLogger, error: unknown): void {
+  if (logger === false) return;
+  try {
+    logger.error(error);
+  } catch {
+    // Nothing sensible is left to do with an error thrown by the logger itself.
+  }
+}
+
+/**
+ * The JSON error response for anything thrown: a plume error is sent as its `toJSON()` with its
+ * status (`code`); anything else as a 500 `GeneralError` with a generic message, so messages and
+ * stacks of unexpected errors never reach the client. 5xx errors are passed to `logger`.
+ */
+export function createErrorResponse(thrown: unknown, logger: ErrorLogger): Response {
+  const error = toPlumeError(thrown);
+  const status = error.code >= 400 && error.code <= 599 ? error.code : 500;
+  if (status >= 500) logServerError(logger, thrown);
+  return createJsonResponse(error.toJSON(), status);
+}
+
+/**
+ * Middleware that turns errors thrown later in the chain (by middleware, routing, hooks or the
+ * service) into JSON responses (spec: "Web Standard handler API", `errorHandler`): plume errors with
+ * their status and `toJSON()` body, anything else as 500 `GeneralError` with a generic message.
+ * 5xx errors go to `options.logger` (default `console`), 4xx are not logged. Put it first.
+ */
+export function errorHandler(options: ErrorHandlerOptions = {}): Middleware<HandlerContext> {
+  const logger = options.logger ?? console;
+  const logError = (error: unknown): void => logServerError(logger, error);
+  return async (context, next) => {
+    // Errors that happen after the response has started (an SSE iterator throwing) are logged here too.
+    context.logError = logError;
+    try {
+      await next();
+    } catch (error: unknown) {
+      context.response = createErrorResponse(error, logger);
+    }
+  };
+}

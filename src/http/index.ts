@@ -1,0 +1,23 @@
+/**
+ * `plume/http`: the Web Standard handler (spec: "Web Standard handler API", "Request body parsing",
+ * "Response behaviour", "CORS"). `createHandler(app)` gives `(request: Request) => Promise<Response>`
+ * for any runtime; `toRuntimeHandler` serves it with Node.js' `http` module.
+ * @packageDocumentation
+ */
+export {
+  createHandler,
+  type HandlerContext,
+  type HandlerParams,
+  type RequestHandler,
+} from './create-handler.js';
+export {
+  createErrorResponse,
+  errorHandler,
+  type ErrorHandlerOptions,
+  type ErrorLogger,
+} from './error-handler.js';
+export { parseQueryString, queryParser, type QueryParseFunction } from './query-parser.js';
+export { bodyParser, DEFAULT_BODY_LIMIT, parseRequestBody, type BodyParserOptions } from './body-parser.js';
+export { applyCors, CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, createPreflightResponse } from './cors.js';
+export { createEventStream, isAsyncIterable } from './sse.js';
+export { toRuntimeHandler, type RuntimeHandlerOptions, type RuntimeListener } from './runtime-handler.js';
