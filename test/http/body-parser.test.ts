@@ -33,8 +33,9 @@ const uploads = {
     if (!(data instanceof ReadableStream)) throw new Error('expected a stream');
     let bytes = 0;
     let chunks = 0;
-    for await (const chunk of data as ReadableStream<Uint8Array>) {
-      bytes += chunk.byteLength;
+    const reader = (data as ReadableStream<Uint8Array>).getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      bytes += read.value.byteLength;
       chunks++;
     }
     return { bytes, chunks, type: params.headers?.['content-type'] ?? null };

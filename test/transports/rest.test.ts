@@ -99,7 +99,7 @@ describe.each(transports)('REST over $name', (transport) => {
     app.use('todos', todoService(), {
       methods: ['find', 'get', 'create', 'update', 'patch', 'remove', 'archive'],
     });
-    app.use('readonly', { find: echoService.find, get: echoService.get });
+    app.use('readonly', { find: (params: Params) => echoService.find(params) });
     app.use('echo', echoService);
     app.use('users/:userId/messages', echoService);
     app.use('statuses', statusService);
@@ -221,11 +221,12 @@ describe.each(transports)('REST over $name', (transport) => {
     });
 
     it('an HTTP method the service does not implement answers 405 MethodNotAllowed JSON', async () => {
-      const removed = await call('/readonly/1', { method: 'DELETE' });
+      const removed = await call('/readonly', { method: 'DELETE' });
       expect(removed.status).toBe(405);
       expect(await removed.json()).toMatchObject({ name: 'MethodNotAllowed', code: 405 });
       expect((await send('POST', '/readonly', { a: 1 })).status).toBe(405);
       expect((await send('PATCH', '/readonly/1', { a: 1 })).status).toBe(405);
+      expect((await call('/readonly/1')).status).toBe(405);
     });
 
     it('POST with an id answers 405', async () => {
