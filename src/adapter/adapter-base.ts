@@ -1,0 +1,180 @@
+import { BadRequest, MethodNotAllowed } from '../errors/index.js';
+import type { Id, Paginated, Query } from '../core/index.js';
+import type { AdapterParams, AdapterServiceOptions } from './declarations.js';
+import { filterQuery } from './filter-query.js';
+
+/**
+ * Marker a schema validator sets on a query it has checked (`query[VALIDATED] = true`):
+ * `sanitizeQuery` then returns it unchanged. Equal to `Symbol.for('plume/adapter/validated')`.
+ */
+export const VALIDATED: unique symbol = Symbol.for('plume/adapter/validated');
+
+/** The multi-record methods and the error each one throws when `multi` does not allow it. */
+const multiMessages: Readonly<Record<string, string>> = {
+  create: 'Can not create multiple entries',
+  patch: 'Can not patch multiple entries',
+  remove: 'Can not remove multiple entries',
+};
+
+/** Options after defaults: every key present except the optional hooks. */
+export type ResolvedAdapterOptions<O extends AdapterServiceOptions> = O &
+  Required<Pick<AdapterServiceOptions, 'id' | 'paginate' | 'multi' | 'events' | 'operators' | 'filters'>>;
+
+/**
+ * The common adapter base (spec: "Adapter methods and utilities"; REFERENCE-feathers §2.4).
+ *
+ * Subclasses implement the hook-less `_find/_get/_create/_update/_patch/_remove`, which never call
+ * the public methods. The public methods validate the client query (`sanitizeQuery`), check
+ * `multi`, and call the matching raw method. Register an instance with `app.use(path, service)`
+ * so the public methods run inside hooks and emit events.
+ *
+ * `I` is the id type (e.g. `Id | ObjectId`), `Result` a stored record, `Data` what `create` takes.
+ */
+export abstract class AdapterBase<
+  Result = Record<string, unknown>,
+  Data = Partial<Result>,
+  P extends AdapterParams = AdapterParams,
+  O extends AdapterServiceOptions = AdapterServiceOptions,
+  I = Id,
+  PatchData = Partial<Data>,
+> {
+  /** The options with defaults filled in. */
+  readonly options: ResolvedAdapterOptions<O>;
+
+  constructor(options: O) {
+    this.options = {
+      id: 'id',
+      paginate: false,
+      multi: false,
+      events: [],
+      operators: [],
+      filters: {},
+      ...options,
+    };
+  }
+
+  /** Name of the id property. */
+  get id(): string {
+    return this.options.id;
+  }
+
+  /** Custom events the service emits itself. */
+  get events(): string[] {
+    return this.options.events;
+  }
+
+  /**
+   * The options for one call: the service options, then `params.paginate`, then `params.adapter`
+   * (which may override `paginate`, `multi`, `Model`, …). Never reads client input.
+   */
+  getOptions(params: P | undefined): ResolvedAdapterOptions<O> {
+    const paginate = params?.paginate ?? this.options.paginate;
+    return { ...this.options, paginate, ...(params?.adapter ?? {}) };
+  }
+
+  /**
+   * Whether `method` may touch several records for this call: `find` always, `get` and `update`
+   * never, `create`/`patch`/`remove` (and custom methods) when `multi` is `true` or lists the method.
+   */
+  allowsMulti(method: string, params?: P): boolean {
+    if (method === 'find') return true;
+    if (method === 'get' || method === 'update') return false;
+    const { multi } = this.getOptions(params);
+    return multi === true || (Array.isArray(multi) && multi.includes(method));
+  }
+
+  /**
+   * Throws `MethodNotAllowed` (405, e.g. 'Can not patch multiple entries') when a call would touch
+   * several records and `multi` does not allow `method`.
+   */
+  protected checkMulti(method: 'create' | 'patch' | 'remove', many: boolean, params?: P): void {
+    if (many && !this.allowsMulti(method, params)) {
+      throw new MethodNotAllowed(multiMessages[method] ?? `Can not ${method} multiple entries`);
+    }
+  }
+
+  /**
+   * Validates `params.query` from a client with `filterQuery` (the service's `operators`, `filters`
+   * and pagination) and applies the `converter` option; resolves to the filters and query merged
+   * into one object. A query that carries the `VALIDATED` marker is returned as it is.
+   * Throws `BadRequest` (400) for invalid queries (see `filterQuery`).
+   */
+  async sanitizeQuery(params: P = {} as P): Promise<Query> {
+    const query: Query | undefined = params.query;
+    if (query !== undefined && (query as { [VALIDATED]?: unknown })[VALIDATED]) return query;
+    const options = this.getOptions(params);
+    const { filters, query: rest } = filterQuery(query, {
+      operators: options.operators,
+      filters: options.filters,
+    });
+    const converted = options.converter ? options.converter(rest) : rest;
+    const merged: Query = { ...converted };
+    for (const [key, value] of Object.entries(filters)) if (value !== undefined) merged[key] = value;
+    return merged;
+  }
+
+  /** Params with the sanitised query, for the raw methods. */
+  private async sanitized(params: P | undefined, dropLimit = false): Promise<P> {
+    const query = { ...(await this.sanitizeQuery(params)) };
+    if (dropLimit) delete query.$limit;
+    return { ...(params ?? {}), query } as P;
+  }
+
+  /** Finds records (spec: "REST mapping"): a plain array, or `{ total, limit, skip, data }` when paginated. */
+  async find(params?: P): Promise<Paginated<Result> | Result[]> {
+    return this._find(await this.sanitized(params));
+  }
+
+  /** Gets one record by id. Throws `NotFound` (404) when it is missing or does not match `params.query`. */
+  async get(id: I, params?: P): Promise<Result> {
+    return this._get(id, await this.sanitized(params));
+  }
+
+  /** Creates one record, or several from an array when `multi` allows `create` (else 405). */
+  async create(data: Data, params?: P): Promise<Result>;
+  async create(data: Data[], params?: P): Promise<Result[]>;
+  async create(data: Data | Data[], params?: P): Promise<Result | Result[]>;
+  async create(data: Data | Data[], params?: P): Promise<Result | Result[]> {
+    this.checkMulti('create', Array.isArray(data), params);
+    return this._create(data, await this.sanitized(params));
+  }
+
+  /** Replaces one record. Id `null` or an array of data is a `BadRequest` (400). */
+  async update(id: I, data: Data, params?: P): Promise<Result> {
+    if (id === null || Array.isArray(data)) {
+      throw new BadRequest("You can not replace multiple instances. Did you mean 'patch'?");
+    }
+    return this._update(id, data, await this.sanitized(params));
+  }
+
+  /** Patches one record, or with id `null` every match of the query when `multi` allows `patch` (else 405). */
+  async patch(id: I, data: PatchData, params?: P): Promise<Result>;
+  async patch(id: null, data: PatchData, params?: P): Promise<Result[]>;
+  async patch(id: I | null, data: PatchData, params?: P): Promise<Result | Result[]>;
+  async patch(id: I | null, data: PatchData, params?: P): Promise<Result | Result[]> {
+    this.checkMulti('patch', id === null, params);
+    return this._patch(id, data, await this.sanitized(params, true));
+  }
+
+  /** Removes one record, or with id `null` every match of the query when `multi` allows `remove` (else 405). */
+  async remove(id: I, params?: P): Promise<Result>;
+  async remove(id: null, params?: P): Promise<Result[]>;
+  async remove(id: I | null, params?: P): Promise<Result | Result[]>;
+  async remove(id: I | null, params?: P): Promise<Result | Result[]> {
+    this.checkMulti('remove', id === null, params);
+    return this._remove(id, await this.sanitized(params, true));
+  }
+
+  /** Hook-less find; `params.query` holds filters and query together. */
+  abstract _find(params?: P): Promise<Paginated<Result> | Result[]>;
+  /** Hook-less get. */
+  abstract _get(id: I, params?: P): Promise<Result>;
+  /** Hook-less create. */
+  abstract _create(data: Data | Data[], params?: P): Promise<Result | Result[]>;
+  /** Hook-less update. */
+  abstract _update(id: I, data: Data, params?: P): Promise<Result>;
+  /** Hook-less patch. */
+  abstract _patch(id: I | null, data: PatchData, params?: P): Promise<Result | Result[]>;
+  /** Hook-less remove. */
+  abstract _remove(id: I | null, params?: P): Promise<Result | Result[]>;
+}

@@ -1,0 +1,265 @@
+import { BadRequest } from '../errors/index.js';
+import type { Query } from '../core/index.js';
+import type { FilterConverter, PaginationParams, QueryFilters } from './declarations.js';
+
+/** Operators every adapter query may use (spec: "Adapter query syntax"). */
+export const STANDARD_OPERATORS: readonly string[] = [
+  '$in',
+  '$nin',
+  '$lt',
+  '$lte',
+  '$gt',
+  '$gte',
+  '$ne',
+  '$or',
+  '$and',
+];
+
+/** The filters taken out of every query before it reaches the database. */
+export const STANDARD_FILTERS: readonly string[] = ['$limit', '$skip', '$sort', '$select'];
+
+/**
+ * Operators that run code on the database server. They are refused in every query, even when a
+ * service lists them in `operators`, because a query is client input.
+ */
+export const FORBIDDEN_OPERATORS: readonly string[] = ['$where', '$function', '$accumulator', '$expr'];
+
+/** Default guards against hostile queries: nesting depth and number of keys plus array items. */
+export const QUERY_LIMITS = { maxDepth: 10, maxItems: 5000 } as const;
+
+/** Options of `filterQuery`. */
+export interface FilterQueryOptions {
+  /**
+   * Extra allowed operators (the service's allow-list), or `'all'` for trusted server code: then any
+   * operator except the forbidden ones passes, top level included.
+   */
+  operators?: readonly string[] | 'all';
+  /** Extra top-level filters: `true` keeps the value, a function converts it. */
+  filters?: Record<string, true | FilterConverter>;
+  /** Pagination rules for `$limit`: `default` when absent, capped at `max`. */
+  paginate?: PaginationParams;
+  /** Deepest allowed nesting of objects and arrays. Default 10. */
+  maxDepth?: number;
+  /** Most keys plus array items in the whole query. Default 5000. */
+  maxItems?: number;
+}
+
+/** Result of `filterQuery`: the validated filters and the rest of the query. */
+export interface FilteredQuery {
+  filters: QueryFilters;
+  query: Query;
+}
+
+/** True for `{}`-style objects (not ObjectId, Date, RegExp, arrays…). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Short printable form of client input for error messages (never echoes a huge value). */
+export function describeValue(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = String(value);
+  }
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** Parses a non-negative integer given as a number or a decimal string; `undefined` when it is not one. */
+function parseCount(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  if (typeof value === 'string' && /^\d{1,15}$/.test(value.trim())) return Number(value.trim());
+  return undefined;
+}
+
+/**
+ * The page size for `$limit` under `paginate` (spec: "Limits"): the given limit or `default`,
+ * lowered to `max`. Without pagination the limit is used as given (`undefined` = no limit).
+ */
+export function getLimit(
+  limit: number | undefined,
+  paginate: PaginationParams | undefined,
+): number | undefined {
+  if (!paginate) return limit;
+  const chosen = limit ?? paginate.default;
+  if (paginate.max === undefined) return chosen;
+  return chosen === undefined ? paginate.max : Math.min(chosen, paginate.max);
+}
+
+const SORT_DIRECTIONS: Readonly<Record<string, 1 | -1>> = {
+  '1': 1,
+  '-1': -1,
+  asc: 1,
+  desc: -1,
+  ascending: 1,
+  descending: -1,
+};
+
+function parseSort(value: unknown, allowMeta: boolean): Record<string, 1 | -1 | { $meta: string }> {
+  if (!isPlainObject(value))
+    throw new BadRequest(`Invalid $sort '${describeValue(value)}': expected an object`);
+  const sort: Record<string, 1 | -1 | { $meta: string }> = {};
+  for (const [field, direction] of Object.entries(value)) {
+    checkFieldName(field, '$sort');
+    const normalised = SORT_DIRECTIONS[String(direction).toLowerCase()];
+    if ((typeof direction === 'number' || typeof direction === 'string') && normalised !== undefined) {
+      sort[field] = normalised;
+    } else if (
+      allowMeta &&
+      isPlainObject(direction) &&
+      Object.keys(direction).length === 1 &&
+      typeof direction.$meta === 'string'
+    ) {
+      sort[field] = { $meta: direction.$meta };
+    } else {
+      throw new BadRequest(
+        `Invalid $sort direction '${describeValue(direction)}' for '${field}': use 1, -1, 'asc' or 'desc'`,
+      );
+    }
+  }
+  return sort;
+}
+
+function checkFieldName(field: string, filter: string): void {
+  if (field === '' || field.startsWith('$') || field.length > 200) {
+    throw new BadRequest(`Invalid field name '${describeValue(field)}' in ${filter}`);
+  }
+}
+
+function parseSelect(value: unknown): string[] {
+  const fields =
+    typeof value === 'string'
+      ? value.split(',').map((field) => field.trim())
+      : Array.isArray(value)
+        ? value
+        : null;
+  if (fields === null || fields.some((field) => typeof field !== 'string')) {
+    throw new BadRequest(
+      `Invalid $select '${describeValue(value)}': expected an array or a comma-separated list`,
+    );
+  }
+  const names = fields as string[];
+  names.forEach((field) => checkFieldName(field, '$select'));
+  return names;
+}
+
+/** Walks a query and enforces the operator rules and size guards. */
+class QueryChecker {
+  private items = 0;
+
+  constructor(
+    private readonly allowed: ReadonlySet<string> | 'all',
+    private readonly maxDepth: number,
+    private readonly maxItems: number,
+  ) {}
+
+  private count(): void {
+    this.items += 1;
+    if (this.items > this.maxItems) {
+      throw new BadRequest(`Query is too large (more than ${this.maxItems} keys and array items)`);
+    }
+  }
+
+  checkOperator(key: string): void {
+    if (FORBIDDEN_OPERATORS.includes(key)) throw new BadRequest(`Query operator '${key}' is not allowed`);
+    if (this.allowed !== 'all' && !this.allowed.has(key)) {
+      throw new BadRequest(`Invalid query parameter '${describeValue(key)}'`);
+    }
+  }
+
+  /** Checks any value at `depth`; plain objects and arrays are walked, everything else is a leaf. */
+  check(value: unknown, depth: number, path: string): void {
+    if (depth > this.maxDepth) {
+      throw new BadRequest(`Query is nested too deeply (more than ${this.maxDepth} levels)`);
+    }
+    if (Array.isArray(value)) {
+      for (const item of value) {
+        this.count();
+        this.check(item, depth + 1, path);
+      }
+    } else if (isPlainObject(value)) {
+      for (const [key, item] of Object.entries(value)) {
+        this.count();
+        if (key.startsWith('$')) this.checkOperatorValue(key, item, path);
+        this.check(item, depth + 1, key.startsWith('$') ? path : key);
+      }
+    }
+  }
+
+  private checkOperatorValue(key: string, value: unknown, path: string): void {
+    this.checkOperator(key);
+    if ((key === '$in' || key === '$nin') && !Array.isArray(value)) {
+      throw new BadRequest(`${key} of '${path}' must be an array`);
+    }
+    if ((key === '$or' || key === '$and') && (!Array.isArray(value) || value.length === 0)) {
+      throw new BadRequest(`${key} must be a non-empty array of queries`);
+    }
+    if ((key === '$or' || key === '$and') && Array.isArray(value) && !value.every(isPlainObject)) {
+      throw new BadRequest(`${key} must be a non-empty array of queries`);
+    }
+  }
+}
+
+/**
+ * Splits a service query into filters and the database query, and validates both
+ * (spec: "Adapter query syntax"; REFERENCE-feathers §2.4).
+ *
+ * - Filters: `$limit` and `$skip` (non-negative integers, numbers or digit strings), `$sort`
+ *   (`1`, `-1`, `'1'`, `'-1'`, `'asc'`, `'desc'` per field), `$select` (array or comma-separated
+ *   field names), plus the `filters` option. `$limit` then follows `paginate` (see `getLimit`).
+ * - Operators: `$in $nin $lt $lte $gt $gte $ne $or $and` and the `operators` allow-list, anywhere in
+ *   the query (property objects, `$or`/`$and` entries, arrays). `$where`, `$function`,
+ *   `$accumulator` and `$expr` are never accepted.
+ *
+ * Throws `BadRequest` (400) naming the offending key or value: an unknown operator, a forbidden
+ * one, a malformed filter (garbage `$limit`/`$skip` is an error, not silently the default), a
+ * non-object query, `$in`/`$nin` that is not an array, `$or`/`$and` that is not a non-empty array of
+ * objects, nesting deeper than `maxDepth` or more than `maxItems` keys and items.
+ */
+export function filterQuery(query: unknown, options: FilterQueryOptions = {}): FilteredQuery {
+  if (query === undefined || query === null) query = {};
+  if (!isPlainObject(query)) throw new BadRequest('The query must be an object');
+  const operators = options.operators ?? [];
+  const allowed = operators === 'all' ? 'all' : new Set([...STANDARD_OPERATORS, ...operators]);
+  const checker = new QueryChecker(
+    allowed,
+    options.maxDepth ?? QUERY_LIMITS.maxDepth,
+    options.maxItems ?? QUERY_LIMITS.maxItems,
+  );
+  const extraFilters = options.filters ?? {};
+  const filters: QueryFilters = {};
+  const rest: Query = {};
+  let limit: number | undefined;
+
+  for (const [key, value] of Object.entries(query)) {
+    if (key === '$limit' || key === '$skip') {
+      const parsed = parseCount(value);
+      if (parsed === undefined) {
+        throw new BadRequest(`Invalid ${key} '${describeValue(value)}': expected a non-negative integer`);
+      }
+      if (key === '$limit') limit = parsed;
+      else filters.$skip = parsed;
+    } else if (key === '$sort') {
+      filters.$sort = parseSort(value, allowed === 'all' || allowed.has('$meta'));
+    } else if (key === '$select') {
+      filters.$select = parseSelect(value);
+    } else if (Object.hasOwn(extraFilters, key)) {
+      const converter = extraFilters[key];
+      filters[key] = typeof converter === 'function' ? converter(value) : value;
+    } else {
+      if (key.startsWith('$')) {
+        checker.checkOperator(key);
+        checker.check({ [key]: value }, 0, key);
+      } else {
+        checker.check(value, 1, key);
+      }
+      rest[key] = value;
+    }
+  }
+  filters.$limit = getLimit(limit, options.paginate);
+  if (filters.$limit === undefined) delete filters.$limit;
+  return { filters, query: rest };
+}
