@@ -92,7 +92,12 @@ function createServiceResponse(hook: HookContext, context: HandlerContext): Resp
     const stream = createEventStream(body, context.request.signal, context.logError ?? logToConsole);
     return new Response(stream, { status, headers: hasHeaders ? buildHeaders(own, headers) : own });
   }
-  return createJsonResponse(body, status, hasHeaders ? buildHeaders({}, headers) : undefined);
+  return createJsonResponse(
+    body,
+    status,
+    hasHeaders ? buildHeaders({}, headers) : undefined,
+    context.request,
+  );
 }
 
 /** The last step of every chain: route, map to a service method, call it and build the response. */
@@ -109,10 +114,12 @@ const callService: Middleware<HandlerContext> = async (context) => {
 
 /** A `HEAD` answer: the `GET` response's status and headers, no body (its stream is cancelled). */
 function withoutBody(response: Response): Response {
-  const body = response.body;
-  if (body === null) return response;
   const text = getJsonText(response);
-  body.cancel().catch(() => undefined);
+  if (text === undefined) {
+    const body = response.body;
+    if (body === null) return response;
+    body.cancel().catch(() => undefined);
+  }
   const headless = new Response(null, response);
   if (text !== undefined && !headless.headers.has('content-length')) {
     headless.headers.set('content-length', String(new TextEncoder().encode(text).byteLength));
@@ -169,9 +176,13 @@ export function createHandler(
       await run(context);
       response =
         context.response ??
-        createErrorResponse(new GeneralError('The middleware chain did not produce a response'), console);
+        createErrorResponse(
+          new GeneralError('The middleware chain did not produce a response'),
+          console,
+          request,
+        );
     } catch (error: unknown) {
-      response = createErrorResponse(error, console);
+      response = createErrorResponse(error, console, request);
     }
     if (request.method === 'HEAD') response = withoutBody(response);
     return applyCors(response, origin);

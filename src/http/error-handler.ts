@@ -25,13 +25,14 @@ export function logServerError(logger: ErrorLogger, error: unknown): void {
 /**
  * The JSON error response for anything thrown: a plume error is sent as its `toJSON()` with its
  * status (`code`); anything else as a 500 `GeneralError` with a generic message, so messages and
- * stacks of unexpected errors never reach the client. 5xx errors are passed to `logger`.
+ * stacks of unexpected errors never reach the client. 5xx errors are passed to `logger`. `request`
+ * is the request being answered, if any.
  */
-export function createErrorResponse(thrown: unknown, logger: ErrorLogger): Response {
+export function createErrorResponse(thrown: unknown, logger: ErrorLogger, request?: Request): Response {
   const error = toPlumeError(thrown);
   const status = error.code >= 400 && error.code <= 599 ? error.code : 500;
   if (status >= 500) logServerError(logger, thrown);
-  return createJsonResponse(error.toJSON(), status);
+  return createJsonResponse(error.toJSON(), status, undefined, request);
 }
 
 /**
@@ -49,7 +50,7 @@ export function errorHandler(options: ErrorHandlerOptions = {}): Middleware<Hand
     try {
       await next();
     } catch (error: unknown) {
-      context.response = createErrorResponse(error, logger);
+      context.response = createErrorResponse(error, logger, context.request);
     }
   };
 }

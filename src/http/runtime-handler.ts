@@ -7,6 +7,7 @@ import { applyCors } from './cors.js';
 import type { RequestHandler } from './create-handler.js';
 import { createErrorResponse } from './error-handler.js';
 import { getJsonText } from './json-response.js';
+import { RuntimeRequest } from './runtime-request.js';
 
 /** Options of `toRuntimeHandler`. */
 export interface RuntimeHandlerOptions {
@@ -77,7 +78,7 @@ function bufferBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 async function createRequest(req: IncomingMessage, limit: number, signal: AbortSignal): Promise<Request> {
   const url = createUrl(req);
   const method = req.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method, signal };
+  const init: RequestInit & { duplex?: 'half' } = { method };
   const raw = req.rawHeaders;
   const headers: [string, string][] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
@@ -102,7 +103,7 @@ async function createRequest(req: IncomingMessage, limit: number, signal: AbortS
     }
   }
   try {
-    return new Request(url, init);
+    return new RuntimeRequest(url, init, signal);
   } catch (error: unknown) {
     throw new BadRequest('The request could not be read (invalid URL or header)', { cause: error });
   }

@@ -61,6 +61,27 @@ describe('middleware', () => {
     expect((await fetch(`${url}/echo/1`)).headers.get('x-handled-by')).toBe('plume');
   });
 
+  it('middleware can read the JSON body of the response after next() and replace it', async () => {
+    const envelope: Middleware<HandlerContext> = async (context, next) => {
+      await next();
+      const response = context.response!;
+      const peeked = (await response.clone().json()) as unknown;
+      context.response = Response.json({ data: await response.json(), peeked }, { status: response.status });
+    };
+    const url = await start([errorHandler(), envelope, queryParser(), bodyParser()]);
+    const response = await fetch(`${url}/echo/7`);
+    expect(await response.json()).toEqual({ data: { id: '7' }, peeked: { id: '7' } });
+  });
+
+  it('a response body cloned by middleware is still sent whole', async () => {
+    const peek: Middleware<HandlerContext> = async (context, next) => {
+      await next();
+      await context.response!.clone().text();
+    };
+    const url = await start([errorHandler(), peek, queryParser(), bodyParser()]);
+    expect(await (await fetch(`${url}/echo/8`)).json()).toEqual({ id: '8' });
+  });
+
   it('queryParser(fn) replaces the query string parser', async () => {
     const flat = queryParser((query) => Object.fromEntries(new URLSearchParams(query)));
     const url = await start([errorHandler(), flat, bodyParser()]);
