@@ -56,6 +56,9 @@ export interface HandlerContext {
   logError?: (error: unknown) => void;
 }
 
+/** A `createHandler` middleware: `async (context, next) => void` (spec: "Web Standard handler API"). */
+export type HandlerMiddleware = Middleware<HandlerContext>;
+
 /** A Web Standard request handler, as returned by `createHandler`. */
 export type RequestHandler = (request: Request) => Promise<Response>;
 
@@ -145,7 +148,7 @@ function withoutBody(response: Response): Response {
  */
 export function createHandler(
   app: Application,
-  middleware: Middleware<HandlerContext>[] = [errorHandler(), queryParser(), bodyParser()],
+  middleware: HandlerMiddleware[] = [errorHandler(), queryParser(), bodyParser()],
 ): RequestHandler {
   const run = compose<HandlerContext>([...middleware, callService]);
 

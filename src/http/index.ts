@@ -7,6 +7,7 @@
 export {
   createHandler,
   type HandlerContext,
+  type HandlerMiddleware,
   type HandlerParams,
   type RequestHandler,
 } from './create-handler.js';

@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp, type Middleware, type Params } from 'plume';
+import { createApp, type Params } from 'plume';
 import { Forbidden } from 'plume/errors';
-import { bodyParser, createHandler, errorHandler, queryParser, type HandlerContext } from 'plume/http';
+import { bodyParser, createHandler, errorHandler, queryParser, type HandlerMiddleware } from 'plume/http';
 import type { RunningServer } from '../transports/servers.js';
 import { serve } from './helpers.js';
 
@@ -18,7 +18,7 @@ const echo = {
 
 describe('middleware', () => {
   const servers: RunningServer[] = [];
-  const start = async (middleware?: Middleware<HandlerContext>[]) => {
+  const start = async (middleware?: HandlerMiddleware[]) => {
     const app = createApp().use('echo', echo);
     const server = await serve(app, middleware);
     servers.push(server);
@@ -31,7 +31,7 @@ describe('middleware', () => {
   });
 
   it('custom middleware can set params such as the user', async () => {
-    const setUser: Middleware<HandlerContext> = async (context, next) => {
+    const setUser: HandlerMiddleware = async (context, next) => {
       const token = context.request.headers.get('authorization');
       if (token !== null) context.params.user = { token };
       await next();
@@ -42,7 +42,7 @@ describe('middleware', () => {
   });
 
   it('middleware that does not call next() answers with context.response', async () => {
-    const maintenance: Middleware<HandlerContext> = async (context) => {
+    const maintenance: HandlerMiddleware = async (context) => {
       context.response = new Response('down for maintenance', { status: 503 });
     };
     const url = await start([errorHandler(), maintenance]);
@@ -53,7 +53,7 @@ describe('middleware', () => {
   });
 
   it('middleware sees the response of the rest of the chain after next()', async () => {
-    const timing: Middleware<HandlerContext> = async (context, next) => {
+    const timing: HandlerMiddleware = async (context, next) => {
       await next();
       context.response?.headers.set('x-handled-by', 'plume');
     };
@@ -62,7 +62,7 @@ describe('middleware', () => {
   });
 
   it('middleware can read the JSON body of the response after next() and replace it', async () => {
-    const envelope: Middleware<HandlerContext> = async (context, next) => {
+    const envelope: HandlerMiddleware = async (context, next) => {
       await next();
       const response = context.response!;
       const peeked = (await response.clone().json()) as unknown;
@@ -74,7 +74,7 @@ describe('middleware', () => {
   });
 
   it('a response body cloned by middleware is still sent whole', async () => {
-    const peek: Middleware<HandlerContext> = async (context, next) => {
+    const peek: HandlerMiddleware = async (context, next) => {
       await next();
       await context.response!.clone().text();
     };
