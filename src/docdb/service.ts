@@ -1,0 +1,397 @@
+import {
+  ObjectId,
+  type AggregationCursor,
+  type Collection,
+  type Document,
+  type FindCursor,
+} from 'mongodb';
+import {
+  AdapterBase,
+  describeValue,
+  filterQuery,
+  isPlainObject,
+  type FilteredQuery,
+  type QueryFilters,
+} from '../adapter/index.js';
+import type { Paginated, Query } from '../core/index.js';
+import { BadRequest, NotFound } from '../errors/index.js';
+import type {
+  AdapterId,
+  DocDbDriverOptions,
+  DocDbParams,
+  DocDbServiceOptions,
+  NullableAdapterId,
+} from './declarations.js';
+import { handleDriverError } from './error-handler.js';
+import { checkPlainId, objectifyQuery, toObjectId } from './object-id.js';
+import { getProjection, queryStages, splitPipeline } from './pipeline.js';
+import { DEFAULT_DISABLED_OPERATORS, makePatchUpdate, makeUpdate } from './update-data.js';
+
+/** Raw queries come from server code, so they may nest deeper than client queries. */
+const TRUSTED_LIMITS = { maxDepth: 100, maxItems: Number.POSITIVE_INFINITY };
+
+/**
+ * The document-database adapter (spec: "What the service does", "Service options (adapter)",
+ * "Adapter methods and utilities", "Custom params (adapter)", "Adapter query syntax", "Object ids"),
+ * built on the official `mongodb` driver.
+ *
+ * Register it with `app.use('messages', new DocDbService({ Model }))`. The public methods validate
+ * client queries (see `filterQuery`; extra operators through the `operators` allow-list) and call
+ * the hook-less `_find/_get/_create/_update/_patch/_remove`. Every driver call gets `params.docdb`
+ * and the collation; driver errors become plume errors (see `handleDriverError`).
+ *
+ * Errors: `BadRequest` (400) for invalid queries, ids or data; `NotFound` (404) "No record found for
+ * id '<id>'"; `MethodNotAllowed` (405) for multi operations not allowed; `Conflict` (409) for
+ * duplicate keys; `Unavailable` (503) when the database cannot be reached.
+ */
+export class DocDbService<
+  Result extends Document = Document,
+  Data = Partial<Result>,
+  P extends DocDbParams = DocDbParams,
+  PatchData = Partial<Data>,
+> extends AdapterBase<Result, Data, P, DocDbServiceOptions, AdapterId, PatchData> {
+  /**
+   * Throws a `TypeError` when `options.Model` is missing. A rejected `Model` promise is reported by
+   * the first call that needs the collection (503 for connection failures), never as an unhandled rejection.
+   */
+  constructor(options: DocDbServiceOptions) {
+    if (!isPlainObject(options) || options.Model === undefined || options.Model === null) {
+      throw new TypeError('DocDbService needs the Model option: a Collection or a Promise of one');
+    }
+    if (options.Model instanceof Promise) options.Model.catch(() => undefined);
+    super({ id: '_id', disabledOperators: [...DEFAULT_DISABLED_OPERATORS], ...options });
+  }
+
+  /** The collection for this call: `params.adapter.Model` when set, else the `Model` option. */
+  async getModel(params?: P): Promise<Collection<Document>> {
+    const { Model } = this.getOptions(params);
+    return this.run(async () => await Model);
+  }
+
+  /**
+   * An id as stored: `ObjectId` for `_id` (unless `disableObjectify`), else the id as given.
+   * Throws `BadRequest` (400) naming an invalid id.
+   */
+  getObjectId(id: AdapterId, params?: P): AdapterId {
+    const options = this.getOptions(params);
+    return this.id === '_id' && !options.disableObjectify ? toObjectId(id) : checkPlainId(id);
+  }
+
+  /**
+   * Splits `params.query` into filters and the database query (trusted: any operator except
+   * `$where`/`$function`/`$accumulator`/`$expr`), applies pagination to `$limit`, converts ids
+   * and, when `id` is given, restricts the query to it.
+   */
+  prepareQuery(id: NullableAdapterId, params: P): FilteredQuery {
+    const options = this.getOptions(params);
+    const { filters, query } = filterQuery(params.query, {
+      operators: 'all',
+      filters: options.filters,
+      paginate: options.paginate,
+      ...TRUSTED_LIMITS,
+    });
+    let prepared = this.id === '_id' && !options.disableObjectify ? objectifyQuery(query, '_id') : query;
+    if (id !== null) {
+      const idQuery = { [this.id]: this.getObjectId(id, params) };
+      prepared = Object.keys(prepared).length === 0 ? idQuery : { $and: [prepared, idQuery] };
+    }
+    return { filters, query: prepared };
+  }
+
+  /** Options for every driver call: `params.docdb` plus `params.collation` (which wins). */
+  driverOptions(params: P): DocDbDriverOptions {
+    const docdb = params.docdb ?? {};
+    const collation = params.collation ?? docdb.collation;
+    return collation === undefined ? { ...docdb } : { ...docdb, collation };
+  }
+
+  /** The driver's find cursor for `params` (spec: "findRaw"); `$limit: 0` means no limit, as in the driver. */
+  async findRaw(params: P = {} as P): Promise<FindCursor<Document>> {
+    const { filters, query } = this.prepareQuery(null, params);
+    return this.findCursor(await this.getModel(params), query, filters, params);
+  }
+
+  /**
+   * The driver's aggregate cursor for `params` (spec: "aggregateRaw"): the query stages injected into
+   * `params.pipeline` at its `{ $framework: {} }` stage, or before all its stages.
+   */
+  async aggregateRaw(params: P = {} as P): Promise<AggregationCursor<Document>> {
+    const { filters, query } = this.prepareQuery(null, params);
+    return this.aggregateCursor(await this.getModel(params), query, filters, params);
+  }
+
+  /**
+   * The query of `params` as aggregation stages (spec: "makeFeathersPipeline"):
+   * `[{ $match }, { $sort }?, { $skip }?, { $limit }?, { $project }?]`. Ignores `params.pipeline`.
+   */
+  makeFeathersPipeline(params: P = {} as P): Document[] {
+    const { filters, query } = this.prepareQuery(null, params);
+    return queryStages(query, filters, this.id);
+  }
+
+  /** Counts what `find` would return without `$skip`/`$limit`, through `params.pipeline` when set. */
+  async countDocuments(params: P = {} as P): Promise<number> {
+    const { query } = this.prepareQuery(null, params);
+    return this.count(await this.getModel(params), query, params);
+  }
+
+  async _find(params: P = {} as P): Promise<Paginated<Result> | Result[]> {
+    const { paginate } = this.getOptions(params);
+    const { filters, query } = this.prepareQuery(null, params);
+    const model = await this.getModel(params);
+    const readData = async (): Promise<Result[]> => {
+      if (filters.$limit === 0) return [];
+      const cursor = params.pipeline
+        ? this.aggregateCursor(model, query, filters, params)
+        : this.findCursor(model, query, filters, params);
+      return (await this.run(() => cursor.toArray())) as Result[];
+    };
+    const paginated = paginate !== false && (paginate.default !== undefined || paginate.max !== undefined);
+    if (!paginated) return readData();
+    // A session runs one operation at a time, so data and count are read in turn then.
+    const [data, total] = params.docdb?.session
+      ? [await readData(), await this.count(model, query, params)]
+      : await Promise.all([readData(), this.count(model, query, params)]);
+    return { total, limit: filters.$limit ?? 0, skip: filters.$skip ?? 0, data };
+  }
+
+  async _get(id: AdapterId, params: P = {} as P): Promise<Result> {
+    const { filters, query } = this.prepareQuery(id, params);
+    const model = await this.getModel(params);
+    const options = this.driverOptions(params);
+    let found: Document | null | undefined;
+    if (params.pipeline) {
+      const single: QueryFilters = { $limit: 1 };
+      if (filters.$select) single.$select = filters.$select;
+      [found] = await this.run(() => this.aggregateCursor(model, query, single, params).toArray());
+    } else {
+      const projection = getProjection(filters.$select, this.id);
+      found = await this.run(() => model.findOne(query, { ...options, projection }));
+    }
+    if (!found) throw this.notFound(id);
+    return found as Result;
+  }
+
+  async _create(data: Data | Data[], params: P = {} as P): Promise<Result | Result[]> {
+    this.checkMulti('create', Array.isArray(data), params);
+    const items: unknown[] = Array.isArray(data) ? data : [data];
+    const docs = items.map((item) => this.prepareNewRecord(item, params));
+    if (docs.length === 0) return [];
+    const model = await this.getModel(params);
+    const options = this.driverOptions(params);
+    if (docs.length === 1 && !Array.isArray(data)) {
+      await this.run(() => model.insertOne(docs[0] as Document, options));
+    } else {
+      await this.insertAll(model, docs, options);
+    }
+    const ids = docs.map((doc) => doc._id as unknown);
+    const select = this.selectOnly(params);
+    const stored = await this.findAll(this.internalParams(params, { ...select, _id: { $in: ids } }));
+    const byId = new Map(stored.map((doc) => [String(doc._id), doc]));
+    const results = docs.map((doc) => byId.get(String(doc._id)) ?? (doc as Result));
+    return Array.isArray(data) ? results : (results[0] as Result);
+  }
+
+  async _update(id: AdapterId, data: Data, params: P = {} as P): Promise<Result> {
+    if ((id as unknown) === null || Array.isArray(data)) {
+      throw new BadRequest("You can not replace multiple instances. Did you mean 'patch'?");
+    }
+    const { filters, query } = this.prepareQuery(id, params);
+    const { operators, replacement } = makeUpdate(data, this.disabledOperators(params), this.id, id);
+    const model = await this.getModel(params);
+    const options = this.driverOptions(params);
+    if (params.pipeline) {
+      await this._get(id, params);
+      const idQuery = { [this.id]: this.getObjectId(id, params) };
+      await this.run(() =>
+        operators
+          ? model.updateOne(idQuery, operators, options)
+          : model.replaceOne(idQuery, replacement ?? {}, options),
+      );
+      return this._get(id, { ...params, query: this.selectOnly(params) });
+    }
+    const write = {
+      ...options,
+      projection: getProjection(filters.$select, this.id),
+      returnDocument: 'after' as const,
+    };
+    const result = await this.run(() =>
+      operators
+        ? model.findOneAndUpdate(query, operators, { ...write, includeResultMetadata: false })
+        : model.findOneAndReplace(query, replacement ?? {}, { ...write, includeResultMetadata: false }),
+    );
+    if (!result) throw this.notFound(id);
+    return result as unknown as Result;
+  }
+
+  async _patch(id: AdapterId | null, data: PatchData, params: P = {} as P): Promise<Result | Result[]> {
+    this.checkMulti('patch', id === null, params);
+    const update = makePatchUpdate(data, this.disabledOperators(params));
+    const model = await this.getModel(params);
+    const options = this.driverOptions(params);
+    if (id === null) {
+      const matches = await this.findAll(
+        this.internalParams(params, { ...params.query, $select: [this.id] }),
+      );
+      const ids = matches.map((doc) => doc[this.id] as unknown);
+      if (ids.length === 0) return [];
+      if (update) await this.run(() => model.updateMany({ [this.id]: { $in: ids } }, update, options));
+      const { $select, $sort } = params.query ?? {};
+      const reread: Query = { [this.id]: { $in: ids } };
+      if ($select !== undefined) reread.$select = $select;
+      if ($sort !== undefined) reread.$sort = $sort;
+      return this.findAll(this.internalParams(params, reread));
+    }
+    if (!update) return this._get(id, params);
+    if (params.pipeline) {
+      await this._get(id, params);
+      await this.run(() => model.updateOne({ [this.id]: this.getObjectId(id, params) }, update, options));
+      return this._get(id, { ...params, query: this.selectOnly(params) });
+    }
+    const { filters, query } = this.prepareQuery(id, params);
+    const projection = getProjection(filters.$select, this.id);
+    const result = await this.run(() =>
+      model.findOneAndUpdate(query, update, {
+        ...options,
+        projection,
+        returnDocument: 'after',
+        includeResultMetadata: false,
+      }),
+    );
+    if (!result) throw this.notFound(id);
+    return result as unknown as Result;
+  }
+
+  async _remove(id: AdapterId | null, params: P = {} as P): Promise<Result | Result[]> {
+    this.checkMulti('remove', id === null, params);
+    const model = await this.getModel(params);
+    const options = this.driverOptions(params);
+    if (id === null) {
+      const found = await this.findAll(this.internalParams(params, { ...params.query }));
+      const ids = [...new Set(found.map((doc) => doc[this.id] as unknown))];
+      if (ids.length > 0) await this.run(() => model.deleteMany({ [this.id]: { $in: ids } }, options));
+      return found;
+    }
+    if (params.pipeline) {
+      const found = await this._get(id, params);
+      await this.run(() => model.deleteOne({ [this.id]: this.getObjectId(id, params) }, options));
+      return found;
+    }
+    const { filters, query } = this.prepareQuery(id, params);
+    const projection = getProjection(filters.$select, this.id);
+    const result = await this.run(() =>
+      model.findOneAndDelete(query, { ...options, projection, includeResultMetadata: false }),
+    );
+    if (!result) throw this.notFound(id);
+    return result as unknown as Result;
+  }
+
+  /** Runs a driver call and maps its errors (see `handleDriverError`). */
+  protected async run<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      return handleDriverError(error);
+    }
+  }
+
+  private notFound(id: AdapterId): NotFound {
+    return new NotFound(`No record found for id '${describeValue(String(id))}'`);
+  }
+
+  private disabledOperators(params: P): readonly string[] {
+    return this.getOptions(params).disabledOperators ?? DEFAULT_DISABLED_OPERATORS;
+  }
+
+  /** `{ $select }` of the call's query, the only part `create` and re-reads use. */
+  private selectOnly(params: P): Query {
+    const select = params.query?.$select;
+    return select === undefined ? {} : { $select: select };
+  }
+
+  /** Params for an internal read: same collection, session, collation and pipeline; no pagination. */
+  private internalParams(params: P, query: Query): P {
+    return { ...params, query, paginate: false, adapter: { ...params.adapter, paginate: false } };
+  }
+
+  private async findAll(params: P): Promise<Result[]> {
+    const result = await this._find(params);
+    return Array.isArray(result) ? result : result.data;
+  }
+
+  /** A new record ready to insert: `_id` assigned (converted when given), a custom id generated when absent. */
+  private prepareNewRecord(item: unknown, params: P): Document {
+    if (!isPlainObject(item)) throw new BadRequest('The data of create must be an object');
+    const doc: Document = { ...item };
+    if (this.id !== '_id' && (doc[this.id] === undefined || doc[this.id] === null)) {
+      doc[this.id] = new ObjectId().toHexString();
+    }
+    if (doc._id === undefined || doc._id === null) doc._id = new ObjectId();
+    else if (this.id === '_id') doc._id = this.getObjectId(doc._id as AdapterId, params);
+    return doc;
+  }
+
+  /** `insertMany` that removes what it inserted before a failure, so a failed create writes nothing. */
+  private async insertAll(
+    model: Collection<Document>,
+    docs: Document[],
+    options: DocDbDriverOptions,
+  ): Promise<void> {
+    try {
+      await model.insertMany(docs, { ...options, ordered: true });
+    } catch (error) {
+      const inserted = (error as { insertedCount?: unknown }).insertedCount;
+      const inTransaction = options.session?.inTransaction() === true;
+      if (typeof inserted === 'number' && inserted > 0 && !inTransaction) {
+        const ids: Document = { $in: docs.slice(0, inserted).map((doc) => doc._id as unknown) };
+        await model.deleteMany({ _id: ids }, options).catch(() => undefined);
+      }
+      handleDriverError(error);
+    }
+  }
+
+  private findCursor(
+    model: Collection<Document>,
+    query: Query,
+    filters: QueryFilters,
+    params: P,
+  ): FindCursor<Document> {
+    let cursor = model.find(query, this.driverOptions(params));
+    if (filters.$sort && Object.keys(filters.$sort).length > 0) cursor = cursor.sort(filters.$sort);
+    if (filters.$skip) cursor = cursor.skip(filters.$skip);
+    if (filters.$limit) cursor = cursor.limit(filters.$limit);
+    const projection = getProjection(filters.$select, this.id);
+    return projection ? cursor.project(projection) : cursor;
+  }
+
+  private aggregateCursor(
+    model: Collection<Document>,
+    query: Query,
+    filters: QueryFilters,
+    params: P,
+  ): AggregationCursor<Document> {
+    const { before, after } = splitPipeline(params.pipeline);
+    const stages = queryStages(
+      query,
+      filters.$limit === 0 ? { ...filters, $limit: undefined } : filters,
+      this.id,
+    );
+    return model.aggregate([...before, ...stages, ...after], this.driverOptions(params));
+  }
+
+  private async count(model: Collection<Document>, query: Query, params: P): Promise<number> {
+    const options = this.driverOptions(params);
+    if (params.pipeline) {
+      const { before, after } = splitPipeline(params.pipeline);
+      const stages = [...before, { $match: query }, ...after, { $count: 'total' }];
+      const [row] = await this.run(() => model.aggregate(stages, options).toArray());
+      return typeof row?.total === 'number' ? row.total : 0;
+    }
+    const { useEstimatedDocumentCount } = this.getOptions(params);
+    const unfiltered = Object.keys(query).length === 0;
+    if (useEstimatedDocumentCount && unfiltered && options.session?.inTransaction() !== true) {
+      return this.run(() => model.estimatedDocumentCount(options));
+    }
+    return this.run(() => model.countDocuments(query, options));
+  }
+}
