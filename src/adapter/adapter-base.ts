@@ -140,7 +140,7 @@ export abstract class AdapterBase<
   }
 
   /** Replaces one record. Id `null` or an array of data is a `BadRequest` (400). */
-  async update(id: I, data: Data, params?: P): Promise<Result> {
+  async update(id: I | null, data: Data, params?: P): Promise<Result> {
     if (id === null || Array.isArray(data)) {
       throw new BadRequest("You can not replace multiple instances. Did you mean 'patch'?");
     }
