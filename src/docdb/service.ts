@@ -146,7 +146,8 @@ export class DocDbService<
         : this.findCursor(model, query, filters, params);
       return (await this.run(() => cursor.toArray())) as Result[];
     };
-    const paginated = paginate !== false && (paginate.default !== undefined || paginate.max !== undefined);
+    // `paginate` may be `undefined` when an override spells it out; treat that like `false`.
+    const paginated = !!paginate && (paginate.default !== undefined || paginate.max !== undefined);
     if (!paginated) return readData();
     // A session runs one operation at a time, so data and count are read in turn then.
     const [data, total] = params.docdb?.session

@@ -1,6 +1,6 @@
-import { MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
+import { MongoClient, MongoNetworkError, MongoServerError, MongoServerSelectionError } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { handleDriverError } from 'plume/docdb';
+import { DocDbService, handleDriverError } from 'plume/docdb';
 import { BadRequest, Conflict, GeneralError, NotFound, Unavailable } from 'plume/errors';
 
 function mapped(error: unknown): unknown {
@@ -73,5 +73,21 @@ describe('handleDriverError', () => {
       errorLabels: ['TransientTransactionError'],
     });
     expect(mapped(transient)).toBe(transient);
+  });
+});
+
+describe('DocDbService when the database is unreachable', () => {
+  it('answers 503 Unavailable, also when the Model promise rejects', async () => {
+    const client = new MongoClient('mongodb://127.0.0.1:9/', { serverSelectionTimeoutMS: 200 });
+    try {
+      const service = new DocDbService({ Model: client.db('none').collection('none') });
+      await expect(service.find({ query: {} })).rejects.toMatchObject({ code: 503, name: 'Unavailable' });
+      const failing = new DocDbService({
+        Model: client.connect().then(() => client.db('none').collection('none')),
+      });
+      await expect(failing.get('0123456789abcdef01234567')).rejects.toMatchObject({ code: 503 });
+    } finally {
+      await client.close();
+    }
   });
 });
