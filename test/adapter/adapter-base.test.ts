@@ -103,7 +103,7 @@ describe('AdapterBase', () => {
 
   it('update with id null is a 400', async () => {
     const service = new MemoryService({});
-    await expect(service.update(null as unknown as number, { name: 'x' })).rejects.toMatchObject({
+    await expect(service.update(null, { name: 'x' })).rejects.toMatchObject({
       code: 400,
     });
   });
