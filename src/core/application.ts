@@ -35,7 +35,8 @@ export class Application<Services extends object = Record<string, UntypedService
   server: unknown;
   /** True once `setup()` has run (and until `teardown()`). */
   isSetup = false;
-  private readonly router = new Router<RegisteredService>();
+  // Not `router`: plume/express merges the app onto an Express app, whose own `router` is Express' router.
+  private readonly routes = new Router<RegisteredService>();
 
   /** Reads a setting. */
   get(name: string): unknown {
@@ -65,7 +66,7 @@ export class Application<Services extends object = Record<string, UntypedService
       throw new TypeError(`Invalid service object passed for path '${location}'`);
     }
     const wrapped = wrapService(this as Application, location, service, options ?? {}) as RegisteredService;
-    this.router.insert(location, wrapped);
+    this.routes.insert(location, wrapped);
     this.services[location] = wrapped;
     if (this.isSetup && typeof service.setup === 'function') {
       Promise.resolve(service.setup.call(wrapped, this as Application, location)).catch((error: unknown) =>
@@ -80,7 +81,7 @@ export class Application<Services extends object = Record<string, UntypedService
     const location = stripSlashes(path);
     const wrapped = this.services[location];
     if (wrapped === undefined) throw new NotFound(`Can not find service '${location}'`);
-    this.router.remove(location);
+    this.routes.remove(location);
     delete this.services[location];
     await runLifecycle(this as Application, wrapped, 'teardown', location);
     return getServiceMeta(wrapped)?.original ?? wrapped;
@@ -101,7 +102,7 @@ export class Application<Services extends object = Record<string, UntypedService
    * Throws `BadRequest` for malformed percent-encoding.
    */
   lookup(path: string): ServiceLookup | null {
-    const match = this.router.lookup(path);
+    const match = this.routes.lookup(path);
     if (match === null) return null;
     const routeParams = getServiceMeta(match.value)?.options.routeParams;
     if (routeParams !== undefined) match.route = { ...routeParams, ...match.route };
