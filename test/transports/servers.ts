@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp, type Application } from 'plume';
 import { createHandler, toRuntimeHandler } from 'plume/http';
+import { expressTransport } from '../express/transport.js';
 
 /** A running server for one transport. */
 export interface RunningServer {
@@ -48,4 +49,4 @@ const webStandard: Transport = {
 };
 
 /** Every transport the shared REST suite runs against. Add a transport with one entry here. */
-export const transports: Transport[] = [webStandard];
+export const transports: Transport[] = [webStandard, expressTransport];

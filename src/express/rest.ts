@@ -1,0 +1,147 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import {
+  getResponse,
+  getServiceMeta,
+  getServiceMethod,
+  invokeService,
+  METHOD_HEADER,
+  restArguments,
+  type Application,
+  type HeadersObject,
+  type Params,
+  type Query,
+  type Service,
+  type ServiceLookup,
+} from '../core/index.js';
+import { GeneralError } from '../errors/index.js';
+import { parseAuthentication, type AuthenticationSettings } from './authentication.js';
+import type { ServiceMiddleware } from './declarations.js';
+
+/**
+ * Sends a REST answer: reads `res.data` (status and headers are already set) and answers, e.g. with
+ * `res.format` for content negotiation (spec: "Server-framework integration API", `rest(formatter)`).
+ */
+export type Formatter = (req: Request, res: Response, next: NextFunction) => void;
+
+/** Options of `rest()`. */
+export interface RestOptions {
+  /** Replaces the default JSON `formatter`. */
+  formatter?: Formatter;
+  /** Settings of the `parseAuthentication()` that `rest()` registers (default: the default authentication service). */
+  authentication?: AuthenticationSettings;
+}
+
+/**
+ * The default formatter: `res.data` as JSON (`res.json`); `undefined` answers with no body, and a
+ * 204 never has one. Every `Accept` header gets JSON, like the Web Standard handler.
+ */
+export const formatter: Formatter = (_req, res) => {
+  if (res.data === undefined) {
+    res.type('json').end();
+    return;
+  }
+  res.json(res.data);
+};
+
+/** True for an app made by `serverFramework(app)`: plume's registry and Express' request handling. */
+function isFrameworkApp(
+  app: unknown,
+): app is Application & { handle: unknown; use(fn: RequestHandler): unknown } {
+  if (typeof app !== 'function') return false;
+  const candidate = app as unknown as Record<string, unknown>;
+  return typeof candidate.handle === 'function' && typeof candidate.lookup === 'function';
+}
+
+/** The service middleware `app.use(path, before, service, after)` stored on a registered service. */
+function serviceMiddlewareOf(service: Service): Required<ServiceMiddleware> {
+  const options = getServiceMeta(service)?.options.framework as ServiceMiddleware | undefined;
+  return { before: options?.before ?? [], after: options?.after ?? [] };
+}
+
+/**
+ * The REST transport (spec: "Server-framework integration API", `rest()`): `app.configure(rest())`.
+ * Requests whose path matches a service (`app.lookup(req.path)`) are answered by that service:
+ * the HTTP method and `X-Service-Method` header pick the method (405 when not allowed), the method
+ * runs through its hooks with params `{ query: req.query, headers, route, ...req.framework }` and
+ * data `req.body`, then the status, headers and `res.data` come from the hook context (core
+ * `getResponse`) and the formatter answers. Around that, the service's own before/after middleware run
+ * (`res.hook` is the hook context). Other paths go on to the next middleware; errors go to the error
+ * handler. Also registers `parseAuthentication(options.authentication)` first.
+ *
+ * Order matters: body parsers (`json()`, `urlencoded()`) and middleware that set `req.framework`
+ * properties must be registered before `app.configure(rest())` (or be service middleware).
+ * Throws a `TypeError` for an app that did not come from `serverFramework(app)`.
+ */
+export function rest(options: Formatter | RestOptions = {}): <S extends object>(app: Application<S>) => void {
+  const settings: RestOptions = typeof options === 'function' ? { formatter: options } : options;
+  const format = settings.formatter ?? formatter;
+  if (typeof format !== 'function') throw new TypeError('rest(formatter): the formatter must be a function');
+
+  return (app) => {
+    if (!isFrameworkApp(app)) {
+      throw new TypeError('rest() needs an application made by serverFramework(app) from plume/express');
+    }
+    const lookups = new WeakMap<Request, ServiceLookup>();
+    const chains = new WeakMap<Service, RequestHandler>();
+
+    const callService: RequestHandler = async (req, res, next) => {
+      try {
+        const lookup = lookups.get(req);
+        if (lookup === undefined) throw new GeneralError('The REST service middleware ran without a service');
+        const service = lookup.value;
+        const method = getServiceMethod(service, req.method, lookup.id, req.get(METHOD_HEADER) ?? null);
+        const query = req.query as Query | undefined;
+        const params: Params = {
+          query: query ?? {},
+          headers: req.headers as HeadersObject,
+          route: lookup.route,
+          ...req.framework,
+        };
+        const args = restArguments(method, { id: lookup.id, data: req.body as unknown, params });
+        const context = await invokeService(app, service, method, args);
+        res.hook = context;
+        const { status, headers, body } = getResponse(context);
+        res.status(status);
+        for (const name of Object.keys(headers)) {
+          const value = headers[name];
+          if (value !== undefined) res.setHeader(name, value);
+        }
+        res.data = body;
+        next();
+      } catch (error: unknown) {
+        next(error);
+      }
+    };
+
+    const chainFor = (service: Service): RequestHandler => {
+      let chain = chains.get(service);
+      if (chain === undefined) {
+        const { before, after } = serviceMiddlewareOf(service);
+        const router = express.Router();
+        router.use([...before, callService, ...after, format]);
+        chain = router;
+        chains.set(service, chain);
+      }
+      return chain;
+    };
+
+    const serveServices: RequestHandler = (req, res, next) => {
+      let lookup: ServiceLookup | null;
+      try {
+        lookup = app.lookup(req.path);
+      } catch (error: unknown) {
+        next(error);
+        return;
+      }
+      if (lookup === null) {
+        next();
+        return;
+      }
+      lookups.set(req, lookup);
+      void chainFor(lookup.value)(req, res, next);
+    };
+
+    app.use(parseAuthentication(settings.authentication));
+    app.use(serveServices);
+  };
+}
