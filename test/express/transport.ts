@@ -1,4 +1,3 @@
-import type { Application } from 'plume';
 import { errorHandler, notFound, type FrameworkApplication } from 'plume/express';
 import type { Transport } from '../transports/servers.js';
 import { createRestApp, urlOf } from './helpers.js';
@@ -9,7 +8,7 @@ import { createRestApp, urlOf } from './helpers.js';
  */
 export const expressTransport: Transport = {
   name: 'express',
-  createApp: () => createRestApp() as unknown as Application,
+  createApp: () => createRestApp(),
   async start(plain) {
     const app = plain as unknown as FrameworkApplication;
     app.use(notFound());
