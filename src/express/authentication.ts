@@ -133,8 +133,11 @@ export function authenticate(
     try {
       const service = findAuthenticationService(req, path);
       if (service === null) {
+        const location: unknown = path ?? req.app.get('defaultAuthentication');
         throw new GeneralError(
-          `authenticate() found no authentication service at '${path ?? String(req.app.get('defaultAuthentication'))}'`,
+          typeof location === 'string'
+            ? `authenticate() found no authentication service at '${location}'`
+            : "authenticate() needs an authentication service: set app.set('defaultAuthentication', path) or pass { service }",
         );
       }
       const framework = frameworkOf(req);
