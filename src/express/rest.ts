@@ -13,7 +13,7 @@ import {
   type Service,
   type ServiceLookup,
 } from '../core/index.js';
-import { GeneralError } from '../errors/index.js';
+import { BadRequest, GeneralError, UnsupportedMediaType } from '../errors/index.js';
 import { parseAuthentication, type AuthenticationSettings } from './authentication.js';
 import type { ServiceMiddleware } from './declarations.js';
 
@@ -43,6 +43,33 @@ export const formatter: Formatter = (_req, res) => {
   res.json(res.data);
 };
 
+const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
+
+/** True when the request carries a body on the wire (a non-zero `Content-Length`, or chunked). */
+function hasBody(req: Request): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = Number(req.headers['content-length'] ?? 0);
+  return Number.isFinite(length) && length > 0;
+}
+
+/**
+ * The service data of a `POST`, `PUT` or `PATCH` request: what a body parser put in `req.body`.
+ * Like the Web Standard handler, a request without a body is a 400; a body no parser handled is a
+ * 415 (register `json()`, `urlencoded()` or another parser before `rest()`).
+ */
+function readData(req: Request): unknown {
+  if (!bodyMethods.has(req.method)) return undefined;
+  if (!hasBody(req)) throw new BadRequest(`A request body is required for ${req.method} requests`);
+  const data = req.body as unknown;
+  if (data === undefined) {
+    const type = (req.headers['content-type'] ?? 'none').slice(0, 100);
+    throw new UnsupportedMediaType(
+      `No body parser read the request body (content type '${type}'); register one, e.g. json(), before rest()`,
+    );
+  }
+  return data;
+}
+
 /** True for an app made by `serverFramework(app)`: plume's registry and Express' request handling. */
 function isFrameworkApp(
   app: unknown,
@@ -63,7 +90,7 @@ function serviceMiddlewareOf(service: Service): Required<ServiceMiddleware> {
  * Requests whose path matches a service (`app.lookup(req.path)`) are answered by that service:
  * the HTTP method and `X-Service-Method` header pick the method (405 when not allowed), the method
  * runs through its hooks with params `{ query: req.query, headers, route, ...req.framework }` and
- * data `req.body`, then the status, headers and `res.data` come from the hook context (core
+ * data `req.body` (`POST`/`PUT`/`PATCH` without a body: 400; with a body no parser read: 415), then the status, headers and `res.data` come from the hook context (core
  * `getResponse`) and the formatter answers. Around that, the service's own before/after middleware run
  * (`res.hook` is the hook context). Other paths go on to the next middleware; errors go to the error
  * handler. Also registers `parseAuthentication(options.authentication)` first.
@@ -89,6 +116,7 @@ export function rest(options: Formatter | RestOptions = {}): <S extends object>(
         const lookup = lookups.get(req);
         if (lookup === undefined) throw new GeneralError('The REST service middleware ran without a service');
         const service = lookup.value;
+        const data = readData(req);
         const method = getServiceMethod(service, req.method, lookup.id, req.get(METHOD_HEADER) ?? null);
         const query = req.query as Query | undefined;
         const params: Params = {
@@ -97,7 +125,7 @@ export function rest(options: Formatter | RestOptions = {}): <S extends object>(
           route: lookup.route,
           ...req.framework,
         };
-        const args = restArguments(method, { id: lookup.id, data: req.body as unknown, params });
+        const args = restArguments(method, { id: lookup.id, data, params });
         const context = await invokeService(app, service, method, args);
         res.hook = context;
         const { status, headers, body } = getResponse(context);

@@ -341,6 +341,37 @@ describe('body parsers', () => {
     expect(await fromForm.json()).toEqual({ data: { a: { b: '1' }, list: ['x', 'y'] } });
   });
 
+  it('POST, PUT and PATCH without a body answer 400 BadRequest, like the Web Standard handler', async () => {
+    const app = createRestApp();
+    app.use('items', { ...paramsService, update: async () => ({}), patch: async () => ({}) });
+    const url = await serve(app);
+    for (const [method, path] of [
+      ['POST', '/items'],
+      ['PUT', '/items/1'],
+      ['PATCH', '/items/1'],
+    ]) {
+      const response = await fetch(`${url}${path}`, { method, headers: jsonHeaders });
+      expect(response.status, method).toBe(400);
+      expect(await response.json()).toMatchObject({
+        name: 'BadRequest',
+        message: `A request body is required for ${method} requests`,
+      });
+    }
+  });
+
+  it('a body no parser read answers 415 UnsupportedMediaType naming the content type', async () => {
+    const app = createRestApp();
+    app.use('items', paramsService);
+    const url = await serve(app);
+    const response = await fetch(`${url}/items`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
+    expect(response.status).toBe(415);
+    expect((await response.json()).message).toContain("'text/plain'");
+  });
+
   it('invalid JSON answers 400 BadRequest', async () => {
     const app = createRestApp();
     app.use('items', paramsService);
