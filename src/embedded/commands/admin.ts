@@ -1,0 +1,288 @@
+/** Namespace and index commands, and database/collection statistics. */
+import { BSON } from 'bson';
+import { describeCollation, normalizeCollation } from '../engine/collation.js';
+import type { Collection } from '../engine/database.js';
+
+import { parseIndexSpec, sameIndex } from '../engine/indexes.js';
+import { compile, prepareFilter } from '../engine/query.js';
+import { keyOf } from '../engine/values.js';
+import type { Doc } from '../engine/values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+import type { CommandContext, Handler } from './context.js';
+import { collectionName, docOption } from './context.js';
+
+const ID_INDEX = { v: 2, key: { _id: 1 }, name: '_id_' };
+
+function mustExist(ctx: CommandContext, name: string): Collection {
+  const coll = ctx.core.engine.collection(ctx.db, name);
+  if (!coll) throw new CommandError(ErrorCodes.NamespaceNotFound, `ns does not exist: ${ctx.db}.${name}`);
+  return coll;
+}
+
+function collectionInfo(coll: Collection): Doc {
+  const options: Doc = {};
+  for (const [k, v] of Object.entries(coll.options))
+    if (v !== undefined) options[k] = k === 'collation' ? describeCollation(v as never) : v;
+  return {
+    name: coll.name,
+    type: 'collection',
+    options,
+    info: { readOnly: false, uuid: coll.uuid },
+    idIndex: ID_INDEX,
+  };
+}
+
+const listCollections: Handler = (cmd, ctx) => {
+  const colls = [...(ctx.core.engine.databases.get(ctx.db)?.values() ?? [])];
+  let docs = colls.map(collectionInfo);
+  const filter = docOption(cmd, 'filter');
+  if (filter && Object.keys(filter).length > 0) {
+    const q = compile(prepareFilter(filter));
+    docs = docs.filter((d) => q.test(d));
+  }
+  if (cmd['nameOnly'] === true) docs = docs.map((d) => ({ name: d['name'], type: d['type'] }));
+  return ctx.core.cursors.open(`${ctx.db}.$cmd.listCollections`, docs, { batchSize: undefined });
+};
+
+const create: Handler = (cmd, ctx) => {
+  const name = collectionName(cmd);
+  const options: Doc = {};
+  const collation = normalizeCollation(cmd['collation']);
+  if (collation) options['collation'] = collation;
+  for (const key of [
+    'capped',
+    'size',
+    'max',
+    'validator',
+    'validationLevel',
+    'validationAction',
+    'expireAfterSeconds',
+    'timeseries',
+    'clusteredIndex',
+  ]) {
+    if (cmd[key] !== undefined) options[key] = cmd[key];
+  }
+  ctx.core.engine.create(ctx.db, name, options, true);
+  return { ok: 1 };
+};
+
+const drop: Handler = (cmd, ctx) => {
+  const name = collectionName(cmd);
+  const coll = ctx.core.engine.collection(ctx.db, name);
+  const nIndexesWas = coll ? coll.state.indexes.length + 1 : 0;
+  ctx.core.engine.drop(ctx.db, name);
+  return { nIndexesWas, ns: `${ctx.db}.${name}`, ok: 1 };
+};
+
+const dropDatabase: Handler = (_cmd, ctx) => {
+  ctx.core.engine.dropDatabase(ctx.db);
+  return { dropped: ctx.db, ok: 1 };
+};
+
+const renameCollection: Handler = (cmd, ctx) => {
+  if (ctx.db !== 'admin')
+    throw new CommandError(
+      ErrorCodes.Unauthorized,
+      'renameCollection may only be run against the admin database.',
+    );
+  const from = cmd['renameCollection'];
+  const to = cmd['to'];
+  if (typeof from !== 'string' || typeof to !== 'string')
+    throw new CommandError(ErrorCodes.TypeMismatch, 'renameCollection needs string namespaces');
+  if (from === to) throw new CommandError(ErrorCodes.IllegalOperation, "Can't rename a collection to itself");
+  ctx.core.engine.rename(from, to, cmd['dropTarget'] === true);
+  return { ok: 1 };
+};
+
+const createIndexes: Handler = (cmd, ctx) => {
+  const name = collectionName(cmd);
+  const list = cmd['indexes'];
+  if (!Array.isArray(list) || list.length === 0)
+    throw new CommandError(ErrorCodes.FailedToParse, 'Must specify at least one index to create');
+  const existed = ctx.core.engine.collection(ctx.db, name) !== undefined;
+  const coll = ctx.core.engine.create(ctx.db, name);
+  const before = coll.state.indexes.length + 1;
+  const specs = list.map(parseIndexSpec);
+  const toAdd = [];
+  for (const spec of specs) {
+    if (keyOf(spec.key) === keyOf({ _id: 1 })) {
+      if (spec.unique === false || spec.name === '_id_') continue;
+      continue;
+    }
+    const sameName = coll.state.indexes.find((i) => i.spec.name === spec.name);
+    if (sameName) {
+      if (sameIndex(sameName.spec, spec)) continue;
+      throw new CommandError(
+        keyOf(sameName.spec.key) === keyOf(spec.key)
+          ? ErrorCodes.IndexOptionsConflict
+          : ErrorCodes.IndexKeySpecsConflict,
+        `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`,
+      );
+    }
+    const sameKey = coll.state.indexes.find(
+      (i) =>
+        keyOf(i.spec.key) === keyOf(spec.key) &&
+        keyOf(i.spec.collation ?? null) === keyOf(spec.collation ?? null),
+    );
+    if (sameKey && !sameKey.spec.partialFilterExpression && !spec.partialFilterExpression) {
+      throw new CommandError(
+        ErrorCodes.IndexOptionsConflict,
+        `Index already exists with a different name: ${sameKey.spec.name}`,
+      );
+    }
+    if (spec.key && Object.values(spec.key).includes('text') && coll.state.indexes.some((i) => i.text)) {
+      throw new CommandError(
+        ErrorCodes.IndexOptionsConflict,
+        'An equivalent index already exists with a different name and options (only one text index per collection)',
+      );
+    }
+    toAdd.push(spec);
+  }
+  // Build on a copy so a failure (duplicates in existing data) leaves the collection unchanged.
+  const draft = coll.state.clone();
+  for (const spec of toAdd) draft.addIndex(coll.ns, spec);
+  const state = coll.writable();
+  state.indexes = draft.indexes;
+  ctx.core.engine.emit(toAdd.map((spec) => ({ op: 'createIndex' as const, ns: coll.ns, spec })));
+  const reply: Doc = {
+    numIndexesBefore: before,
+    numIndexesAfter: state.indexes.length + 1,
+    createdCollectionAutomatically: !existed,
+    ok: 1,
+  };
+  if (toAdd.length === 0) reply['note'] = 'all indexes already exist';
+  return reply;
+};
+
+const listIndexes: Handler = (cmd, ctx) => {
+  const name = collectionName(cmd);
+  const coll = mustExist(ctx, name);
+  const docs = [ID_INDEX, ...ctx.core.engine.readState(coll, ctx.txn).indexes.map((i) => i.describe())];
+  return ctx.core.cursors.open(`${ctx.db}.${name}`, docs, { batchSize: undefined });
+};
+
+const dropIndexes: Handler = (cmd, ctx) => {
+  const name = collectionName(cmd);
+  const coll = mustExist(ctx, name);
+  const was = coll.state.indexes.length + 1;
+  const which = cmd['index'];
+  const state = coll.writable();
+  let names: string[];
+  if (which === '*') names = state.indexes.map((i) => i.spec.name);
+  else if (typeof which === 'string') names = [which];
+  else if (Array.isArray(which)) names = which.map(String);
+  else if (which && typeof which === 'object') {
+    const found = state.indexes.find((i) => keyOf(i.spec.key) === keyOf(which));
+    if (!found) {
+      if (keyOf(which) === keyOf({ _id: 1 }))
+        throw new CommandError(ErrorCodes.InvalidOptions, 'cannot drop _id index');
+      throw new CommandError(ErrorCodes.IndexNotFound, `can't find index with key: ${JSON.stringify(which)}`);
+    }
+    names = [found.spec.name];
+  } else
+    throw new CommandError(
+      ErrorCodes.TypeMismatch,
+      "BSON field 'dropIndexes.index' is missing or has the wrong type",
+    );
+  for (const n of names) {
+    if (n === '_id_') throw new CommandError(ErrorCodes.InvalidOptions, 'cannot drop _id index');
+    if (!state.indexes.some((i) => i.spec.name === n))
+      throw new CommandError(ErrorCodes.IndexNotFound, `index not found with name [${n}]`);
+  }
+  state.indexes = state.indexes.filter((i) => !names.includes(i.spec.name));
+  ctx.core.engine.emit(names.map((n) => ({ op: 'dropIndex' as const, ns: coll.ns, name: n })));
+  return { nIndexesWas: was, ok: 1 };
+};
+
+function collectionSize(coll: Collection): { count: number; size: number } {
+  let size = 0;
+  for (const doc of coll.state.docs.values()) size += BSON.calculateObjectSize(doc);
+  return { count: coll.state.docs.size, size };
+}
+
+const dbStats: Handler = (cmd, ctx) => {
+  const scale = Number(cmd['scale'] ?? 1) || 1;
+  const colls = [...(ctx.core.engine.databases.get(ctx.db)?.values() ?? [])];
+  let objects = 0;
+  let dataSize = 0;
+  let indexes = 0;
+  for (const c of colls) {
+    const s = collectionSize(c);
+    objects += s.count;
+    dataSize += s.size;
+    indexes += c.state.indexes.length + 1;
+  }
+  return {
+    db: ctx.db,
+    collections: colls.length,
+    views: 0,
+    objects,
+    avgObjSize: objects ? dataSize / objects : 0,
+    dataSize: dataSize / scale,
+    storageSize: dataSize / scale,
+    indexes,
+    indexSize: 0,
+    totalSize: dataSize / scale,
+    scaleFactor: scale,
+    fsUsedSize: 0,
+    fsTotalSize: 0,
+    ok: 1,
+  };
+};
+
+const collStats: Handler = (cmd, ctx) => {
+  const name = collectionName(cmd);
+  const coll = ctx.core.engine.collection(ctx.db, name);
+  if (!coll)
+    throw new CommandError(ErrorCodes.NamespaceNotFound, `Collection [${ctx.db}.${name}] not found.`);
+  const scale = Number(cmd['scale'] ?? 1) || 1;
+  const { count, size } = collectionSize(coll);
+  const indexSizes: Doc = { _id_: 0 };
+  for (const i of coll.state.indexes) indexSizes[i.spec.name] = 0;
+  return {
+    ns: coll.ns,
+    count,
+    size: size / scale,
+    avgObjSize: count ? size / count : 0,
+    storageSize: size / scale,
+    nindexes: coll.state.indexes.length + 1,
+    totalIndexSize: 0,
+    indexSizes,
+    capped: coll.options.capped === true,
+    scaleFactor: scale,
+    ok: 1,
+  };
+};
+
+const listDatabases: Handler = (cmd, ctx) => {
+  let dbs = [...ctx.core.engine.databases.entries()].map(([name, colls]) => {
+    let size = 0;
+    for (const c of colls.values()) size += collectionSize(c).size;
+    return { name, sizeOnDisk: size, empty: colls.size === 0 };
+  });
+  const filter = docOption(cmd, 'filter');
+  if (filter && Object.keys(filter).length > 0) {
+    const q = compile(prepareFilter(filter));
+    dbs = dbs.filter((d) => q.test(d));
+  }
+  if (cmd['nameOnly'] === true) return { databases: dbs.map((d) => ({ name: d['name'] })), ok: 1 };
+  const totalSize = dbs.reduce((s, d) => s + Number(d['sizeOnDisk']), 0);
+  return { databases: dbs, totalSize, totalSizeMb: Math.round(totalSize / 1024 / 1024), ok: 1 };
+};
+
+/** Handlers by command name. */
+export const adminCommands: Record<string, Handler> = {
+  listCollections,
+  create,
+  drop,
+  dropDatabase,
+  renameCollection,
+  createIndexes,
+  listIndexes,
+  dropIndexes,
+  dbStats,
+  dbstats: dbStats,
+  collStats,
+  collstats: collStats,
+  listDatabases,
+};

@@ -1,0 +1,114 @@
+/**
+ * The state command handlers share (engine, cursors, sessions, server identity) and the per-command
+ * context (database, session, transaction).
+ */
+import type { Collation } from '../engine/collation.js';
+import { normalizeCollation } from '../engine/collation.js';
+import { CursorManager } from '../engine/cursors.js';
+import type { Collection, Engine } from '../engine/database.js';
+import { BlockedByTransaction, checkCollectionName } from '../engine/database.js';
+import type { Session, Transaction } from '../engine/transactions.js';
+import type { Doc } from '../engine/values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+/** Server identity and tunables the handlers read. */
+export interface ServerSettings {
+  /** `host:port` advertised in hello (`me`, `hosts`, `primary`). */
+  me: string;
+  /** Replica-set name advertised in hello, or undefined for a standalone hello. */
+  replicaSet: string | undefined;
+  /** How long a plain write waits for a transaction that owns its document, in ms. */
+  lockTimeoutMs: number;
+  /** Transactions idle longer than this are aborted, in ms (MongoDB: 60 s). */
+  transactionLifetimeMs: number;
+}
+
+/** State shared by all connections of one server. */
+export class ServerCore {
+  readonly cursors: CursorManager;
+  readonly sessions = new Map<string, Session>();
+  readonly startedAt = new Date();
+  connections = 0;
+  totalConnections = 0;
+  readonly opcounters = { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 };
+
+  constructor(
+    readonly engine: Engine,
+    readonly settings: ServerSettings,
+    cursorTimeoutMs: number,
+  ) {
+    this.cursors = new CursorManager(cursorTimeoutMs);
+  }
+}
+
+/** What a handler knows about the command it runs. */
+export interface CommandContext {
+  core: ServerCore;
+  db: string;
+  session: Session | undefined;
+  txn: Transaction | undefined;
+  connectionId: number;
+}
+
+/** A command handler; throws CommandError for `ok: 0` replies. */
+export type Handler = (cmd: Doc, ctx: CommandContext) => Doc | Promise<Doc>;
+
+/** The collection name a command names in its first field. @throws CommandError InvalidNamespace. */
+export function collectionName(cmd: Doc): string {
+  const name = Object.values(cmd)[0];
+  return checkCollectionName(name);
+}
+
+/** The collation a command asks for, falling back to the collection default. */
+export function collationFor(
+  cmd: Doc,
+  coll: Collection | undefined,
+  field = 'collation',
+): Collation | undefined {
+  return normalizeCollation(cmd[field]) ?? coll?.options.collation;
+}
+
+/** A non-negative integer option. @throws CommandError TypeMismatch / BadValue. */
+export function intOption(cmd: Doc, field: string): number | undefined {
+  const v = cmd[field];
+  if (v === undefined || v === null) return undefined;
+  const n = Number(v);
+  if (typeof v === 'boolean' || !Number.isFinite(n))
+    throw new CommandError(ErrorCodes.TypeMismatch, `Field '${field}' should be a number`);
+  return Math.trunc(n);
+}
+
+/** A document option. @throws CommandError TypeMismatch. */
+export function docOption(cmd: Doc, field: string): Doc | undefined {
+  const v = cmd[field];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'object' || Array.isArray(v))
+    throw new CommandError(
+      ErrorCodes.TypeMismatch,
+      `BSON field '${field}' is the wrong type, expected type 'object'`,
+    );
+  return v as Doc;
+}
+
+/**
+ * Runs `fn`, retrying while it is blocked by an open transaction (up to the lock timeout; then
+ * WriteConflict).
+ */
+export async function retryBlocked<T>(ctx: CommandContext, fn: () => T): Promise<T> {
+  const deadline = Date.now() + ctx.core.settings.lockTimeoutMs;
+  for (;;) {
+    try {
+      return fn();
+    } catch (error) {
+      if (!(error instanceof BlockedByTransaction)) throw error;
+      const left = deadline - Date.now();
+      if (left <= 0)
+        throw new CommandError(
+          ErrorCodes.WriteConflict,
+          'Write conflict: the document is being written by an open transaction',
+          { labels: [] },
+        );
+      await ctx.core.engine.waitForTransactions(Math.min(left, 100));
+    }
+  }
+}

@@ -1,0 +1,153 @@
+/** Write commands: insert, update, delete, findAndModify. */
+import type { Collection } from '../engine/database.js';
+import { normalizeCollation } from '../engine/collation.js';
+import { deleteStatement, findAndModify, insertOne, updateStatement } from '../engine/write.js';
+import type { Doc } from '../engine/values.js';
+import { isPlainObject } from '../engine/values.js';
+import { CommandError, ErrorCodes, toCommandError } from '../errors.js';
+import type { CommandContext, Handler } from './context.js';
+import { collationFor, collectionName, docOption, retryBlocked } from './context.js';
+
+function writeError(index: number, error: unknown): Doc {
+  const e = toCommandError(error);
+  return { index, code: e.code, codeName: e.codeName, errmsg: e.message, ...e.extra };
+}
+
+function statements(cmd: Doc, field: string): Doc[] {
+  const list = cmd[field];
+  if (!Array.isArray(list))
+    throw new CommandError(ErrorCodes.FailedToParse, `BSON field '${field}' is missing but a required field`);
+  if (list.length === 0)
+    throw new CommandError(
+      ErrorCodes.InvalidOptions,
+      `Write batch sizes must be between 1 and 100000. Got 0 operations.`,
+    );
+  return list as Doc[];
+}
+
+function target(cmd: Doc, ctx: CommandContext): Collection {
+  return ctx.core.engine.create(ctx.db, collectionName(cmd));
+}
+
+/** Runs statements with MongoDB's ordered/unordered semantics; in a transaction the first error aborts. */
+async function runBatch(
+  cmd: Doc,
+  ctx: CommandContext,
+  list: Doc[],
+  run: (st: Doc, i: number) => void,
+): Promise<Doc[]> {
+  const ordered = cmd['ordered'] !== false;
+  const errors: Doc[] = [];
+  for (let i = 0; i < list.length; i++) {
+    try {
+      await retryBlocked(ctx, () => run(list[i]!, i));
+    } catch (error) {
+      if (ctx.txn) throw error;
+      const e = toCommandError(error);
+      if (e.code === ErrorCodes.WriteConflict || e.labels.length > 0) throw e;
+      errors.push(writeError(i, error));
+      if (ordered) break;
+    }
+  }
+  return errors;
+}
+
+const insert: Handler = async (cmd, ctx) => {
+  const coll = target(cmd, ctx);
+  const docs = statements(cmd, 'documents');
+  let n = 0;
+  const errors = await runBatch(cmd, ctx, docs, (doc) => {
+    insertOne(ctx.core.engine, coll, ctx.txn, doc);
+    n++;
+  });
+  ctx.core.opcounters.insert += docs.length;
+  return { n, ...(errors.length ? { writeErrors: errors } : {}), ok: 1 };
+};
+
+const update: Handler = async (cmd, ctx) => {
+  const coll = target(cmd, ctx);
+  const list = statements(cmd, 'updates');
+  let n = 0;
+  let nModified = 0;
+  const upserted: Doc[] = [];
+  const letVars = docOption(cmd, 'let');
+  const errors = await runBatch(cmd, ctx, list, (st, index) => {
+    if (!isPlainObject(st))
+      throw new CommandError(ErrorCodes.TypeMismatch, 'update statement must be an object');
+    const r = updateStatement(ctx.core.engine, coll, ctx.txn, {
+      q: st['q'] ?? {},
+      u: st['u'],
+      multi: st['multi'] === true,
+      upsert: st['upsert'] === true,
+      arrayFilters: st['arrayFilters'] as Doc[] | undefined,
+      collation: normalizeCollation(st['collation']) ?? coll.options.collation,
+      sort: st['sort'] as Doc | undefined,
+      ...(letVars ? { let: letVars } : {}),
+    });
+    n += r.n;
+    nModified += r.nModified;
+    if (r.upserted !== undefined) upserted.push({ index, _id: r.upserted });
+  });
+  ctx.core.opcounters.update += list.length;
+  return {
+    n,
+    nModified,
+    ...(upserted.length ? { upserted } : {}),
+    ...(errors.length ? { writeErrors: errors } : {}),
+    ok: 1,
+  };
+};
+
+const del: Handler = async (cmd, ctx) => {
+  const coll = target(cmd, ctx);
+  const list = statements(cmd, 'deletes');
+  let n = 0;
+  const errors = await runBatch(cmd, ctx, list, (st) => {
+    if (!isPlainObject(st))
+      throw new CommandError(ErrorCodes.TypeMismatch, 'delete statement must be an object');
+    const limit = Number(st['limit'] ?? 0);
+    if (limit !== 0 && limit !== 1)
+      throw new CommandError(
+        ErrorCodes.FailedToParse,
+        'The limit field in delete objects must be 0 or 1. Got ' + String(limit),
+      );
+    n += deleteStatement(
+      ctx.core.engine,
+      coll,
+      ctx.txn,
+      st['q'] ?? {},
+      limit,
+      normalizeCollation(st['collation']) ?? coll.options.collation,
+    );
+  });
+  ctx.core.opcounters.delete += list.length;
+  return { n, ...(errors.length ? { writeErrors: errors } : {}), ok: 1 };
+};
+
+const findAndModifyCmd: Handler = async (cmd, ctx) => {
+  const coll = target(cmd, ctx);
+  const result = await retryBlocked(ctx, () =>
+    findAndModify(ctx.core.engine, coll, ctx.txn, {
+      query: cmd['query'] ?? {},
+      sort: docOption(cmd, 'sort'),
+      remove: cmd['remove'] === true,
+      update: cmd['update'],
+      new: cmd['new'] === true,
+      fields: docOption(cmd, 'fields'),
+      upsert: cmd['upsert'] === true,
+      arrayFilters: cmd['arrayFilters'] as Doc[] | undefined,
+      collation: collationFor(cmd, coll),
+      let: docOption(cmd, 'let'),
+    }),
+  );
+  return { ...result, ok: 1 };
+};
+
+/** Handlers by command name. */
+export const crudCommands: Record<string, Handler> = {
+  insert,
+  update,
+  delete: del,
+  findAndModify: findAndModifyCmd,
+  findandmodify: findAndModifyCmd,
+};

@@ -1,0 +1,179 @@
+/** Handshake, diagnostics and session bookkeeping commands. */
+import { ObjectId } from 'bson';
+import os from 'node:os';
+import { abortTransaction } from '../engine/transactions.js';
+import type { Doc } from '../engine/values.js';
+import { queryStats } from '../engine/read.js';
+import type { CommandContext, Handler } from './context.js';
+
+/** Wire version advertised (17 = MongoDB 6.0 … 21 = 7.0): within driver 6 (8–27) and 7 (9–29). */
+export const MAX_WIRE_VERSION = 21;
+/** Version string reported by buildInfo/serverStatus. */
+export const SERVER_VERSION = '7.0.0';
+
+const ELECTION_ID = new ObjectId('7fffffff0000000000000001');
+
+/** The hello / isMaster reply (no topologyVersion, no compression: see REFERENCE-embedded-db.md). */
+export function helloReply(ctx: CommandContext, legacy: boolean): Doc {
+  const { settings } = ctx.core;
+  const reply: Doc = {
+    helloOk: true,
+    [legacy ? 'ismaster' : 'isWritablePrimary']: true,
+    maxBsonObjectSize: 16 * 1024 * 1024,
+    maxMessageSizeBytes: 48_000_000,
+    maxWriteBatchSize: 100_000,
+    localTime: new Date(),
+    logicalSessionTimeoutMinutes: 30,
+    connectionId: ctx.connectionId,
+    minWireVersion: 0,
+    maxWireVersion: MAX_WIRE_VERSION,
+    readOnly: false,
+  };
+  if (settings.replicaSet) {
+    Object.assign(reply, {
+      setName: settings.replicaSet,
+      setVersion: 1,
+      hosts: [settings.me],
+      primary: settings.me,
+      me: settings.me,
+      secondary: false,
+      electionId: ELECTION_ID,
+    });
+  }
+  reply['ok'] = 1;
+  return reply;
+}
+
+const hello: Handler = (_cmd, ctx) => helloReply(ctx, false);
+const isMaster: Handler = (_cmd, ctx) => helloReply(ctx, true);
+
+const buildInfo: Handler = () => ({
+  version: SERVER_VERSION,
+  gitVersion: 'plume-embedded',
+  versionArray: [7, 0, 0, 0],
+  bits: 64,
+  debug: false,
+  maxBsonObjectSize: 16 * 1024 * 1024,
+  storageEngines: ['plume-memory'],
+  javascriptEngine: 'none',
+  modules: [],
+  openssl: { running: 'disabled' },
+  ok: 1,
+});
+
+const PARAMETERS: Doc = {
+  featureCompatibilityVersion: { version: '7.0' },
+  transactionLifetimeLimitSeconds: 60,
+  maxTransactionLockRequestTimeoutMillis: 5,
+  authenticationMechanisms: [],
+  logLevel: 0,
+  cursorTimeoutMillis: 600000,
+};
+
+const getParameter: Handler = (cmd) => {
+  const reply: Doc = {};
+  const all =
+    cmd['getParameter'] === '*' || (typeof cmd['getParameter'] === 'object' && cmd['getParameter'] !== null);
+  for (const [k, v] of Object.entries(PARAMETERS)) if (all || cmd[k] !== undefined) reply[k] = v;
+  reply['ok'] = 1;
+  return reply;
+};
+
+const serverStatus: Handler = (_cmd, ctx) => {
+  const { core } = ctx;
+  const mem = process.memoryUsage();
+  return {
+    host: os.hostname(),
+    version: SERVER_VERSION,
+    process: 'plume-db',
+    pid: process.pid,
+    uptime: Math.floor((Date.now() - core.startedAt.getTime()) / 1000),
+    uptimeMillis: Date.now() - core.startedAt.getTime(),
+    localTime: new Date(),
+    connections: { current: core.connections, available: 1000, totalCreated: core.totalConnections },
+    opcounters: { ...core.opcounters },
+    mem: { bits: 64, resident: Math.round(mem.rss / 1048576), virtual: Math.round(mem.rss / 1048576) },
+    metrics: {
+      cursor: { open: { total: core.cursors.size } },
+      queryExecutor: { scannedObjects: queryStats.scannedObjects },
+    },
+    storageEngine: { name: 'plume-memory', persistent: false },
+    ...(core.settings.replicaSet
+      ? {
+          repl: {
+            setName: core.settings.replicaSet,
+            isWritablePrimary: true,
+            primary: core.settings.me,
+            me: core.settings.me,
+          },
+        }
+      : {}),
+    ok: 1,
+  };
+};
+
+const hostInfo: Handler = () => ({
+  system: {
+    currentTime: new Date(),
+    hostname: os.hostname(),
+    cpuAddrSize: 64,
+    memSizeMB: Math.round(os.totalmem() / 1048576),
+    numCores: os.cpus().length,
+    cpuArch: os.arch(),
+  },
+  os: { type: os.type(), name: os.platform(), version: os.release() },
+  extra: {},
+  ok: 1,
+});
+
+const connectionStatus: Handler = () => ({
+  authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] },
+  ok: 1,
+});
+
+const endSessions: Handler = (cmd, ctx) => {
+  const ids = Array.isArray(cmd['endSessions']) ? (cmd['endSessions'] as Doc[]) : [];
+  for (const lsid of ids) {
+    const key = sessionKey(lsid);
+    const session = key ? ctx.core.sessions.get(key) : undefined;
+    if (session?.transaction?.state === 'active') abortTransaction(ctx.core.engine, session.transaction);
+    if (key) ctx.core.sessions.delete(key);
+  }
+  return { ok: 1 };
+};
+
+/** The map key of an `lsid` document (hex of its UUID). */
+export function sessionKey(lsid: unknown): string | undefined {
+  if (!lsid || typeof lsid !== 'object') return undefined;
+  const id = (lsid as Doc)['id'];
+  if (id && typeof id === 'object' && 'buffer' in id)
+    return Buffer.from((id as { buffer: Uint8Array }).buffer).toString('hex');
+  return undefined;
+}
+
+/** Handlers by command name. */
+export const handshakeCommands: Record<string, Handler> = {
+  hello,
+  isMaster,
+  ismaster: isMaster,
+  ping: () => ({ ok: 1 }),
+  buildInfo,
+  buildinfo: buildInfo,
+  getParameter,
+  serverStatus,
+  hostInfo,
+  connectionStatus,
+  whatsmyuri: (_cmd, ctx) => ({ you: ctx.core.settings.me, ok: 1 }),
+  getCmdLineOpts: () => ({ argv: ['plume-db'], parsed: {}, ok: 1 }),
+  getLog: () => ({ totalLinesWritten: 0, log: [], ok: 1 }),
+  endSessions,
+  killSessions: endSessions,
+  refreshSessions: () => ({ ok: 1 }),
+  startSession: (_cmd, ctx) => ({
+    id: { id: new ObjectId() },
+    timeoutMinutes: 30,
+    ok: 1,
+    ...(ctx.session ? {} : {}),
+  }),
+  getFreeMonitoringStatus: () => ({ state: 'disabled', ok: 1 }),
+};

@@ -1,0 +1,202 @@
+/** Read commands: find, getMore, killCursors, aggregate, count, distinct, explain. */
+import { Long } from 'bson';
+import { runAggregate } from '../engine/aggregate.js';
+import { lookupCandidates } from '../engine/indexes.js';
+import { matchDocs, runQuery } from '../engine/read.js';
+import { prepareFilter } from '../engine/query.js';
+import { keyOf, pathValues } from '../engine/values.js';
+import type { Doc } from '../engine/values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+import type { CommandContext, Handler } from './context.js';
+import { collationFor, collectionName, docOption, intOption } from './context.js';
+
+function batchSizeOf(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0)
+    throw new CommandError(ErrorCodes.BadValue, 'batchSize must be a non-negative number');
+  return n;
+}
+
+function readCollection(cmd: Doc, ctx: CommandContext) {
+  return ctx.core.engine.collection(ctx.db, collectionName(cmd));
+}
+
+const find: Handler = (cmd, ctx) => {
+  const name = collectionName(cmd);
+  const coll = readCollection(cmd, ctx);
+  const ns = `${ctx.db}.${name}`;
+  let limit = intOption(cmd, 'limit') ?? 0;
+  let singleBatch = cmd['singleBatch'] === true;
+  if (limit < 0) {
+    limit = -limit;
+    singleBatch = true;
+  }
+  const skip = intOption(cmd, 'skip') ?? 0;
+  if (skip < 0) throw new CommandError(ErrorCodes.BadValue, 'skip value must be non-negative');
+  const filter = docOption(cmd, 'filter');
+  ctx.core.opcounters.query++;
+  const docs = coll
+    ? runQuery(ctx.core.engine.readState(coll, ctx.txn), {
+        filter,
+        sort: docOption(cmd, 'sort'),
+        projection: docOption(cmd, 'projection'),
+        skip,
+        limit,
+        collation: collationFor(cmd, coll),
+      })
+    : (prepareFilter(filter), []);
+  return ctx.core.cursors.open(ns, docs, {
+    batchSize: batchSizeOf(cmd['batchSize']),
+    singleBatch,
+    sessionId: ctx.session?.id,
+  });
+};
+
+const getMore: Handler = (cmd, ctx) => {
+  const raw = cmd['getMore'];
+  const id = Long.isLong(raw) ? raw : Long.fromNumber(Number(raw));
+  const cursor = ctx.core.cursors.get(id);
+  if (!cursor) throw new CommandError(ErrorCodes.CursorNotFound, `cursor id ${id.toString()} not found`);
+  const ns = `${ctx.db}.${String(cmd['collection'])}`;
+  if (cursor.ns !== ns)
+    throw new CommandError(
+      ErrorCodes.Unauthorized,
+      `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`,
+    );
+  ctx.core.opcounters.getmore++;
+  return ctx.core.cursors.more(cursor, batchSizeOf(cmd['batchSize']));
+};
+
+const killCursors: Handler = (cmd, ctx) => {
+  const ids = cmd['cursors'];
+  if (!Array.isArray(ids))
+    throw new CommandError(
+      ErrorCodes.FailedToParse,
+      "BSON field 'killCursors.cursors' is missing but a required field",
+    );
+  const killed: Long[] = [];
+  const notFound: Long[] = [];
+  for (const raw of ids) {
+    const id = Long.isLong(raw) ? raw : Long.fromNumber(Number(raw));
+    (ctx.core.cursors.kill(id) ? killed : notFound).push(id);
+  }
+  return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
+};
+
+const aggregate: Handler = (cmd, ctx) => {
+  const target = cmd['aggregate'];
+  const pipeline = cmd['pipeline'];
+  if (!Array.isArray(pipeline))
+    throw new CommandError(ErrorCodes.TypeMismatch, "'pipeline' option must be specified as an array");
+  if (cmd['explain'] === true) return explainReply(ctx, { aggregate: target, pipeline });
+  if (cmd['cursor'] === undefined)
+    throw new CommandError(
+      ErrorCodes.FailedToParse,
+      "The 'cursor' option is required, except for aggregate with the explain argument",
+    );
+  const isCollectionless = target === 1 || (typeof target === 'number' && target === 1);
+  const name = isCollectionless ? undefined : collectionName(cmd);
+  const coll = name ? ctx.core.engine.collection(ctx.db, name) : undefined;
+  ctx.core.opcounters.command++;
+  const docs = runAggregate(ctx.core.engine, {
+    db: ctx.db,
+    collection: coll,
+    pipeline: pipeline as Doc[],
+    collation: collationFor(cmd, coll),
+    variables: docOption(cmd, 'let'),
+    txn: ctx.txn,
+  });
+  const cursorOpts = docOption(cmd, 'cursor') ?? {};
+  return ctx.core.cursors.open(`${ctx.db}.${name ?? '$cmd.aggregate'}`, docs, {
+    batchSize: batchSizeOf(cursorOpts['batchSize']),
+    sessionId: ctx.session?.id,
+  });
+};
+
+const count: Handler = (cmd, ctx) => {
+  const coll = readCollection(cmd, ctx);
+  if (!coll) return { n: 0, ok: 1 };
+  const query = docOption(cmd, 'query');
+  const state = ctx.core.engine.readState(coll, ctx.txn);
+  let n =
+    query && Object.keys(query).length > 0
+      ? matchDocs(state, query, collationFor(cmd, coll)).docs.length
+      : state.docs.size;
+  const skip = intOption(cmd, 'skip') ?? 0;
+  const limit = Math.abs(intOption(cmd, 'limit') ?? 0);
+  n = Math.max(0, n - skip);
+  if (limit > 0) n = Math.min(n, limit);
+  return { n, ok: 1 };
+};
+
+const distinct: Handler = (cmd, ctx) => {
+  const key = cmd['key'];
+  if (typeof key !== 'string')
+    throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'distinct.key' is missing or not a string");
+  const coll = readCollection(cmd, ctx);
+  if (!coll) return { values: [], ok: 1 };
+  const collation = collationFor(cmd, coll);
+  const docs = matchDocs(
+    ctx.core.engine.readState(coll, ctx.txn),
+    docOption(cmd, 'query') ?? {},
+    collation,
+  ).docs;
+  const seen = new Map<string, unknown>();
+  for (const doc of docs) {
+    for (const v of pathValues(doc, key)) {
+      if (v === undefined) continue;
+      const k = keyOf(v, collation);
+      if (!seen.has(k)) seen.set(k, v);
+    }
+  }
+  return { values: [...seen.values()], ok: 1 };
+};
+
+function explainReply(ctx: CommandContext, inner: Doc): Doc {
+  const name = Object.keys(inner)[0] ?? 'find';
+  const collName = inner[name];
+  const coll = typeof collName === 'string' ? ctx.core.engine.collection(ctx.db, collName) : undefined;
+  const filter = (inner['filter'] ?? inner['query'] ?? {}) as Doc;
+  let stage = 'COLLSCAN';
+  if (coll) {
+    const f = prepareFilter(filter);
+    if (
+      '_id' in f &&
+      (typeof f['_id'] !== 'object' ||
+        f['_id'] === null ||
+        !Object.keys(f['_id']).some((k) => k.startsWith('$')))
+    )
+      stage = 'IDHACK';
+    else if (lookupCandidates(coll.state.indexes, f, undefined)) stage = 'IXSCAN';
+  }
+  return {
+    queryPlanner: {
+      plannerVersion: 1,
+      namespace: `${ctx.db}.${String(collName)}`,
+      parsedQuery: filter,
+      winningPlan: { stage },
+      rejectedPlans: [],
+    },
+    command: inner,
+    serverInfo: { host: ctx.core.settings.me, version: '7.0.0' },
+    ok: 1,
+  };
+}
+
+const explain: Handler = (cmd, ctx) => {
+  const inner = docOption(cmd, 'explain');
+  if (!inner) throw new CommandError(ErrorCodes.BadValue, 'explain command requires a nested object');
+  return explainReply(ctx, inner);
+};
+
+/** Handlers by command name. */
+export const queryCommands: Record<string, Handler> = {
+  find,
+  getMore,
+  killCursors,
+  aggregate,
+  count,
+  distinct,
+  explain,
+};

@@ -1,0 +1,214 @@
+/**
+ * Aggregation on mingo's Aggregator with the engine's context: other collections resolve through the
+ * reader's snapshot (`$lookup`, `$graphLookup`, `$unionWith`), a leading `$match`/`$search` uses indexes
+ * and text search, and `$out`/`$merge` write into collections.
+ */
+import { Aggregator } from 'mingo/aggregator';
+import type { Collection, Engine } from './database.js';
+import type { Collation } from './collation.js';
+import { matchDocs } from './read.js';
+import { mingoOptions } from './query.js';
+import { parseTextQuery, textScore } from './text.js';
+import type { Transaction } from './transactions.js';
+import { insertOne } from './write.js';
+import { cloneValue, isPlainObject, keyOf } from './values.js';
+import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+/** Inputs of an aggregation. */
+export interface AggregateArgs {
+  db: string;
+  /** Collection name, or undefined for `aggregate: 1` (pipelines starting with `$documents`). */
+  collection: Collection | undefined;
+  pipeline: Doc[];
+  collation?: Collation;
+  variables?: Doc;
+  txn?: Transaction;
+}
+
+function stageName(stage: Doc): string {
+  const keys = Object.keys(stage);
+  if (keys.length !== 1)
+    throw new CommandError(40323, 'A pipeline stage specification object must contain exactly one field.');
+  return keys[0]!;
+}
+
+function searchStage(engine: Engine, args: AggregateArgs, spec: unknown): Doc[] {
+  if (!isPlainObject(spec) || !isPlainObject(spec['text'])) {
+    throw new CommandError(
+      ErrorCodes.BadValue,
+      '$search supports only the text operator: { $search: { text: { query, path } } }',
+    );
+  }
+  const text = spec['text'];
+  const query = Array.isArray(text['query']) ? (text['query'] as unknown[]).join(' ') : text['query'];
+  if (typeof query !== 'string')
+    throw new CommandError(ErrorCodes.BadValue, '$search.text.query must be a string');
+  const paths = text['path'];
+  const weights: Record<string, number> = {};
+  const add = (p: unknown): void => {
+    if (typeof p === 'string') weights[p] = 1;
+    else if (isPlainObject(p) && p['wildcard'] === '*') weights['$**'] = 1;
+    else
+      throw new CommandError(
+        ErrorCodes.BadValue,
+        '$search.text.path must be a string, an array of strings or { wildcard: "*" }',
+      );
+  };
+  if (Array.isArray(paths)) paths.forEach(add);
+  else add(paths);
+  const tq = parseTextQuery(query);
+  const docs = args.collection ? [...engine.readState(args.collection, args.txn).docs.values()] : [];
+  const scored = docs.map((d) => [d, textScore(d, tq, weights)] as const).filter(([, s]) => s > 0);
+  scored.sort((a, b) => b[1] - a[1]);
+  return scored.map(([d, s]) => ({ ...cloneValue(d), __plume_searchScore: s }));
+}
+
+/**
+ * Runs a pipeline and returns fresh result documents.
+ * @throws CommandError for invalid stages or write-stage failures.
+ */
+export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
+  const pipeline = [...args.pipeline];
+  for (const stage of pipeline)
+    if (!isPlainObject(stage))
+      throw new CommandError(ErrorCodes.TypeMismatch, 'Each element of the pipeline array must be an object');
+  let input: Doc[];
+  const first = pipeline[0];
+  let searched = false;
+  if (first && stageName(first) === '$search') {
+    input = searchStage(engine, args, first['$search']);
+    pipeline.shift();
+    searched = true;
+  } else if (first && stageName(first) === '$match' && args.collection) {
+    const state = engine.readState(args.collection, args.txn);
+    const { docs, scores } = matchDocs(state, first['$match'], args.collation);
+    input = docs.map((d) =>
+      scores ? { ...cloneValue(d), __plume_textScore: scores.get(d) } : cloneValue(d),
+    );
+    pipeline.shift();
+  } else if (first && stageName(first) === '$documents') {
+    input = [];
+  } else {
+    input = args.collection ? engine.documents(args.collection, args.txn) : [];
+  }
+  let out: { kind: '$out' | '$merge'; spec: unknown } | undefined;
+  const last = pipeline[pipeline.length - 1];
+  if (last && (stageName(last) === '$out' || stageName(last) === '$merge')) {
+    out = { kind: stageName(last) as '$out' | '$merge', spec: last[stageName(last)] };
+    pipeline.pop();
+  }
+  for (const stage of pipeline) {
+    const name = stageName(stage);
+    if (name === '$out' || name === '$merge')
+      throw new CommandError(40601, `${name} can only be the final stage in the pipeline`);
+    if (name === '$search')
+      throw new CommandError(40602, '$search is only valid as the first stage in a pipeline');
+  }
+  const resolver = (name: string): Doc[] => {
+    const coll = engine.collection(args.db, name);
+    return coll ? engine.documents(coll, args.txn) : [];
+  };
+  const rewritten = pipeline.map((stage) => rewriteMeta(stage, searched));
+  let result: Doc[];
+  try {
+    result = new Aggregator(
+      rewritten,
+      mingoOptions(args.collation, {
+        collectionResolver: resolver,
+        ...(args.variables ? { variables: args.variables } : {}),
+      }),
+    ).run(input);
+  } catch (error) {
+    if (error instanceof CommandError) throw error;
+    throw new CommandError(ErrorCodes.BadValue, (error as Error).message);
+  }
+  result = result.map((d) => {
+    const c = cloneValue(d);
+    delete c['__plume_textScore'];
+    delete c['__plume_searchScore'];
+    return c;
+  });
+  if (out) {
+    writeOut(engine, args, out.kind, out.spec, result);
+    return [];
+  }
+  return result;
+}
+
+/** Replaces `{ $meta: 'textScore' | 'searchScore' }` with the hidden score fields. */
+function rewriteMeta(value: unknown, searched: boolean): Doc {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!isPlainObject(v)) return v;
+    if (Object.keys(v).length === 1 && (v['$meta'] === 'textScore' || v['$meta'] === 'searchScore')) {
+      return searched || v['$meta'] === 'searchScore' ? '$__plume_searchScore' : '$__plume_textScore';
+    }
+    const o: Doc = {};
+    for (const [k, x] of Object.entries(v)) o[k] = walk(x);
+    return o;
+  };
+  return walk(value) as Doc;
+}
+
+function writeOut(
+  engine: Engine,
+  args: AggregateArgs,
+  kind: '$out' | '$merge',
+  spec: unknown,
+  docs: Doc[],
+): void {
+  let db = args.db;
+  let name: string;
+  if (typeof spec === 'string') name = spec;
+  else if (
+    isPlainObject(spec) &&
+    (typeof spec['coll'] === 'string' || typeof spec['into'] === 'string' || isPlainObject(spec['into']))
+  ) {
+    const into = kind === '$out' ? spec : spec['into'];
+    if (typeof into === 'string') name = into;
+    else {
+      const i = into as Doc;
+      name = String(i['coll']);
+      if (typeof i['db'] === 'string') db = i['db'];
+    }
+  } else throw new CommandError(ErrorCodes.BadValue, `${kind} needs a collection name`);
+  if (kind === '$out') {
+    const existing = engine.collection(db, name);
+    const indexes = existing ? existing.state.indexes.map((i) => i.spec) : [];
+    engine.drop(db, name);
+    const coll = engine.create(db, name);
+    for (const spec of indexes) coll.writable().addIndex(coll.ns, spec);
+    for (const doc of docs) insertOne(engine, coll, undefined, doc);
+    return;
+  }
+  const m = spec as Doc;
+  const on =
+    typeof m['on'] === 'string' ? [m['on']] : Array.isArray(m['on']) ? (m['on'] as string[]) : ['_id'];
+  const whenMatched = m['whenMatched'] ?? 'merge';
+  const whenNotMatched = m['whenNotMatched'] ?? 'insert';
+  const coll = engine.create(db, name);
+  for (const doc of docs) {
+    const state = engine.readState(coll, undefined);
+    const filter: Doc = {};
+    for (const f of on) filter[f] = doc[f];
+    const existing = matchDocs(state, filter).docs[0];
+    if (!existing) {
+      if (whenNotMatched === 'insert') insertOne(engine, coll, undefined, doc);
+      else if (whenNotMatched === 'fail')
+        throw new CommandError(13113, '$merge could not find a matching document in the target collection');
+      continue;
+    }
+    let next: Doc;
+    if (whenMatched === 'replace') next = { ...doc, _id: existing['_id'] };
+    else if (whenMatched === 'keepExisting') continue;
+    else if (whenMatched === 'fail')
+      throw new CommandError(ErrorCodes.DuplicateKey, 'E11000 duplicate key error in $merge');
+    else if (whenMatched === 'merge') next = { ...existing, ...doc, _id: existing['_id'] };
+    else throw new CommandError(ErrorCodes.BadValue, 'unsupported $merge whenMatched');
+    const idKey = keyOf(existing['_id']);
+    coll.writable().put(coll.ns, next, idKey);
+    engine.touched(coll, idKey);
+    engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * One collection's data: documents keyed by canonical `_id`, plus its secondary indexes.
+ * Documents are immutable once stored; every write swaps in a new object, so readers holding
+ * references (cursors, snapshots) never see a change. A state may be pinned by snapshots, in which
+ * case the owner copies it before writing (copy-on-write).
+ */
+import type { Collation } from './collation.js';
+import { Index } from './indexes.js';
+import type { IndexSpec } from './indexes.js';
+import { keyOf } from './values.js';
+import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+/** Options a collection was created with. */
+export interface CollectionOptions {
+  collation?: Collation;
+  capped?: boolean;
+  validator?: Doc;
+  [key: string]: unknown;
+}
+
+/** Documents and indexes of a collection at one point in time. */
+export class CollectionState {
+  docs: Map<string, Doc>;
+  indexes: Index[];
+  /** Number of snapshots holding this state: writers must copy first when > 0. */
+  pins = 0;
+
+  constructor(docs?: Map<string, Doc>, indexes?: Index[]) {
+    this.docs = docs ?? new Map<string, Doc>();
+    this.indexes = indexes ?? [];
+  }
+
+  clone(): CollectionState {
+    return new CollectionState(
+      new Map(this.docs),
+      this.indexes.map((i) => i.clone()),
+    );
+  }
+
+  /** Index by name (`_id_` is virtual: it is the docs map). */
+  index(name: string): Index | undefined {
+    return this.indexes.find((i) => i.spec.name === name);
+  }
+
+  private duplicate(ns: string, index: Index, values: unknown[]): CommandError {
+    const keyValue: Doc = {};
+    index.fields.forEach((f, i) => (keyValue[f] = values[i] ?? null));
+    const shown = Object.entries(keyValue)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .join(', ');
+    return new CommandError(
+      ErrorCodes.DuplicateKey,
+      `E11000 duplicate key error collection: ${ns} index: ${index.spec.name} dup key: { ${shown} }`,
+      { extra: { keyPattern: index.spec.key, keyValue } },
+    );
+  }
+
+  /** The `_id` duplicate error. */
+  duplicateId(ns: string, id: unknown): CommandError {
+    return new CommandError(
+      ErrorCodes.DuplicateKey,
+      `E11000 duplicate key error collection: ${ns} index: _id_ dup key: { _id: ${JSON.stringify(id)} }`,
+      { extra: { keyPattern: { _id: 1 }, keyValue: { _id: id } } },
+    );
+  }
+
+  /**
+   * Stores a document (insert when `oldIdKey` is undefined, replace otherwise), enforcing unique indexes
+   * before changing anything.
+   * @throws CommandError DuplicateKey (11000) or CannotIndexParallelArrays (171).
+   */
+  put(ns: string, doc: Doc, oldIdKey?: string): void {
+    const idKey = keyOf(doc['_id']);
+    if (oldIdKey === undefined && this.docs.has(idKey)) throw this.duplicateId(ns, doc['_id']);
+    const old = oldIdKey === undefined ? undefined : this.docs.get(oldIdKey);
+    const plans: {
+      index: Index;
+      oldKeys: { key: string }[];
+      newKeys: { key: string; values: unknown[] }[];
+    }[] = [];
+    for (const index of this.indexes) {
+      const newKeys = index.keysOf(doc);
+      const oldKeys = old ? index.keysOf(old) : [];
+      if (index.spec.unique) {
+        for (const k of newKeys) {
+          if (index.conflict(idKey, k.key) !== undefined) throw this.duplicate(ns, index, k.values);
+        }
+      }
+      plans.push({ index, oldKeys, newKeys });
+    }
+    for (const { index, oldKeys, newKeys } of plans) {
+      if (oldIdKey !== undefined) index.remove(oldIdKey, oldKeys);
+      index.add(idKey, newKeys);
+    }
+    this.docs.set(idKey, doc);
+  }
+
+  /** Removes a document by id key; returns it. */
+  remove(idKey: string): Doc | undefined {
+    const old = this.docs.get(idKey);
+    if (!old) return undefined;
+    for (const index of this.indexes) index.remove(idKey, index.keysOf(old));
+    this.docs.delete(idKey);
+    return old;
+  }
+
+  /**
+   * Adds an index, building it over existing documents.
+   * @throws CommandError DuplicateKey when existing documents violate a unique index.
+   */
+  addIndex(ns: string, spec: IndexSpec): void {
+    const index = new Index(spec);
+    for (const [idKey, doc] of this.docs) {
+      const keys = index.keysOf(doc);
+      if (spec.unique)
+        for (const k of keys)
+          if (index.conflict(idKey, k.key) !== undefined) throw this.duplicate(ns, index, k.values);
+      index.add(idKey, keys);
+    }
+    this.indexes.push(index);
+  }
+}

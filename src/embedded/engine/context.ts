@@ -1,0 +1,119 @@
+/**
+ * The mingo operator context the engine uses: mingo's own operators, with collation-aware comparison
+ * operators and a BSON-aware `$type` registered over the built-ins. Used with the *base* `Query` and
+ * `Aggregator` classes (the default `mingo` entry would merge its built-ins over ours).
+ */
+import { Context } from 'mingo/core';
+import * as accumulatorOperators from 'mingo/operators/accumulator';
+import * as expressionOperators from 'mingo/operators/expression';
+import * as pipelineOperators from 'mingo/operators/pipeline';
+import * as projectionOperators from 'mingo/operators/projection';
+import * as queryOperators from 'mingo/operators/query';
+import * as windowOperators from 'mingo/operators/window';
+import type { Options } from 'mingo/types';
+import { resolve } from 'mingo/util';
+import { compareStrings, normalizeCollation } from './collation.js';
+import type { Collation } from './collation.js';
+import { hasType, keyOf, typeAlias } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+type Predicate = (obj: Record<string, unknown>) => boolean;
+type QueryOp = (selector: string, value: unknown, options: Options) => Predicate;
+
+const builtin = queryOperators as unknown as Record<string, QueryOp>;
+
+/** Values a path reaches, with arrays contributing both themselves and their elements. */
+function candidates(obj: unknown, selector: string): unknown[] {
+  const value = resolve(obj as Record<string, unknown>, selector, { unwrapArray: true });
+  const out: unknown[] = [];
+  const add = (v: unknown, depth: number): void => {
+    out.push(v);
+    if (Array.isArray(v) && depth < 2) for (const el of v) add(el, depth + 1);
+  };
+  add(value, 0);
+  return out;
+}
+
+function collationOf(options: Options): Collation | undefined {
+  return normalizeCollation(options.collation);
+}
+
+function stringPredicate(selector: string, test: (s: string) => boolean): Predicate {
+  return (obj) => candidates(obj, selector).some((v) => typeof v === 'string' && test(v));
+}
+
+function eqPredicate(selector: string, value: unknown, options: Options): Predicate {
+  const collation = collationOf(options);
+  if (collation && typeof value === 'string') {
+    return stringPredicate(selector, (s) => compareStrings(s, value, collation) === 0);
+  }
+  if (collation && value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    const key = keyOf(value, collation);
+    return (obj) => candidates(obj, selector).some((v) => keyOf(v, collation) === key);
+  }
+  return builtin['$eq']!(selector, value, options);
+}
+
+function orderOp(name: '$gt' | '$gte' | '$lt' | '$lte', test: (n: number) => boolean): QueryOp {
+  return (selector, value, options) => {
+    const collation = collationOf(options);
+    if (collation && typeof value === 'string') {
+      return stringPredicate(selector, (s) => test(compareStrings(s, value, collation)));
+    }
+    return builtin[name]!(selector, value, options);
+  };
+}
+
+function inPredicate(selector: string, value: unknown, options: Options): Predicate {
+  if (!Array.isArray(value)) throw new CommandError(ErrorCodes.BadValue, '$in needs an array');
+  if (!collationOf(options)) return builtin['$in']!(selector, value, options);
+  const preds = value.map((v: unknown) =>
+    v instanceof RegExp ? builtin['$regex']!(selector, v, options) : eqPredicate(selector, v, options),
+  );
+  return (obj) => preds.some((p) => p(obj));
+}
+
+function typePredicate(selector: string, value: unknown): Predicate {
+  const specs = Array.isArray(value) ? value : [value];
+  const aliases = specs.map((s: unknown) => {
+    const alias = typeAlias(s);
+    if (alias === undefined) {
+      throw new CommandError(ErrorCodes.BadValue, `Unknown type name alias: ${String(s)}`);
+    }
+    return alias;
+  });
+  return (obj) => {
+    const v = resolve(obj, selector, { unwrapArray: true });
+    if (v === undefined) return false;
+    const values = Array.isArray(v) ? [v, ...(v as unknown[])] : [v];
+    return values.some((x) => aliases.some((a) => hasType(x, a)));
+  };
+}
+
+const overrides: Record<string, QueryOp> = {
+  $eq: eqPredicate,
+  $ne: (selector, value, options) => {
+    const p = eqPredicate(selector, value, options);
+    return (obj) => !p(obj);
+  },
+  $gt: orderOp('$gt', (n) => n > 0),
+  $gte: orderOp('$gte', (n) => n >= 0),
+  $lt: orderOp('$lt', (n) => n < 0),
+  $lte: orderOp('$lte', (n) => n <= 0),
+  $in: inPredicate,
+  $nin: (selector, value, options) => {
+    const p = inPredicate(selector, value, options);
+    return (obj) => !p(obj);
+  },
+  $type: (selector, value) => typePredicate(selector, value),
+};
+
+/** The engine's operator context. */
+export const CONTEXT: Context = Context.init({
+  accumulator: accumulatorOperators,
+  expression: expressionOperators,
+  pipeline: pipelineOperators,
+  projection: projectionOperators,
+  query: { ...builtin, ...overrides },
+  window: windowOperators,
+});

@@ -1,0 +1,115 @@
+/**
+ * Server-side cursors: materialized result lists handed out in batches by count and by size
+ * (~16 MiB per reply), int64 ids, an idle timeout and killCursors.
+ */
+import { BSON, Long } from 'bson';
+import { randomBytes } from 'node:crypto';
+import type { Doc } from './values.js';
+
+/** Reply batches stop before this many bytes of documents (the 16 MiB BSON limit minus headroom). */
+export const MAX_BATCH_BYTES = 16 * 1024 * 1024 - 64 * 1024;
+
+/** An open cursor. */
+export interface Cursor {
+  id: Long;
+  ns: string;
+  docs: Doc[];
+  position: number;
+  batchSize: number | undefined;
+  lastUsed: number;
+  sessionId: string | undefined;
+}
+
+/** Owns the open cursors of one server. */
+export class CursorManager {
+  private readonly cursors = new Map<string, Cursor>();
+  private readonly timer: NodeJS.Timeout;
+
+  /** @param idleTimeoutMs idle cursors are closed after this many milliseconds (MongoDB: 10 minutes). */
+  constructor(private readonly idleTimeoutMs: number) {
+    this.timer = setInterval(() => this.sweep(), Math.min(60_000, Math.max(50, idleTimeoutMs / 2)));
+    this.timer.unref();
+  }
+
+  get size(): number {
+    return this.cursors.size;
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [key, c] of this.cursors) if (now - c.lastUsed > this.idleTimeoutMs) this.cursors.delete(key);
+  }
+
+  /** Takes the next batch (by count, then by bytes; always at least one document when any remain). */
+  static take(cursor: Pick<Cursor, 'docs' | 'position'>, batchSize: number | undefined): Doc[] {
+    const out: Doc[] = [];
+    let bytes = 0;
+    const max = batchSize && batchSize > 0 ? batchSize : Infinity;
+    while (cursor.position < cursor.docs.length && out.length < max) {
+      const doc = cursor.docs[cursor.position]!;
+      const size = BSON.calculateObjectSize(doc);
+      if (out.length > 0 && bytes + size > MAX_BATCH_BYTES) break;
+      bytes += size;
+      out.push(doc);
+      cursor.position++;
+    }
+    return out;
+  }
+
+  /**
+   * Builds a first-batch reply; registers a cursor when documents remain (unless `singleBatch`).
+   * `firstBatchSize` defaults to 101 like MongoDB.
+   */
+  open(
+    ns: string,
+    docs: Doc[],
+    options: { batchSize?: number; singleBatch?: boolean; sessionId?: string; limit?: number },
+  ): Doc {
+    const state = { docs, position: 0 };
+    const first = CursorManager.take(state, options.batchSize ?? 101);
+    let id = Long.ZERO;
+    if (state.position < docs.length && !options.singleBatch) {
+      id = this.newId();
+      this.cursors.set(id.toString(), {
+        id,
+        ns,
+        docs,
+        position: state.position,
+        batchSize: undefined,
+        lastUsed: Date.now(),
+        sessionId: options.sessionId,
+      });
+    }
+    return { cursor: { firstBatch: first, id, ns }, ok: 1 };
+  }
+
+  private newId(): Long {
+    for (;;) {
+      const id = Long.fromBytesLE([...randomBytes(8)]).and(Long.MAX_VALUE);
+      if (!id.isZero() && !this.cursors.has(id.toString())) return id;
+    }
+  }
+
+  get(id: Long): Cursor | undefined {
+    return this.cursors.get(id.toString());
+  }
+
+  /** Next batch reply for getMore; drops the cursor once exhausted. */
+  more(cursor: Cursor, batchSize: number | undefined): Doc {
+    cursor.lastUsed = Date.now();
+    const batch = CursorManager.take(cursor, batchSize);
+    const done = cursor.position >= cursor.docs.length;
+    if (done) this.cursors.delete(cursor.id.toString());
+    return { cursor: { nextBatch: batch, id: done ? Long.ZERO : cursor.id, ns: cursor.ns }, ok: 1 };
+  }
+
+  kill(id: Long): boolean {
+    return this.cursors.delete(id.toString());
+  }
+
+  /** Closes every cursor (server shutdown). */
+  close(): void {
+    clearInterval(this.timer);
+    this.cursors.clear();
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * The storage engine: databases → collections, namespace operations, and the read/write state
+ * resolution that gives transactions their snapshot and private copies.
+ */
+import { UUID } from 'bson';
+import { CollectionState } from './collection.js';
+import type { CollectionOptions } from './collection.js';
+import type { IndexSpec } from './indexes.js';
+import type { Transaction } from './transactions.js';
+import { writeConflict } from './transactions.js';
+import { cloneValue } from './values.js';
+import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+/** A change the engine reports to its listener (persistence). */
+export type Change =
+  | { op: 'put'; ns: string; doc: Doc }
+  | { op: 'delete'; ns: string; id: unknown }
+  | { op: 'create'; ns: string; options: CollectionOptions }
+  | { op: 'drop'; ns: string }
+  | { op: 'createIndex'; ns: string; spec: IndexSpec }
+  | { op: 'dropIndex'; ns: string; name: string }
+  | { op: 'rename'; ns: string; to: string }
+  | { op: 'dropDatabase'; db: string };
+
+/** A collection: its live state plus metadata. */
+export class Collection {
+  readonly db: string;
+  name: string;
+  readonly uuid = new UUID();
+  readonly options: CollectionOptions;
+  state: CollectionState;
+  /** Global write sequence of the last committed write per `_id` key (conflict detection). */
+  readonly writeSeq = new Map<string, number>();
+
+  constructor(db: string, name: string, options: CollectionOptions = {}, state?: CollectionState) {
+    this.db = db;
+    this.name = name;
+    this.options = options;
+    this.state = state ?? new CollectionState();
+  }
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  /** The live state, copied first when snapshots pin it. */
+  writable(): CollectionState {
+    if (this.state.pins > 0) this.state = this.state.clone();
+    return this.state;
+  }
+}
+
+/** Validates a collection name. @throws CommandError InvalidNamespace (73). */
+export function checkCollectionName(name: unknown): string {
+  if (
+    typeof name !== 'string' ||
+    name.length === 0 ||
+    name.includes('$') ||
+    name.includes('\0') ||
+    name.startsWith('.')
+  ) {
+    throw new CommandError(ErrorCodes.InvalidNamespace, `Invalid collection name: ${String(name)}`);
+  }
+  return name;
+}
+
+/** Validates a database name. @throws CommandError InvalidNamespace (73). */
+export function checkDbName(name: unknown): string {
+  if (typeof name !== 'string' || name.length === 0 || /[/\\. "$*<>:|?\0]/.test(name) || name.length > 63) {
+    throw new CommandError(ErrorCodes.InvalidNamespace, `Invalid database name: '${String(name)}'`);
+  }
+  return name;
+}
+
+/** All databases and collections of one server. */
+export class Engine {
+  readonly databases = new Map<string, Map<string, Collection>>();
+  /** Global write sequence, incremented by every committed document write. */
+  seq = 0;
+  /** Open transactions (for cross-transaction conflict checks). */
+  readonly openTransactions = new Set<Transaction>();
+  /** Persistence hook: called synchronously with each committed batch of changes. */
+  onChanges: ((changes: Change[]) => void) | undefined;
+  /** Called when a transaction ends (blocked writers retry). */
+  readonly waiters = new Set<() => void>();
+
+  emit(changes: Change[]): void {
+    if (changes.length > 0 && this.onChanges) this.onChanges(changes);
+  }
+
+  collection(db: string, name: string): Collection | undefined {
+    return this.databases.get(db)?.get(name);
+  }
+
+  /**
+   * Creates a collection.
+   * @throws CommandError NamespaceExists (48) when `mustNotExist` and it exists.
+   */
+  create(db: string, name: string, options: CollectionOptions = {}, mustNotExist = false): Collection {
+    checkDbName(db);
+    checkCollectionName(name);
+    let colls = this.databases.get(db);
+    if (!colls) this.databases.set(db, (colls = new Map<string, Collection>()));
+    const existing = colls.get(name);
+    if (existing) {
+      if (mustNotExist)
+        throw new CommandError(ErrorCodes.NamespaceExists, `Collection ${db}.${name} already exists.`);
+      return existing;
+    }
+    const coll = new Collection(db, name, options);
+    colls.set(name, coll);
+    this.emit([{ op: 'create', ns: coll.ns, options }]);
+    return coll;
+  }
+
+  drop(db: string, name: string): boolean {
+    const colls = this.databases.get(db);
+    const coll = colls?.get(name);
+    if (!colls || !coll) return false;
+    colls.delete(name);
+    if (colls.size === 0) this.databases.delete(db);
+    this.emit([{ op: 'drop', ns: coll.ns }]);
+    return true;
+  }
+
+  dropDatabase(db: string): void {
+    if (!this.databases.delete(db)) return;
+    this.emit([{ op: 'dropDatabase', db }]);
+  }
+
+  /**
+   * Renames `from` to `to` (namespaces `db.coll`).
+   * @throws CommandError NamespaceNotFound (26) / NamespaceExists (48).
+   */
+  rename(from: string, to: string, dropTarget: boolean): void {
+    const [fdb, fname] = splitNs(from);
+    const [tdb, tname] = splitNs(to);
+    checkCollectionName(tname);
+    const source = this.collection(fdb, fname);
+    if (!source)
+      throw new CommandError(ErrorCodes.NamespaceNotFound, 'Source collection ' + from + ' does not exist');
+    if (this.collection(tdb, tname)) {
+      if (!dropTarget) throw new CommandError(ErrorCodes.NamespaceExists, 'target namespace exists');
+      this.drop(tdb, tname);
+    }
+    this.databases.get(fdb)!.delete(fname);
+    if (this.databases.get(fdb)!.size === 0) this.databases.delete(fdb);
+    const moved = new Collection(tdb, tname, source.options, source.state);
+    for (const [k, v] of source.writeSeq) moved.writeSeq.set(k, v);
+    let colls = this.databases.get(tdb);
+    if (!colls) this.databases.set(tdb, (colls = new Map<string, Collection>()));
+    colls.set(tname, moved);
+    this.emit([{ op: 'rename', ns: from, to }]);
+  }
+
+  /** The state a reader sees: a transaction's private copy or snapshot, else the live state. */
+  readState(coll: Collection, txn: Transaction | undefined): CollectionState {
+    if (!txn) return coll.state;
+    const priv = txn.privates.get(coll.ns);
+    if (priv) return priv;
+    let snap = txn.snapshots.get(coll.ns);
+    if (!snap) {
+      snap = coll.state;
+      snap.pins++;
+      txn.snapshots.set(coll.ns, snap);
+    }
+    return snap;
+  }
+
+  /** The state a writer changes: a transaction's private copy (made on first write), else the live state. */
+  writeState(coll: Collection, txn: Transaction | undefined): CollectionState {
+    if (!txn) return coll.writable();
+    let priv = txn.privates.get(coll.ns);
+    if (!priv) {
+      priv = this.readState(coll, txn).clone();
+      txn.privates.set(coll.ns, priv);
+    }
+    return priv;
+  }
+
+  /**
+   * Checks that `txn` (or a plain write when undefined) may write document `idKey`.
+   * @throws CommandError WriteConflict (112, TransientTransactionError) for transactions;
+   *   BlockedByTransaction for plain writes to a document an open transaction has written.
+   */
+  checkWrite(coll: Collection, idKey: string, txn: Transaction | undefined): void {
+    for (const other of this.openTransactions) {
+      if (other === txn || other.state !== 'active') continue;
+      if (other.writes.get(coll.ns)?.has(idKey)) {
+        if (txn) throw writeConflict();
+        throw new BlockedByTransaction();
+      }
+    }
+    if (txn && (coll.writeSeq.get(idKey) ?? -1) > txn.startSeq) throw writeConflict();
+  }
+
+  /** Records a committed plain write of `idKey`. */
+  touched(coll: Collection, idKey: string): void {
+    coll.writeSeq.set(idKey, ++this.seq);
+  }
+
+  /** Wakes writers blocked by a transaction. */
+  wake(): void {
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    for (const w of waiters) w();
+  }
+
+  /** Resolves when some transaction ends, or after `ms`. */
+  waitForTransactions(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const waiters = this.waiters;
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        waiters.delete(done);
+        resolve();
+      }
+      waiters.add(done);
+    });
+  }
+
+  /** A deep copy of every document of a collection as a reader sees it. */
+  documents(coll: Collection, txn: Transaction | undefined): Doc[] {
+    return [...this.readState(coll, txn).docs.values()].map((d) => cloneValue(d));
+  }
+}
+
+/** Thrown when a plain write must wait for an open transaction. */
+export class BlockedByTransaction extends Error {
+  constructor() {
+    super('blocked by an open transaction');
+  }
+}
+
+/** Splits `db.coll.name` into `[db, 'coll.name']`. */
+export function splitNs(ns: string): [string, string] {
+  const dot = ns.indexOf('.');
+  if (dot <= 0) throw new CommandError(ErrorCodes.InvalidNamespace, `Invalid namespace: ${ns}`);
+  return [ns.slice(0, dot), ns.slice(dot + 1)];
+}

@@ -1,0 +1,264 @@
+/**
+ * Secondary indexes: key generation (compound, multikey, sparse, partial, collation), unique enforcement
+ * and equality lookups. Every index keeps `key string → set of _id keys`; text indexes keep no entries.
+ */
+import type { Query } from 'mingo/query';
+import type { Collation } from './collation.js';
+import { describeCollation, normalizeCollation, sameCollation } from './collation.js';
+import { compile, prepareFilter } from './query.js';
+import { bsonTag, keyOf, pathValues } from './values.js';
+import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+/** An index as createIndexes receives it and listIndexes reports it. */
+export interface IndexSpec {
+  name: string;
+  key: Record<string, unknown>;
+  unique?: boolean;
+  sparse?: boolean;
+  partialFilterExpression?: Doc;
+  collation?: Collation;
+  expireAfterSeconds?: number;
+  weights?: Record<string, number>;
+  default_language?: string;
+  hidden?: boolean;
+}
+
+/** A live index: its spec plus its entries. */
+export class Index {
+  readonly spec: IndexSpec;
+  readonly fields: string[];
+  readonly text: boolean;
+  readonly entries: Map<string, Set<string>>;
+  private readonly partial: Query | undefined;
+
+  constructor(spec: IndexSpec, entries?: Map<string, Set<string>>) {
+    this.spec = spec;
+    this.text = Object.values(spec.key).includes('text');
+    this.fields = this.text ? Object.keys(spec.weights ?? {}) : Object.keys(spec.key);
+    this.entries = entries ?? new Map<string, Set<string>>();
+    this.partial = spec.partialFilterExpression
+      ? compile(prepareFilter(spec.partialFilterExpression))
+      : undefined;
+  }
+
+  /** A copy with its own entry sets (for copy-on-write snapshots). */
+  clone(): Index {
+    const entries = new Map<string, Set<string>>();
+    for (const [k, ids] of this.entries) entries.set(k, new Set(ids));
+    return new Index(this.spec, entries);
+  }
+
+  /** True when the document belongs in this index at all (sparse / partial rules). */
+  covers(doc: Doc): boolean {
+    if (this.partial && !this.partial.test(doc)) return false;
+    if (this.spec.sparse && this.fields.every((f) => pathValues(doc, f).every((v) => v === undefined)))
+      return false;
+    return true;
+  }
+
+  /**
+   * The key strings of a document paired with the key values (for error messages).
+   * @throws CommandError CannotIndexParallelArrays when two key fields are arrays.
+   */
+  keysOf(doc: Doc): { key: string; values: unknown[] }[] {
+    if (this.text || !this.covers(doc)) return [];
+    const perField = this.fields.map((f) => {
+      const seen = new Map<string, unknown>();
+      for (const v of pathValues(doc, f))
+        seen.set(keyOf(v === undefined ? null : v, this.spec.collation), v ?? null);
+      return [...seen.entries()];
+    });
+    if (perField.filter((vals) => vals.length > 1).length > 1) {
+      throw new CommandError(
+        ErrorCodes.CannotIndexParallelArrays,
+        `cannot index parallel arrays [${this.fields.join('] [')}]`,
+      );
+    }
+    let combos: { key: string; values: unknown[] }[] = [{ key: '', values: [] }];
+    for (const vals of perField) {
+      const next: { key: string; values: unknown[] }[] = [];
+      for (const c of combos)
+        for (const [k, v] of vals) next.push({ key: c.key + '\u0001' + k, values: [...c.values, v] });
+      combos = next;
+    }
+    return combos;
+  }
+
+  add(idKey: string, keys: { key: string }[]): void {
+    for (const { key } of keys) {
+      let set = this.entries.get(key);
+      if (!set) this.entries.set(key, (set = new Set()));
+      set.add(idKey);
+    }
+  }
+
+  remove(idKey: string, keys: { key: string }[]): void {
+    for (const { key } of keys) {
+      const set = this.entries.get(key);
+      if (!set) continue;
+      set.delete(idKey);
+      if (set.size === 0) this.entries.delete(key);
+    }
+  }
+
+  /** The id key of another document holding `key` in this unique index, if any. */
+  conflict(idKey: string, key: string): string | undefined {
+    const set = this.entries.get(key);
+    if (!set) return undefined;
+    for (const other of set) if (other !== idKey) return other;
+    return undefined;
+  }
+
+  /** The listIndexes form. */
+  describe(): Doc {
+    const s = this.spec;
+    const out: Doc = { v: 2, key: s.key, name: s.name };
+    if (this.text) {
+      out['key'] = { _fts: 'text', _ftsx: 1 };
+      out['weights'] = s.weights;
+      out['default_language'] = s.default_language ?? 'english';
+      out['language_override'] = 'language';
+      out['textIndexVersion'] = 3;
+    }
+    if (s.unique) out['unique'] = true;
+    if (s.sparse) out['sparse'] = true;
+    if (s.partialFilterExpression) out['partialFilterExpression'] = s.partialFilterExpression;
+    if (s.expireAfterSeconds !== undefined) out['expireAfterSeconds'] = s.expireAfterSeconds;
+    if (s.collation) out['collation'] = describeCollation(s.collation);
+    if (s.hidden) out['hidden'] = true;
+    return out;
+  }
+}
+
+/** Default index name: `a_1_b_-1`. */
+export function defaultIndexName(key: Record<string, unknown>): string {
+  return Object.entries(key)
+    .map(([k, v]) => `${k}_${String(v)}`)
+    .join('_');
+}
+
+/**
+ * Validates and normalizes a createIndexes entry.
+ * @throws CommandError BadValue / CannotCreateIndex (67) on bad specs.
+ */
+export function parseIndexSpec(raw: unknown): IndexSpec {
+  if (!raw || typeof raw !== 'object')
+    throw new CommandError(ErrorCodes.BadValue, 'index spec must be an object');
+  const r = raw as Doc;
+  const key = r['key'];
+  if (!key || typeof key !== 'object' || Object.keys(key).length === 0) {
+    throw new CommandError(ErrorCodes.CannotCreateIndex, 'index key pattern must be a non-empty object');
+  }
+  const keyDoc = key as Record<string, unknown>;
+  for (const [field, dir] of Object.entries(keyDoc)) {
+    const ok =
+      dir === 1 || dir === -1 || dir === 'text' || dir === 'hashed' || dir === '2dsphere' || dir === '2d';
+    const numeric = typeof dir === 'number' && dir !== 0;
+    const long = bsonTag(dir) === 'Long' || bsonTag(dir) === 'Double' || bsonTag(dir) === 'Int32';
+    if (!ok && !numeric && !long)
+      throw new CommandError(
+        ErrorCodes.CannotCreateIndex,
+        `Values in the index key pattern can only be numbers or strings, bad field: ${field}`,
+      );
+  }
+  const name = typeof r['name'] === 'string' ? r['name'] : defaultIndexName(keyDoc);
+  const spec: IndexSpec = { name, key: keyDoc };
+  if (r['unique'] === true) spec.unique = true;
+  if (r['sparse'] === true) spec.sparse = true;
+  if (r['hidden'] === true) spec.hidden = true;
+  if (r['partialFilterExpression'] !== undefined) {
+    if (typeof r['partialFilterExpression'] !== 'object')
+      throw new CommandError(ErrorCodes.TypeMismatch, 'partialFilterExpression must be an object');
+    spec.partialFilterExpression = r['partialFilterExpression'] as Doc;
+  }
+  const collation = normalizeCollation(r['collation']);
+  if (collation) spec.collation = collation;
+  if (r['expireAfterSeconds'] !== undefined) {
+    const secs = Number(r['expireAfterSeconds']);
+    if (!Number.isFinite(secs) || secs < 0)
+      throw new CommandError(ErrorCodes.InvalidOptions, 'expireAfterSeconds must be a non-negative number');
+    spec.expireAfterSeconds = secs;
+  }
+  if (Object.values(keyDoc).includes('text')) {
+    const weights: Record<string, number> = {};
+    for (const [f, v] of Object.entries(keyDoc)) if (v === 'text') weights[f] = 1;
+    if (r['weights'] && typeof r['weights'] === 'object') {
+      for (const [f, w] of Object.entries(r['weights'] as Doc)) weights[f] = Number(w);
+    }
+    spec.weights = weights;
+    if (typeof r['default_language'] === 'string') spec.default_language = r['default_language'];
+  }
+  return spec;
+}
+
+/** True when two specs describe the same index (createIndexes is then a no-op). */
+export function sameIndex(a: IndexSpec, b: IndexSpec): boolean {
+  return (
+    keyOf(a.key) === keyOf(b.key) &&
+    !!a.unique === !!b.unique &&
+    !!a.sparse === !!b.sparse &&
+    keyOf(a.partialFilterExpression ?? null) === keyOf(b.partialFilterExpression ?? null) &&
+    sameCollation(a.collation, b.collation) &&
+    a.expireAfterSeconds === b.expireAfterSeconds
+  );
+}
+
+/** An equality value an index lookup can serve, or undefined. */
+function scalarEquality(value: unknown): unknown[] | undefined {
+  const ok = (v: unknown): boolean =>
+    v !== null &&
+    v !== undefined &&
+    !(v instanceof RegExp) &&
+    !Array.isArray(v) &&
+    (typeof v !== 'object' || v instanceof Date || bsonTag(v) === 'ObjectId' || bsonTag(v) === 'Binary');
+  if (ok(value)) return [value];
+  if (value && typeof value === 'object' && !Array.isArray(value) && bsonTag(value) === undefined) {
+    const keys = Object.keys(value);
+    if (keys.length !== 1) return undefined;
+    const v = (value as Doc)[keys[0]!];
+    if (keys[0] === '$eq' && ok(v)) return [v];
+    if (keys[0] === '$in' && Array.isArray(v) && v.length > 0 && v.length <= 1000 && v.every(ok))
+      return v as unknown[];
+  }
+  return undefined;
+}
+
+/**
+ * Candidate id keys from an index that serves the filter's top-level equalities, or undefined when no
+ * index applies (the caller then scans). The result is a superset: callers still test each document.
+ */
+export function lookupCandidates(
+  indexes: readonly Index[],
+  filter: Doc,
+  collation: Collation | undefined,
+): Set<string> | undefined {
+  let best: Set<string> | undefined;
+  for (const index of indexes) {
+    if (index.text || index.spec.partialFilterExpression || index.spec.hidden) continue;
+    const perField: unknown[][] = [];
+    for (const field of index.fields) {
+      const vals = field in filter ? scalarEquality(filter[field]) : undefined;
+      if (!vals) break;
+      if (
+        vals.some((v) => typeof v === 'string') &&
+        collation &&
+        !sameCollation(collation, index.spec.collation)
+      )
+        break;
+      perField.push(vals);
+    }
+    if (perField.length !== index.fields.length) continue;
+    let keys = [''];
+    for (const vals of perField) {
+      const next: string[] = [];
+      for (const k of keys) for (const v of vals) next.push(k + '\u0001' + keyOf(v, index.spec.collation));
+      keys = next;
+    }
+    const out = new Set<string>();
+    for (const k of keys) for (const id of index.entries.get(k) ?? []) out.add(id);
+    if (!best || out.size < best.size) best = out;
+    if (best.size === 0) return best;
+  }
+  return best;
+}

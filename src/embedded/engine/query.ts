@@ -1,0 +1,158 @@
+/**
+ * Filter preparation and compilation: BSON regexes (all options, `x` included) become JS RegExps,
+ * `$text` is split off (the engine evaluates it against the text index), and compiled mingo queries
+ * are cached by filter and collation.
+ */
+import { Query } from 'mingo/query';
+import { ProcessingMode } from 'mingo/core';
+import type { Options } from 'mingo/types';
+import { CONTEXT } from './context.js';
+import type { Collation } from './collation.js';
+import { bsonTag, keyOf } from './values.js';
+import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+/** mingo options for a given collation. */
+export function mingoOptions(
+  collation: Collation | undefined,
+  extra: Partial<Options> = {},
+): Partial<Options> {
+  return {
+    context: CONTEXT,
+    idKey: '_id',
+    processingMode: ProcessingMode.CLONE_OFF,
+    useStrictMode: true,
+    scriptEnabled: true,
+    ...(collation ? { collation: collation as Options['collation'] } : {}),
+    ...extra,
+  };
+}
+
+/** Strips whitespace and `#` comments from an extended (`x`) pattern, outside character classes. */
+function stripExtended(source: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i]!;
+    if (ch === '\\' && i + 1 < source.length) {
+      out += ch + source[i + 1]!;
+      i++;
+    } else if (inClass) {
+      if (ch === ']') inClass = false;
+      out += ch;
+    } else if (ch === '[') {
+      inClass = true;
+      out += ch;
+    } else if (ch === '#') {
+      while (i < source.length && source[i] !== '\n') i++;
+    } else if (!/\s/.test(ch)) out += ch;
+  }
+  return out;
+}
+
+/**
+ * Builds a JS RegExp from a MongoDB pattern and options string (`i m s x` and `u`).
+ * @throws CommandError BadValue (51108) on an unknown option or an invalid pattern.
+ */
+export function makeRegExp(source: string, options: string): RegExp {
+  let flags = '';
+  let pattern = source;
+  for (const opt of options) {
+    if (opt === 'i' || opt === 'm' || opt === 's') {
+      if (!flags.includes(opt)) flags += opt;
+    } else if (opt === 'x') pattern = stripExtended(pattern);
+    else if (opt !== 'u' && opt !== 'l') {
+      throw new CommandError(51108, `invalid flag in regex options: ${opt}`);
+    }
+  }
+  try {
+    return new RegExp(pattern, flags);
+  } catch (error) {
+    throw new CommandError(51091, `Regular expression is invalid: ${(error as Error).message}`);
+  }
+}
+
+function convertRegex(value: unknown): unknown {
+  if (bsonTag(value) === 'BSONRegExp') {
+    const r = value as { pattern: string; options: string };
+    return makeRegExp(r.pattern, r.options);
+  }
+  return value;
+}
+
+/** Rewrites a filter for mingo (regexes). Never mutates its input. */
+export function prepareFilter(filter: unknown): Doc {
+  if (filter === undefined || filter === null) return {};
+  if (typeof filter !== 'object' || Array.isArray(filter)) {
+    throw new CommandError(ErrorCodes.TypeMismatch, 'filter must be an object');
+  }
+  return prepareValue(filter) as Doc;
+}
+
+function prepareValue(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(prepareValue);
+  if (value instanceof Date || value instanceof RegExp) return value;
+  const tag = bsonTag(value);
+  if (tag === 'BSONRegExp') return convertRegex(value);
+  if (tag !== undefined) return value;
+  const obj = value as Doc;
+  if ('$regex' in obj) {
+    const raw = obj['$regex'];
+    const options = typeof obj['$options'] === 'string' ? obj['$options'] : '';
+    let regex: RegExp;
+    if (typeof raw === 'string') regex = makeRegExp(raw, options);
+    else if (bsonTag(raw) === 'BSONRegExp') {
+      const r = raw as { pattern: string; options: string };
+      regex = makeRegExp(r.pattern, options || r.options);
+    } else if (raw instanceof RegExp) regex = options ? makeRegExp(raw.source, options) : raw;
+    else throw new CommandError(ErrorCodes.BadValue, '$regex has to be a string');
+    const out: Doc = {};
+    for (const key of Object.keys(obj)) {
+      if (key === '$options') continue;
+      out[key] = key === '$regex' ? regex : prepareValue(obj[key]);
+    }
+    return out;
+  }
+  if ('$options' in obj) throw new CommandError(ErrorCodes.BadValue, '$options needs a $regex');
+  const out: Doc = {};
+  for (const key of Object.keys(obj)) out[key] = prepareValue(obj[key]);
+  return out;
+}
+
+/** Splits a top-level `$text` clause off a prepared filter. */
+export function splitText(filter: Doc): { rest: Doc; text?: Doc } {
+  if (!('$text' in filter)) return { rest: filter };
+  const { $text, ...rest } = filter;
+  if (!$text || typeof $text !== 'object')
+    throw new CommandError(ErrorCodes.BadValue, '$text expects an object');
+  return { rest, text: $text as Doc };
+}
+
+const cache = new Map<string, Query>();
+const CACHE_LIMIT = 1000;
+
+/**
+ * A compiled (and cached) mingo query for a prepared filter.
+ * @throws CommandError BadValue when mingo rejects the filter (unknown operator, bad argument).
+ */
+export function compile(filter: Doc, collation?: Collation): Query {
+  const key = keyOf(filter) + '|' + (collation ? JSON.stringify(collation) : '');
+  let q = cache.get(key);
+  if (q) return q;
+  try {
+    q = new Query(filter, mingoOptions(collation));
+  } catch (error) {
+    if (error instanceof CommandError) throw error;
+    throw new CommandError(ErrorCodes.BadValue, (error as Error).message);
+  }
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  cache.set(key, q);
+  return q;
+}
+
+/** True when the filter is `{}`. */
+export function isEmptyFilter(filter: Doc): boolean {
+  for (const _ in filter) return false;
+  return true;
+}

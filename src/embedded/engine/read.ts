@@ -1,0 +1,178 @@
+/**
+ * Query execution: candidate selection (the `_id` map, then equality indexes, else a scan), matching
+ * with the compiled mingo query, `$text`, and sort/skip/limit/projection.
+ */
+import { Aggregator } from 'mingo/aggregator';
+import type { CollectionState } from './collection.js';
+import type { Collation } from './collation.js';
+import { lookupCandidates } from './indexes.js';
+import { compile, isEmptyFilter, mingoOptions, prepareFilter, splitText } from './query.js';
+import { parseTextQuery, textScore } from './text.js';
+import { bsonTag, cloneValue, isPlainObject, keyOf } from './values.js';
+import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+/** Counters reported by serverStatus (`metrics.queryExecutor`). */
+export const queryStats = { scannedObjects: 0 };
+
+/** The hidden field that carries a text score through sort/projection. */
+export const SCORE_FIELD = '__plume_textScore';
+
+/** Parameters of a query over one collection. */
+export interface QuerySpec {
+  filter?: unknown;
+  sort?: Doc;
+  projection?: Doc;
+  skip?: number;
+  limit?: number;
+  collation?: Collation;
+}
+
+function idEquality(value: unknown): unknown[] | undefined {
+  const scalar = (v: unknown): boolean =>
+    v !== undefined &&
+    !(v instanceof RegExp) &&
+    (!isPlainObject(v) || !Object.keys(v).some((k) => k.startsWith('$'))) &&
+    bsonTag(v) !== 'BSONRegExp';
+  if (scalar(value)) return [value];
+  if (isPlainObject(value)) {
+    const keys = Object.keys(value);
+    if (keys.length === 1 && keys[0] === '$eq' && scalar(value['$eq'])) return [value['$eq']];
+    if (keys.length === 1 && keys[0] === '$in' && Array.isArray(value['$in']) && value['$in'].every(scalar))
+      return value['$in'] as unknown[];
+  }
+  return undefined;
+}
+
+/** Documents from an index/`_id` lookup, or undefined when the filter needs a scan. */
+function candidates(
+  state: CollectionState,
+  filter: Doc,
+  collation: Collation | undefined,
+): Doc[] | undefined {
+  if ('_id' in filter) {
+    const ids = idEquality(filter['_id']);
+    const stringIds = ids?.some((v) => typeof v === 'string' || Array.isArray(v));
+    if (ids && !(collation && stringIds)) {
+      const out: Doc[] = [];
+      for (const id of ids) {
+        if (Array.isArray(id)) return undefined;
+        const doc = state.docs.get(keyOf(id));
+        if (doc) out.push(doc);
+      }
+      return out;
+    }
+  }
+  if (state.indexes.length === 0) return undefined;
+  const ids = lookupCandidates(state.indexes, filter, collation);
+  if (!ids) return undefined;
+  const out: Doc[] = [];
+  for (const id of ids) {
+    const doc = state.docs.get(id);
+    if (doc) out.push(doc);
+  }
+  return out;
+}
+
+/**
+ * The stored documents (references: never mutate them) matching `filter`, in natural or index order.
+ * With `$text`, also returns each match's score.
+ * @throws CommandError BadValue for invalid filters; IndexNotFound (27) for `$text` without a text index.
+ */
+export function matchDocs(
+  state: CollectionState,
+  rawFilter: unknown,
+  collation?: Collation,
+): { docs: Doc[]; scores?: Map<Doc, number> } {
+  const prepared = prepareFilter(rawFilter);
+  const { rest, text } = splitText(prepared);
+  const source = candidates(state, rest, collation) ?? state.docs.values();
+  const query = isEmptyFilter(rest) ? undefined : compile(rest, collation);
+  let docs: Doc[] = [];
+  if (query) {
+    let n = 0;
+    for (const doc of source) {
+      n++;
+      if (query.test(doc)) docs.push(doc);
+    }
+    queryStats.scannedObjects += n;
+  } else {
+    docs = Array.isArray(source) ? source : [...source];
+    queryStats.scannedObjects += docs.length;
+  }
+  if (!text) return { docs };
+  const index = state.indexes.find((i) => i.text);
+  if (!index) throw new CommandError(ErrorCodes.IndexNotFound, 'text index required for $text query');
+  const search = text['$search'];
+  if (typeof search !== 'string') throw new CommandError(ErrorCodes.BadValue, '$search must be a string');
+  const tq = parseTextQuery(search);
+  const scores = new Map<Doc, number>();
+  const out: Doc[] = [];
+  for (const doc of docs) {
+    const s = textScore(doc, tq, index.spec.weights ?? {});
+    if (s > 0) {
+      scores.set(doc, s);
+      out.push(doc);
+    }
+  }
+  return { docs: out, scores };
+}
+
+function usesMeta(spec: Doc | undefined): boolean {
+  return !!spec && Object.values(spec).some((v) => isPlainObject(v) && v['$meta'] === 'textScore');
+}
+
+/**
+ * Runs a query: match, sort, skip, limit, project. Returns fresh copies.
+ * @throws CommandError on invalid filters, sorts or projections.
+ */
+export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
+  const { docs, scores } = matchDocs(state, spec.filter, spec.collation);
+  const sort = spec.sort && Object.keys(spec.sort).length > 0 ? spec.sort : undefined;
+  const projection = spec.projection && Object.keys(spec.projection).length > 0 ? spec.projection : undefined;
+  const skip = spec.skip ?? 0;
+  const limit = spec.limit ?? 0;
+  if (!sort && !projection) {
+    const end = limit > 0 ? skip + limit : docs.length;
+    return docs.slice(skip, end).map((d) => cloneValue(d));
+  }
+  const meta = scores && (usesMeta(sort) || usesMeta(projection));
+  let input: Doc[] = docs;
+  if (meta) input = docs.map((d) => ({ ...d, [SCORE_FIELD]: scores.get(d) ?? 0 }));
+  const pipeline: Doc[] = [];
+  if (sort) {
+    const s: Doc = {};
+    for (const [k, v] of Object.entries(sort)) {
+      if (isPlainObject(v) && v['$meta'] === 'textScore') s[SCORE_FIELD] = -1;
+      else if (v === 1 || v === -1) s[k] = v;
+      else if (typeof v === 'number' || bsonTag(v) !== undefined) s[k] = Number(v) < 0 ? -1 : 1;
+      else
+        throw new CommandError(
+          ErrorCodes.BadValue,
+          `$sort key ordering must be 1 (for ascending) or -1 (for descending)`,
+        );
+    }
+    pipeline.push({ $sort: s });
+  }
+  if (skip > 0) pipeline.push({ $skip: skip });
+  if (limit > 0) pipeline.push({ $limit: limit });
+  if (projection) {
+    const p: Doc = {};
+    for (const [k, v] of Object.entries(projection)) {
+      p[k] = isPlainObject(v) && v['$meta'] === 'textScore' ? '$' + SCORE_FIELD : v;
+    }
+    pipeline.push({ $project: p });
+  }
+  let out: Doc[];
+  try {
+    out = new Aggregator(pipeline, mingoOptions(spec.collation)).run(input);
+  } catch (error) {
+    if (error instanceof CommandError) throw error;
+    throw new CommandError(ErrorCodes.BadValue, (error as Error).message);
+  }
+  return out.map((d) => {
+    const c = cloneValue(d);
+    if (meta) delete c[SCORE_FIELD];
+    return c;
+  });
+}

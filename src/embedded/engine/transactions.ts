@@ -1,0 +1,144 @@
+/**
+ * Logical sessions and multi-document transactions.
+ * A transaction reads from a snapshot (the collection states pinned at its first touch of each
+ * namespace) and writes to private copies; commit replays its writes onto the live collections.
+ * Writing a document that another session changed since the snapshot, or that another open transaction
+ * has written, fails with WriteConflict (112) labelled TransientTransactionError.
+ */
+import type { CollectionState } from './collection.js';
+import { splitNs } from './database.js';
+import type { Change, Collection, Engine } from './database.js';
+import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+/** One pending write of a transaction. */
+export type TxnWrite = { kind: 'put'; doc: Doc } | { kind: 'delete' };
+
+/** An open (or finished) multi-document transaction. */
+export class Transaction {
+  readonly txnNumber: number;
+  state: 'active' | 'committed' | 'aborted' = 'active';
+  /** Global write sequence at the first operation. */
+  startSeq: number;
+  /** Pinned live states, by namespace. */
+  readonly snapshots = new Map<string, CollectionState>();
+  /** Private copies the transaction has written to, by namespace. */
+  readonly privates = new Map<string, CollectionState>();
+  /** Writes by namespace and `_id` key, in order. */
+  readonly writes = new Map<string, Map<string, TxnWrite>>();
+  /** Namespaces created inside the transaction. */
+  readonly created = new Set<string>();
+  /** Last touch, ms since epoch (for transactionLifetimeLimitSeconds). */
+  lastUsed = Date.now();
+  readonly started = Date.now();
+
+  constructor(txnNumber: number, startSeq: number) {
+    this.txnNumber = txnNumber;
+    this.startSeq = startSeq;
+  }
+
+  /** Releases pinned snapshots. */
+  release(): void {
+    for (const state of this.snapshots.values()) state.pins = Math.max(0, state.pins - 1);
+    this.snapshots.clear();
+    this.privates.clear();
+  }
+}
+
+/** A logical session (`lsid`). */
+export class Session {
+  readonly id: string;
+  lastUsed = Date.now();
+  /** Highest txnNumber seen. */
+  txnNumber = -1;
+  transaction: Transaction | undefined;
+  /** Replies of retryable writes by txnNumber (only the latest is kept). */
+  retryReply: { txnNumber: number; reply: Doc } | undefined;
+
+  constructor(id: string) {
+    this.id = id;
+  }
+}
+
+/** The error raised when a write conflicts with another transaction or a newer write. */
+export function writeConflict(): CommandError {
+  return new CommandError(
+    ErrorCodes.WriteConflict,
+    'Write conflict during plan execution and yielding is disabled. :: Please retry your operation or multi-document transaction.',
+    { labels: ['TransientTransactionError'] },
+  );
+}
+
+/** The error for an unknown or finished transaction number. */
+export function noSuchTransaction(txnNumber: number, transient = true): CommandError {
+  return new CommandError(
+    ErrorCodes.NoSuchTransaction,
+    `Transaction with { txnNumber: ${txnNumber} } has been aborted.`,
+    {
+      labels: transient ? ['TransientTransactionError'] : [],
+    },
+  );
+}
+
+/** Starts a transaction on a session (the snapshot is taken lazily per namespace). */
+export function beginTransaction(engine: Engine, session: Session, txnNumber: number): Transaction {
+  if (session.transaction?.state === 'active') abortTransaction(engine, session.transaction);
+  const txn = new Transaction(txnNumber, engine.seq);
+  session.transaction = txn;
+  engine.openTransactions.add(txn);
+  return txn;
+}
+
+/** Ends a transaction without applying its writes. */
+export function abortTransaction(engine: Engine, txn: Transaction): void {
+  if (txn.state === 'active') txn.state = 'aborted';
+  txn.release();
+  engine.openTransactions.delete(txn);
+  engine.wake();
+}
+
+/**
+ * Applies a transaction's writes to the live collections atomically (all or nothing).
+ * @throws CommandError WriteConflict (TransientTransactionError) when a unique index or a newer write
+ *   makes the commit impossible; the transaction is then aborted.
+ */
+export function commitTransaction(engine: Engine, txn: Transaction): void {
+  if (txn.state === 'committed') return;
+  const undo: { coll: Collection; idKey: string; prior: Doc | undefined }[] = [];
+  const changes: Change[] = [];
+  try {
+    for (const [ns, writes] of txn.writes) {
+      const [db, name] = splitNs(ns);
+      const coll = engine.collection(db, name) ?? engine.create(db, name);
+      for (const idKey of writes.keys())
+        if ((coll.writeSeq.get(idKey) ?? -1) > txn.startSeq) throw writeConflict();
+      const state = coll.writable();
+      for (const [idKey, write] of writes) {
+        const prior = state.docs.get(idKey);
+        if (write.kind === 'put') {
+          state.put(ns, write.doc, prior ? idKey : undefined);
+          changes.push({ op: 'put', ns, doc: write.doc });
+        } else if (prior) {
+          state.remove(idKey);
+          changes.push({ op: 'delete', ns, id: prior['_id'] });
+        }
+        undo.push({ coll, idKey, prior });
+      }
+    }
+  } catch (error) {
+    for (const { coll, idKey, prior } of undo.reverse()) {
+      const state = coll.writable();
+      if (prior) state.put(coll.ns, prior, state.docs.has(idKey) ? idKey : undefined);
+      else state.remove(idKey);
+    }
+    abortTransaction(engine, txn);
+    if (error instanceof CommandError && error.code === ErrorCodes.DuplicateKey) throw writeConflict();
+    throw error;
+  }
+  for (const { coll, idKey } of undo) engine.touched(coll, idKey);
+  txn.state = 'committed';
+  engine.emit(changes);
+  txn.release();
+  engine.openTransactions.delete(txn);
+  engine.wake();
+}

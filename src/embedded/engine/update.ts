@@ -1,0 +1,318 @@
+/**
+ * Update application with MongoDB's validation on top of mingo's update operators: replacement vs
+ * operator vs pipeline updates, `$setOnInsert`, upsert seeding from equality fields, immutable `_id`,
+ * conflicting paths, and type errors (`$inc` on a string …).
+ */
+import { ObjectId } from 'bson';
+import { update as mingoUpdate, updateOne as mingoUpdateOne } from 'mingo/updater';
+import type { Modifier, PipelineStage } from 'mingo/updater';
+import type { Collation } from './collation.js';
+import { mingoOptions } from './query.js';
+import { bsonTypeName, cloneValue, getPath, idFirst, isPlainObject, keyOf } from './values.js';
+import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+const OPERATORS = new Set([
+  '$set',
+  '$unset',
+  '$inc',
+  '$mul',
+  '$rename',
+  '$setOnInsert',
+  '$min',
+  '$max',
+  '$currentDate',
+  '$push',
+  '$addToSet',
+  '$pop',
+  '$pull',
+  '$pullAll',
+  '$bit',
+]);
+
+const NUMERIC = new Set(['int', 'double', 'long', 'decimal']);
+
+/** What kind of update document this is. */
+export function updateKind(update: unknown): 'pipeline' | 'replacement' | 'operators' {
+  if (Array.isArray(update)) return 'pipeline';
+  if (!update || typeof update !== 'object')
+    throw new CommandError(ErrorCodes.FailedToParse, 'Update argument must be an object or an array');
+  const keys = Object.keys(update);
+  if (keys.length > 0 && keys[0]!.startsWith('$')) return 'operators';
+  return 'replacement';
+}
+
+function checkReplacement(doc: Doc): void {
+  for (const key of Object.keys(doc)) {
+    if (key.startsWith('$')) {
+      throw new CommandError(
+        ErrorCodes.DollarPrefixedFieldName,
+        `The dollar ($) prefixed field '${key}' in '${key}' is not allowed in the context of an update's replacement document. Consider using an aggregation pipeline with $replaceWith.`,
+      );
+    }
+  }
+}
+
+function pathsConflict(a: string, b: string): boolean {
+  return a === b || a.startsWith(b + '.') || b.startsWith(a + '.');
+}
+
+function describeId(doc: Doc): string {
+  return `{_id: ${JSON.stringify(doc['_id'])}}`;
+}
+
+/** Validates an operator update against the current document; returns the modifier to hand to mingo. */
+function validateOperators(doc: Doc, update: Doc, inserting: boolean): Doc {
+  const modifier: Doc = {};
+  const seen: string[] = [];
+  for (const [op, arg] of Object.entries(update)) {
+    if (!OPERATORS.has(op)) {
+      if (op.startsWith('$'))
+        throw new CommandError(
+          ErrorCodes.FailedToParse,
+          `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+        );
+      throw new CommandError(
+        ErrorCodes.FailedToParse,
+        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
+      );
+    }
+    if (!isPlainObject(arg))
+      throw new CommandError(
+        ErrorCodes.FailedToParse,
+        `Modifiers operate on fields but we found type ${bsonTypeName(arg)} instead. For example: {$mod: {<field>: ...}} not {${op}: ${JSON.stringify(arg)}}`,
+      );
+    if (op === '$setOnInsert' && !inserting) {
+      for (const path of Object.keys(arg)) seen.push(path);
+      continue;
+    }
+    const fields: Doc = {};
+    for (const [path, value] of Object.entries(arg)) {
+      if (path === '')
+        throw new CommandError(ErrorCodes.EmptyFieldName, 'An empty update path is not valid.');
+      const targets = op === '$rename' ? [path, String(value)] : [path];
+      for (const t of targets) {
+        const clash = seen.find((s) => pathsConflict(s, t));
+        if (clash !== undefined)
+          throw new CommandError(
+            ErrorCodes.ConflictingUpdateOperators,
+            `Updating the path '${t}' would create a conflict at '${clash}'`,
+          );
+        seen.push(t);
+      }
+      if (path === '_id' || path.startsWith('_id.')) {
+        if (
+          (op === '$set' || op === '$setOnInsert') &&
+          (inserting || keyOf(getPath(doc, path)) === keyOf(value))
+        ) {
+          if (inserting && path === '_id') doc['_id'] = cloneValue(value);
+          if (inserting && path === '_id') continue;
+          if (!inserting) continue;
+        } else {
+          throw new CommandError(
+            ErrorCodes.ImmutableField,
+            `Performing an update on the path '_id' would modify the immutable field '_id'`,
+          );
+        }
+      }
+      const positional = path.includes('$');
+      const current = positional ? undefined : getPath(doc, path);
+      const currentType = current === undefined ? undefined : bsonTypeName(current);
+      if (op === '$inc' || op === '$mul') {
+        if (!NUMERIC.has(bsonTypeName(value))) {
+          throw new CommandError(
+            ErrorCodes.TypeMismatch,
+            `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(value)}}`,
+          );
+        }
+        if (currentType !== undefined && currentType !== 'null' && !NUMERIC.has(currentType)) {
+          throw new CommandError(
+            ErrorCodes.TypeMismatch,
+            `Cannot apply ${op} to a value of non-numeric type. ${describeId(doc)} has the field '${path}' of non-numeric type ${currentType}`,
+          );
+        }
+        if (currentType === 'null' && op === '$inc')
+          throw new CommandError(
+            ErrorCodes.TypeMismatch,
+            `Cannot apply $inc to a value of non-numeric type. ${describeId(doc)} has the field '${path}' of non-numeric type null`,
+          );
+      }
+      if ((op === '$push' || op === '$addToSet') && currentType !== undefined && currentType !== 'array') {
+        throw new CommandError(
+          ErrorCodes.BadValue,
+          `The field '${path}' must be an array but is of type ${currentType} in document ${describeId(doc)}`,
+        );
+      }
+      if ((op === '$pull' || op === '$pullAll') && currentType !== undefined && currentType !== 'array') {
+        throw new CommandError(ErrorCodes.BadValue, `Cannot apply ${op} to a non-array value`);
+      }
+      if (op === '$pop' && currentType !== undefined && currentType !== 'array') {
+        throw new CommandError(
+          ErrorCodes.TypeMismatch,
+          `Path '${path}' contains an element of non-array type '${currentType}'`,
+        );
+      }
+      if (op === '$pullAll' && !Array.isArray(value))
+        throw new CommandError(
+          ErrorCodes.BadValue,
+          `$pullAll requires an array argument but was given a ${bsonTypeName(value)}`,
+        );
+      if (op === '$rename' && typeof value !== 'string')
+        throw new CommandError(
+          ErrorCodes.BadValue,
+          `The 'to' field for $rename must be a string: ${path}: ${JSON.stringify(value)}`,
+        );
+      fields[path] = value;
+    }
+    const target = op === '$setOnInsert' ? '$set' : op;
+    if (Object.keys(fields).length > 0) modifier[target] = { ...(modifier[target] ?? {}), ...fields };
+  }
+  return modifier;
+}
+
+/** Options for {@link applyUpdate}. */
+export interface ApplyOptions {
+  arrayFilters?: Doc[];
+  /** True when the update builds an upserted document ($setOnInsert applies, _id may be set). */
+  inserting?: boolean;
+  /** The (prepared) query, for the positional `$` operator. */
+  filter?: Doc;
+  collation?: Collation;
+  variables?: Doc;
+}
+
+/**
+ * Applies an update to a stored document and returns the new document (a fresh object; `doc` is not
+ * touched) and whether anything changed.
+ * @throws CommandError on invalid updates (FailedToParse, ImmutableField, TypeMismatch, ConflictingUpdateOperators …).
+ */
+export function applyUpdate(
+  doc: Doc,
+  update: unknown,
+  options: ApplyOptions = {},
+): { doc: Doc; changed: boolean } {
+  const kind = updateKind(update);
+  const oldId = doc['_id'];
+  let next: Doc;
+  if (kind === 'replacement') {
+    const replacement = update as Doc;
+    checkReplacement(replacement);
+    if ('_id' in replacement && !options.inserting && keyOf(replacement['_id']) !== keyOf(oldId)) {
+      throw new CommandError(
+        ErrorCodes.ImmutableField,
+        `After applying the update, the (immutable) field '_id' was found to have been altered to _id: ${JSON.stringify(replacement['_id'])}`,
+      );
+    }
+    next = {
+      _id: '_id' in replacement && options.inserting ? replacement['_id'] : oldId,
+      ...cloneValue(replacement),
+    };
+    if (next['_id'] === undefined) delete next['_id'];
+  } else {
+    next = cloneValue(doc);
+    const queryOptions = mingoOptions(
+      options.collation,
+      options.variables ? { variables: options.variables } : {},
+    );
+    try {
+      if (kind === 'pipeline') {
+        const docs = [next];
+        mingoUpdateOne(docs, {}, update as PipelineStage[], {}, queryOptions);
+        next = docs[0]!;
+      } else {
+        const modifier = validateOperators(next, update as Doc, options.inserting ?? false);
+        const positional = JSON.stringify(Object.values(modifier).map((f) => Object.keys(f as Doc))).includes(
+          '.$"',
+        );
+        if (Object.keys(modifier).length > 0) {
+          mingoUpdate(
+            next,
+            modifier as Modifier<Doc>,
+            options.arrayFilters,
+            positional ? options.filter : undefined,
+            {
+              cloneMode: 'deep',
+              queryOptions,
+            },
+          );
+        }
+      }
+    } catch (error) {
+      if (error instanceof CommandError) throw error;
+      const message = (error as Error).message;
+      throw new CommandError(
+        /conflict/i.test(message) ? ErrorCodes.ConflictingUpdateOperators : ErrorCodes.BadValue,
+        message,
+      );
+    }
+    if (!options.inserting && keyOf(next['_id']) !== keyOf(oldId)) {
+      throw new CommandError(
+        ErrorCodes.ImmutableField,
+        `Performing an update on the path '_id' would modify the immutable field '_id'`,
+      );
+    }
+  }
+  next = idFirst(next);
+  return {
+    doc: next,
+    changed: keyOf(next) !== keyOf(doc) || Object.keys(next).join() !== Object.keys(doc).join(),
+  };
+}
+
+function setPath(doc: Doc, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let cur: Doc = doc;
+  for (let i = 0; i < parts.length - 1; i++) {
+    const next = cur[parts[i]!];
+    if (!isPlainObject(next)) cur[parts[i]!] = {};
+    cur = cur[parts[i]!] as Doc;
+  }
+  cur[parts[parts.length - 1]!] = value;
+}
+
+/** The equality fields of a filter that seed an upserted document (`{a: 1, b: {$eq: 2}, $and: [...]}`). */
+export function seedFromFilter(filter: Doc): Doc {
+  const out: Doc = {};
+  const visit = (f: Doc): void => {
+    for (const [key, value] of Object.entries(f)) {
+      if (key === '$and' && Array.isArray(value)) {
+        for (const clause of value) if (isPlainObject(clause)) visit(clause);
+      } else if ((key === '$or' || key === '$nor') && Array.isArray(value)) {
+        if (key === '$or' && value.length === 1 && isPlainObject(value[0])) visit(value[0]);
+      } else if (!key.startsWith('$')) {
+        if (value instanceof RegExp) continue;
+        if (isPlainObject(value)) {
+          const keys = Object.keys(value);
+          if (keys.some((k) => k.startsWith('$'))) {
+            if ('$eq' in value) setPath(out, key, cloneValue(value['$eq']));
+            else if ('$in' in value && Array.isArray(value['$in']) && value['$in'].length === 1)
+              setPath(out, key, cloneValue(value['$in'][0]));
+            continue;
+          }
+        }
+        setPath(out, key, cloneValue(value));
+      }
+    }
+  };
+  visit(filter);
+  return out;
+}
+
+/**
+ * Builds the document an upsert inserts: seeded from the filter's equalities, then the update applied
+ * (with `$setOnInsert`), `_id` generated when absent and moved first.
+ */
+export function buildUpsert(filter: Doc, update: unknown, options: ApplyOptions = {}): Doc {
+  const kind = updateKind(update);
+  const seed = seedFromFilter(filter);
+  let doc: Doc;
+  if (kind === 'replacement') {
+    const replacement = update as Doc;
+    checkReplacement(replacement);
+    doc = { ...('_id' in seed ? { _id: seed['_id'] } : {}), ...cloneValue(replacement) };
+  } else {
+    doc = applyUpdate(seed, update, { ...options, inserting: true }).doc;
+  }
+  if (doc['_id'] === undefined) doc = { _id: new ObjectId(), ...doc };
+  return idFirst(doc);
+}

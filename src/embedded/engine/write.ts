@@ -1,0 +1,259 @@
+/**
+ * Write statements (insert, update, delete, findAndModify) against one collection, inside a transaction
+ * or not. Each statement checks for conflicts before changing anything.
+ */
+import { ObjectId } from 'bson';
+import { CollectionState } from './collection.js';
+import type { Collection, Engine } from './database.js';
+import type { Collation } from './collation.js';
+import { matchDocs, runQuery } from './read.js';
+import { prepareFilter, splitText } from './query.js';
+import type { Transaction, TxnWrite } from './transactions.js';
+import { applyUpdate, buildUpsert, updateKind } from './update.js';
+import { bsonTypeName, cloneValue, idFirst, keyOf } from './values.js';
+import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+function recordTxn(txn: Transaction, ns: string, idKey: string, doc: Doc | undefined): void {
+  let writes = txn.writes.get(ns);
+  if (!writes) txn.writes.set(ns, (writes = new Map<string, TxnWrite>()));
+  writes.set(idKey, doc ? { kind: 'put', doc } : { kind: 'delete' });
+}
+
+/** Stores a document (new when `oldIdKey` is undefined). */
+function put(
+  engine: Engine,
+  coll: Collection,
+  txn: Transaction | undefined,
+  doc: Doc,
+  oldIdKey?: string,
+): void {
+  const idKey = keyOf(doc['_id']);
+  engine.writeState(coll, txn).put(coll.ns, doc, oldIdKey);
+  if (txn) recordTxn(txn, coll.ns, idKey, doc);
+  else {
+    engine.touched(coll, idKey);
+    engine.emit([{ op: 'put', ns: coll.ns, doc }]);
+  }
+}
+
+function remove(
+  engine: Engine,
+  coll: Collection,
+  txn: Transaction | undefined,
+  idKey: string,
+): Doc | undefined {
+  const old = engine.writeState(coll, txn).remove(idKey);
+  if (!old) return undefined;
+  if (txn) recordTxn(txn, coll.ns, idKey, undefined);
+  else {
+    engine.touched(coll, idKey);
+    engine.emit([{ op: 'delete', ns: coll.ns, id: old['_id'] }]);
+  }
+  return old;
+}
+
+/**
+ * Validates and normalizes a document for insertion: generates `_id`, moves it first, copies it.
+ * @throws CommandError InvalidIdField (53) for array/regex `_id`.
+ */
+export function prepareInsert(raw: unknown): Doc {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new CommandError(ErrorCodes.TypeMismatch, 'document to insert must be an object');
+  let doc = cloneValue(raw as Doc);
+  if (doc['_id'] === undefined) doc = { _id: new ObjectId(), ...doc };
+  const type = bsonTypeName(doc['_id']);
+  if (type === 'array' || type === 'regex' || type === 'undefined') {
+    throw new CommandError(ErrorCodes.InvalidIdField, `The '_id' value cannot be of type ${type}`);
+  }
+  return idFirst(doc);
+}
+
+/** Inserts one document. @throws CommandError DuplicateKey (11000) and others. */
+export function insertOne(engine: Engine, coll: Collection, txn: Transaction | undefined, raw: unknown): Doc {
+  const doc = prepareInsert(raw);
+  const idKey = keyOf(doc['_id']);
+  engine.checkWrite(coll, idKey, txn);
+  if (engine.readState(coll, txn).docs.has(idKey))
+    throw engine.readState(coll, txn).duplicateId(coll.ns, doc['_id']);
+  put(engine, coll, txn, doc);
+  return doc;
+}
+
+/** One statement of an `update` command. */
+export interface UpdateStatement {
+  q: unknown;
+  u: unknown;
+  multi?: boolean;
+  upsert?: boolean;
+  arrayFilters?: Doc[];
+  collation?: Collation;
+  sort?: Doc;
+  let?: Doc;
+}
+
+/** Result of one update statement. */
+export interface UpdateResult {
+  n: number;
+  nModified: number;
+  upserted?: unknown;
+}
+
+/**
+ * Runs one update statement.
+ * @throws CommandError on invalid updates, duplicates, conflicts; BlockedByTransaction for plain writes
+ *   to a document an open transaction owns (nothing has been changed then).
+ */
+export function updateStatement(
+  engine: Engine,
+  coll: Collection,
+  txn: Transaction | undefined,
+  st: UpdateStatement,
+): UpdateResult {
+  const kind = updateKind(st.u);
+  if (st.multi && kind === 'replacement')
+    throw new CommandError(
+      ErrorCodes.FailedToParse,
+      'multi update is not supported for replacement-style update',
+    );
+  const state = engine.readState(coll, txn);
+  let matched = matchDocs(state, st.q, st.collation).docs;
+  if (!st.multi && matched.length > 1) {
+    matched = st.sort
+      ? runQuery(state, {
+          filter: { _id: { $in: matched.map((d) => d['_id']) } },
+          sort: st.sort,
+          limit: 1,
+          collation: st.collation,
+        })
+      : matched.slice(0, 1);
+    if (st.sort) matched = matched.map((d) => state.docs.get(keyOf(d['_id']))!);
+  }
+  const filter = splitText(prepareFilter(st.q)).rest;
+  if (matched.length === 0) {
+    if (!st.upsert) return { n: 0, nModified: 0 };
+    const doc = buildUpsert(filter, st.u, {
+      arrayFilters: st.arrayFilters,
+      collation: st.collation,
+      variables: st.let,
+    });
+    insertOne(engine, coll, txn, doc);
+    return { n: 1, nModified: 0, upserted: doc['_id'] };
+  }
+  const updates: { idKey: string; doc: Doc }[] = [];
+  for (const old of matched) {
+    const idKey = keyOf(old['_id']);
+    engine.checkWrite(coll, idKey, txn);
+    const { doc, changed } = applyUpdate(old, st.u, {
+      arrayFilters: st.arrayFilters,
+      filter,
+      collation: st.collation,
+      variables: st.let,
+    });
+    if (changed) updates.push({ idKey, doc });
+  }
+  for (const { idKey, doc } of updates) put(engine, coll, txn, doc, idKey);
+  return { n: matched.length, nModified: updates.length };
+}
+
+/** Runs one delete statement (`limit` 1 or 0 = all); returns the number deleted. */
+export function deleteStatement(
+  engine: Engine,
+  coll: Collection,
+  txn: Transaction | undefined,
+  q: unknown,
+  limit: number,
+  collation?: Collation,
+): number {
+  const state = engine.readState(coll, txn);
+  let matched = matchDocs(state, q, collation).docs;
+  if (limit === 1) matched = matched.slice(0, 1);
+  const ids = matched.map((d) => keyOf(d['_id']));
+  for (const idKey of ids) engine.checkWrite(coll, idKey, txn);
+  for (const idKey of ids) remove(engine, coll, txn, idKey);
+  return ids.length;
+}
+
+/** Arguments of findAndModify. */
+export interface FindAndModifyArgs {
+  query?: unknown;
+  sort?: Doc;
+  remove?: boolean;
+  update?: unknown;
+  new?: boolean;
+  fields?: Doc;
+  upsert?: boolean;
+  arrayFilters?: Doc[];
+  collation?: Collation;
+  let?: Doc;
+}
+
+function project(doc: Doc | undefined, fields: Doc | undefined): Doc | null {
+  if (!doc) return null;
+  if (!fields || Object.keys(fields).length === 0) return cloneValue(doc);
+  return runProjection(doc, fields);
+}
+
+function runProjection(doc: Doc, fields: Doc): Doc {
+  return runQuery(new CollectionState(new Map([['x', doc]])), { projection: fields })[0] ?? {};
+}
+
+/**
+ * findAndModify: returns `{ value, lastErrorObject }`.
+ * @throws CommandError (duplicates surface as a command error with code 11000).
+ */
+export function findAndModify(
+  engine: Engine,
+  coll: Collection,
+  txn: Transaction | undefined,
+  args: FindAndModifyArgs,
+): Doc {
+  if (args.remove && args.update !== undefined)
+    throw new CommandError(ErrorCodes.FailedToParse, 'Cannot specify both an update and remove=true');
+  if (!args.remove && args.update === undefined)
+    throw new CommandError(ErrorCodes.FailedToParse, 'Either an update or remove=true must be specified');
+  if (args.remove && args.upsert)
+    throw new CommandError(ErrorCodes.FailedToParse, 'Cannot specify both upsert=true and remove=true');
+  const state = engine.readState(coll, txn);
+  const found = runQuery(state, {
+    filter: args.query,
+    sort: args.sort,
+    limit: 1,
+    collation: args.collation,
+  })[0];
+  const target = found ? state.docs.get(keyOf(found['_id'])) : undefined;
+  if (args.remove) {
+    if (!target) return { lastErrorObject: { n: 0 }, value: null };
+    const idKey = keyOf(target['_id']);
+    engine.checkWrite(coll, idKey, txn);
+    remove(engine, coll, txn, idKey);
+    return { lastErrorObject: { n: 1 }, value: project(target, args.fields) };
+  }
+  const filter = splitText(prepareFilter(args.query)).rest;
+  if (!target) {
+    if (!args.upsert) return { lastErrorObject: { n: 0, updatedExisting: false }, value: null };
+    const doc = buildUpsert(filter, args.update, {
+      arrayFilters: args.arrayFilters,
+      collation: args.collation,
+      variables: args.let,
+    });
+    insertOne(engine, coll, txn, doc);
+    return {
+      lastErrorObject: { n: 1, updatedExisting: false, upserted: doc['_id'] },
+      value: args.new ? project(doc, args.fields) : null,
+    };
+  }
+  const idKey = keyOf(target['_id']);
+  engine.checkWrite(coll, idKey, txn);
+  const { doc, changed } = applyUpdate(target, args.update, {
+    arrayFilters: args.arrayFilters,
+    filter,
+    collation: args.collation,
+    variables: args.let,
+  });
+  if (changed) put(engine, coll, txn, doc, idKey);
+  return {
+    lastErrorObject: { n: 1, updatedExisting: true },
+    value: project(args.new ? doc : target, args.fields),
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * `plume/embedded`: an in-process MongoDB-compatible server. The official `mongodb` driver connects
+ * to it over the real wire protocol; queries, updates and aggregation run on `mingo`.
+ *
+ * @example
+ * ```ts
+ * const server = await startEmbeddedServer();
+ * const client = new MongoClient(server.uri);
+ * // …
+ * await client.close();
+ * await server.stop();
+ * ```
+ */
+import net from 'node:net';
+import { ServerCore } from './commands/context.js';
+import { Engine } from './engine/database.js';
+import { abortTransaction } from './engine/transactions.js';
+import { expireDocuments } from './engine/ttl.js';
+import { serveConnection } from './server.js';
+
+/** Options of {@link startEmbeddedServer}. */
+export interface EmbeddedServerOptions {
+  /** TCP port; 0 (default) picks a free one. */
+  port?: number;
+  /** Interface to bind; default `127.0.0.1`. */
+  host?: string;
+  /**
+   * Replica-set name advertised in `hello` (default `'plume'`): enables retryable writes and lets
+   * `?replicaSet=<name>` URIs connect. `false` advertises a standalone server.
+   */
+  replicaSet?: string | false;
+  /** Idle cursors are closed after this many milliseconds (default 600 000, like MongoDB). */
+  cursorTimeoutMs?: number;
+  /** How often TTL indexes are swept, in milliseconds (default 60 000, like MongoDB). */
+  ttlIntervalMs?: number;
+  /** Transactions idle longer than this are aborted, in milliseconds (default 60 000). */
+  transactionLifetimeMs?: number;
+  /** How long a plain write waits for a transaction holding its document, in milliseconds (default 5 000). */
+  lockTimeoutMs?: number;
+}
+
+/** A running embedded server. */
+export interface EmbeddedServer {
+  /** Connection string for the driver, e.g. `mongodb://127.0.0.1:54321/`. Works as is and with `?replicaSet=` or `?directConnection=true` appended. */
+  uri: string;
+  /** The bound TCP port. */
+  port: number;
+  /** The bound interface. */
+  host: string;
+  /** Closes the listener and every connection, and stops timers. Resolves once closed; idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a MongoDB wire-protocol server in this process.
+ * @returns the server's URI, port and a `stop()` function.
+ * @throws Error when the port cannot be bound (e.g. `EADDRINUSE`).
+ */
+export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): Promise<EmbeddedServer> {
+  const host = options.host ?? '127.0.0.1';
+  const engine = new Engine();
+  const sockets = new Set<net.Socket>();
+  const settings = {
+    me: '',
+    replicaSet: options.replicaSet === false ? undefined : (options.replicaSet ?? 'plume'),
+    lockTimeoutMs: options.lockTimeoutMs ?? 5_000,
+    transactionLifetimeMs: options.transactionLifetimeMs ?? 60_000,
+  };
+  const core = new ServerCore(engine, settings, options.cursorTimeoutMs ?? 600_000);
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    serveConnection(core, socket);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as net.AddressInfo;
+  const advertised =
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  settings.me = `${advertised}:${address.port}`;
+  const ttl = setInterval(() => expireDocuments(engine), options.ttlIntervalMs ?? 60_000);
+  ttl.unref();
+  const reaper = setInterval(() => {
+    const now = Date.now();
+    for (const txn of engine.openTransactions)
+      if (now - txn.lastUsed > settings.transactionLifetimeMs) abortTransaction(engine, txn);
+  }, 1_000);
+  reaper.unref();
+  let stopped: Promise<void> | undefined;
+  return {
+    uri: `mongodb://${settings.me}/`,
+    port: address.port,
+    host,
+    stop() {
+      stopped ??= new Promise<void>((resolve) => {
+        clearInterval(ttl);
+        clearInterval(reaper);
+        core.cursors.close();
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      });
+      return stopped;
+    },
+  };
+}
