@@ -1,10 +1,4 @@
-import {
-  ObjectId,
-  type AggregationCursor,
-  type Collection,
-  type Document,
-  type FindCursor,
-} from 'mongodb';
+import { ObjectId, type AggregationCursor, type Collection, type Document, type FindCursor } from 'mongodb';
 import {
   AdapterBase,
   describeValue,
