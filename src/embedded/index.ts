@@ -14,9 +14,12 @@
 import net from 'node:net';
 import { ServerCore } from './commands/context.js';
 import { Engine } from './engine/database.js';
+import { Persistence } from './engine/persistence.js';
+import type { PersistenceOptions } from './engine/persistence.js';
 import { abortTransaction } from './engine/transactions.js';
 import { expireDocuments } from './engine/ttl.js';
 import { serveConnection } from './server.js';
+import { startInWorker } from './worker-host.js';
 
 /** Options of {@link startEmbeddedServer}. */
 export interface EmbeddedServerOptions {
@@ -37,6 +40,18 @@ export interface EmbeddedServerOptions {
   transactionLifetimeMs?: number;
   /** How long a plain write waits for a transaction holding its document, in milliseconds (default 5 000). */
   lockTimeoutMs?: number;
+  /**
+   * Data directory. When set, data survives restarts (append-only journal fsynced before each reply,
+   * compacted snapshots) and a lock file keeps a second server out. Without it, data lives in memory.
+   */
+  dbPath?: string;
+  /** Persistence tuning (only with `dbPath`). */
+  persistence?: PersistenceOptions;
+  /**
+   * Run the server in a worker thread so long scans do not block this event loop (default false).
+   * The returned object is the same; `stop()` also terminates the worker.
+   */
+  worker?: boolean;
 }
 
 /** A running embedded server. */
@@ -57,6 +72,7 @@ export interface EmbeddedServer {
  * @throws Error when the port cannot be bound (e.g. `EADDRINUSE`).
  */
 export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): Promise<EmbeddedServer> {
+  if (options.worker) return startInWorker({ ...options, worker: false });
   const host = options.host ?? '127.0.0.1';
   const engine = new Engine();
   const sockets = new Set<net.Socket>();
@@ -66,6 +82,9 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
     lockTimeoutMs: options.lockTimeoutMs ?? 5_000,
     transactionLifetimeMs: options.transactionLifetimeMs ?? 60_000,
   };
+  const persistence = options.dbPath
+    ? Persistence.open(options.dbPath, engine, options.persistence)
+    : undefined;
   const core = new ServerCore(engine, settings, options.cursorTimeoutMs ?? 600_000);
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -73,7 +92,10 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
     serveConnection(core, socket);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error) => {
+      persistence?.close();
+      reject(error);
+    });
     server.listen(options.port ?? 0, host, () => {
       server.off('error', reject);
       resolve();
@@ -102,9 +124,14 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
         clearInterval(reaper);
         core.cursors.close();
         for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
+        server.close(() => {
+          persistence?.close();
+          resolve();
+        });
       });
       return stopped;
     },
   };
 }
+
+export type { PersistenceOptions } from './engine/persistence.js';

@@ -1,0 +1,81 @@
+/**
+ * `plume-db` command line: starts the embedded server standalone, prints its URI, and stops cleanly on
+ * SIGINT/SIGTERM.
+ *
+ *     plume-db [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--replSet NAME | --standalone]
+ */
+import { startEmbeddedServer } from './index.js';
+import type { EmbeddedServerOptions } from './index.js';
+
+const USAGE =
+  'usage: plume-db [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--replSet NAME | --standalone]';
+
+/**
+ * Parses `plume-db` arguments.
+ * @throws Error on an unknown flag or a bad value.
+ */
+export function parseArgs(argv: readonly string[]): EmbeddedServerOptions {
+  const options: EmbeddedServerOptions = { port: 27017 };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.includes('=')
+      ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+      : [arg, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value\n${USAGE}`);
+      return v;
+    };
+    switch (flag) {
+      case '--port': {
+        const port = Number(value());
+        if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid --port\n${USAGE}`);
+        options.port = port;
+        break;
+      }
+      case '--host':
+      case '--bind_ip':
+        options.host = value();
+        break;
+      case '--dbpath':
+      case '--dbPath':
+        options.dbPath = value();
+        break;
+      case '--replSet':
+        options.replicaSet = value();
+        break;
+      case '--standalone':
+        options.replicaSet = false;
+        break;
+      case '--help':
+      case '-h':
+        throw new Error(USAGE);
+      default:
+        throw new Error(`unknown option ${arg}\n${USAGE}`);
+    }
+  }
+  return options;
+}
+
+/** Runs the CLI; resolves once the server has stopped after a signal. */
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  let options: EmbeddedServerOptions;
+  try {
+    options = parseArgs(argv);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  const server = await startEmbeddedServer(options);
+  process.stdout.write(`${server.uri}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      void server.stop().then(resolve);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

@@ -1,0 +1,296 @@
+/**
+ * Opt-in persistence for a data directory:
+ * - `journal.<gen>.bson`: an append-only log, one BSON record per committed batch of changes, written and
+ *   fsynced before the command replies (so no acknowledged write is lost on a crash);
+ * - `snapshot.bson`: a compacted image written to a temp file, fsynced and renamed into place; it names
+ *   the journal generation that follows it, so a crash at any point leaves a consistent pair;
+ * - `mongod.lock`: holds the owning pid; a second server on the same directory is refused.
+ * A torn record at the journal's end (crash mid-append) is dropped on load: it was never acknowledged.
+ */
+import { BSON } from 'bson';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CollectionOptions } from './collection.js';
+import type { Change, Engine } from './database.js';
+import { splitNs } from './database.js';
+import type { IndexSpec } from './indexes.js';
+import { keyOf } from './values.js';
+import type { Doc } from './values.js';
+import { DESERIALIZE_OPTIONS } from '../wire.js';
+
+const SNAPSHOT = 'snapshot.bson';
+const LOCK = 'mongod.lock';
+
+function journalName(gen: number): string {
+  return `journal.${gen}.bson`;
+}
+
+function fsyncDir(dir: string): void {
+  try {
+    const fd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // Some platforms cannot fsync directories; the rename is still atomic.
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Reads concatenated BSON records; stops at the first torn or invalid one and reports where. */
+function readRecords(buf: Buffer): { records: Doc[]; validBytes: number } {
+  const records: Doc[] = [];
+  let offset = 0;
+  while (offset + 4 <= buf.length) {
+    const size = buf.readInt32LE(offset);
+    if (size < 5 || offset + size > buf.length || buf[offset + size - 1] !== 0) break;
+    try {
+      records.push(BSON.deserialize(buf.subarray(offset, offset + size), DESERIALIZE_OPTIONS));
+    } catch {
+      break;
+    }
+    offset += size;
+  }
+  return { records, validBytes: offset };
+}
+
+/** Applies a logged change to the engine (used on load; never logs). */
+export function applyChange(engine: Engine, change: Change): void {
+  switch (change.op) {
+    case 'create': {
+      const [db, name] = splitNs(change.ns);
+      engine.create(db, name, change.options);
+      return;
+    }
+    case 'drop': {
+      const [db, name] = splitNs(change.ns);
+      engine.drop(db, name);
+      return;
+    }
+    case 'dropDatabase':
+      engine.dropDatabase(change.db);
+      return;
+    case 'rename': {
+      const [db, name] = splitNs(change.ns);
+      if (engine.collection(db, name)) engine.rename(change.ns, change.to, true);
+      return;
+    }
+    case 'put': {
+      const [db, name] = splitNs(change.ns);
+      const coll = engine.create(db, name);
+      const state = coll.writable();
+      const idKey = keyOf(change.doc['_id']);
+      state.put(change.ns, change.doc, state.docs.has(idKey) ? idKey : undefined);
+      return;
+    }
+    case 'delete': {
+      const [db, name] = splitNs(change.ns);
+      engine.collection(db, name)?.writable().remove(keyOf(change.id));
+      return;
+    }
+    case 'createIndex': {
+      const [db, name] = splitNs(change.ns);
+      const coll = engine.create(db, name);
+      if (!coll.state.index(change.spec.name)) coll.writable().addIndex(change.ns, change.spec);
+      return;
+    }
+    case 'dropIndex': {
+      const [db, name] = splitNs(change.ns);
+      const coll = engine.collection(db, name);
+      if (coll) coll.writable().indexes = coll.state.indexes.filter((i) => i.spec.name !== change.name);
+      return;
+    }
+  }
+}
+
+/** Options of {@link Persistence}. */
+export interface PersistenceOptions {
+  /** Compact (snapshot + new journal) at this interval, in ms (default 60 000). */
+  snapshotIntervalMs?: number;
+  /** Compact when the journal grows past this many bytes (default 64 MiB). */
+  maxJournalBytes?: number;
+  /** fsync every journal append (default true). Without it, a process crash loses nothing but an OS crash may. */
+  fsync?: boolean;
+}
+
+/** The data directory of one server. */
+export class Persistence {
+  private fd: number | undefined;
+  private gen = 0;
+  private journalBytes = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly fsync: boolean;
+  private readonly maxJournalBytes: number;
+
+  private constructor(
+    readonly dir: string,
+    private readonly engine: Engine,
+    options: PersistenceOptions,
+  ) {
+    this.fsync = options.fsync ?? true;
+    this.maxJournalBytes = options.maxJournalBytes ?? 64 * 1024 * 1024;
+  }
+
+  /**
+   * Locks the directory, loads the snapshot and journal into `engine`, and starts logging its changes.
+   * @throws Error when another live process holds the lock, or the directory cannot be used.
+   */
+  static open(dir: string, engine: Engine, options: PersistenceOptions = {}): Persistence {
+    fs.mkdirSync(dir, { recursive: true });
+    const p = new Persistence(dir, engine, options);
+    p.lock();
+    try {
+      p.load();
+      p.compact();
+    } catch (error) {
+      p.unlock();
+      throw error;
+    }
+    engine.onChanges = (changes) => p.append(changes);
+    const interval = options.snapshotIntervalMs ?? 60_000;
+    p.timer = setInterval(() => p.compact(), interval);
+    p.timer.unref();
+    return p;
+  }
+
+  private lock(): void {
+    const file = path.join(this.dir, LOCK);
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = fs.openSync(file, 'wx');
+        fs.writeSync(fd, String(process.pid));
+        fs.fsyncSync(fd);
+        fs.closeSync(fd);
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        const pid = Number(fs.readFileSync(file, 'utf8').trim());
+        if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
+          throw new Error(`the data directory ${this.dir} is locked by process ${pid} (${file})`);
+        }
+        fs.rmSync(file, { force: true });
+      }
+    }
+    throw new Error(`plume-db: could not lock ${this.dir}`);
+  }
+
+  private unlock(): void {
+    fs.rmSync(path.join(this.dir, LOCK), { force: true });
+  }
+
+  private load(): void {
+    const snapFile = path.join(this.dir, SNAPSHOT);
+    const saved = this.engine.onChanges;
+    this.engine.onChanges = undefined;
+    try {
+      if (fs.existsSync(snapFile)) {
+        const { records } = readRecords(fs.readFileSync(snapFile));
+        const header = records[0];
+        if (!header || header['format'] !== 'plume-snapshot')
+          throw new Error(`plume-db: ${snapFile} is not a plume snapshot`);
+        this.gen = Number(header['gen']);
+        for (const record of records.slice(1)) {
+          if (record['type'] === 'collection') {
+            const ns = String(record['ns']);
+            const [db, name] = splitNs(ns);
+            const coll = this.engine.create(db, name, record['options'] as CollectionOptions);
+            for (const spec of record['indexes'] as IndexSpec[]) coll.writable().addIndex(ns, spec);
+          } else if (record['type'] === 'doc') {
+            applyChange(this.engine, { op: 'put', ns: String(record['ns']), doc: record['doc'] as Doc });
+          }
+        }
+      }
+      for (const file of fs.readdirSync(this.dir)) {
+        const m = /^journal\.(\d+)\.bson$/.exec(file);
+        if (m && Number(m[1]) < this.gen) fs.rmSync(path.join(this.dir, file), { force: true });
+      }
+      const journal = path.join(this.dir, journalName(this.gen));
+      if (fs.existsSync(journal)) {
+        const { records } = readRecords(fs.readFileSync(journal));
+        for (const record of records)
+          for (const change of record['changes'] as Change[]) applyChange(this.engine, change);
+      }
+    } finally {
+      this.engine.onChanges = saved;
+    }
+  }
+
+  /** Appends one batch of changes durably (called synchronously before the command replies). */
+  append(changes: Change[]): void {
+    if (this.fd === undefined) return;
+    const record = BSON.serialize({ changes });
+    fs.writeSync(this.fd, record);
+    if (this.fsync) fs.fdatasyncSync(this.fd);
+    this.journalBytes += record.length;
+    if (this.journalBytes > this.maxJournalBytes) this.compact();
+  }
+
+  /** Writes a snapshot (temp file, fsync, rename) and starts a fresh journal generation. */
+  compact(): void {
+    const next = this.gen + 1;
+    const tmp = path.join(this.dir, `${SNAPSHOT}.tmp`);
+    const fd = fs.openSync(tmp, 'w');
+    try {
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      const flush = (): void => {
+        if (chunks.length === 0) return;
+        fs.writeSync(fd, Buffer.concat(chunks, size));
+        chunks.length = 0;
+        size = 0;
+      };
+      const push = (doc: Doc): void => {
+        const b = BSON.serialize(doc);
+        chunks.push(b);
+        size += b.length;
+        if (size > 4 * 1024 * 1024) flush();
+      };
+      push({ format: 'plume-snapshot', version: 1, gen: next, createdAt: new Date() });
+      for (const colls of this.engine.databases.values()) {
+        for (const coll of colls.values()) {
+          push({
+            type: 'collection',
+            ns: coll.ns,
+            options: coll.options,
+            indexes: coll.state.indexes.map((i) => i.spec),
+          });
+          for (const doc of coll.state.docs.values()) push({ type: 'doc', ns: coll.ns, doc });
+        }
+      }
+      flush();
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, path.join(this.dir, SNAPSHOT));
+    fsyncDir(this.dir);
+    const old = this.gen;
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.gen = next;
+    this.fd = fs.openSync(path.join(this.dir, journalName(next)), 'a');
+    this.journalBytes = 0;
+    fs.rmSync(path.join(this.dir, journalName(old)), { force: true });
+  }
+
+  /** Compacts, closes the journal and releases the lock. */
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.engine.onChanges = undefined;
+    if (this.fd !== undefined) {
+      this.compact();
+      fs.closeSync(this.fd);
+      this.fd = undefined;
+    }
+    this.unlock();
+  }
+}
