@@ -121,6 +121,8 @@ export abstract class AdapterBase<
   }
 
   /** Finds records (spec: "REST mapping"): a plain array, or `{ total, limit, skip, data }` when paginated. */
+  async find(params: P & { paginate: false }): Promise<Result[]>;
+  async find(params?: P): Promise<Paginated<Result> | Result[]>;
   async find(params?: P): Promise<Paginated<Result> | Result[]> {
     return this._find(await this.sanitized(params));
   }

@@ -123,3 +123,11 @@ describe('AdapterBase', () => {
     expect(created).toEqual([{ name: 'new' }]);
   });
 });
+
+describe('AdapterBase typing', () => {
+  it('find with paginate: false is typed as a plain array', async () => {
+    const service = new MemoryService({ paginate: { default: 5 } });
+    const items: Item[] = await service.find({ paginate: false });
+    expect(items.map((item) => item.name)).toEqual(['a']);
+  });
+});
