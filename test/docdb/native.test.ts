@@ -375,6 +375,20 @@ describe.each(databases)('DocDbService native features on $name', (factory) => {
       ).rejects.toMatchObject({ code: 400 });
     });
 
+    it('params.docdb options such as upsert reach the driver', async () => {
+      const id = new ObjectId().toHexString();
+      const upserted = await app
+        .service('messages')
+        .patch(id, { text: 'upserted' }, { docdb: { upsert: true } } as DocDbParams);
+      expect(upserted).toMatchObject({ text: 'upserted' });
+      expect(String((upserted as Document)._id)).toBe(id);
+      await expect(
+        app.service('messages').patch(new ObjectId().toHexString(), { text: 'x' }),
+      ).rejects.toMatchObject({
+        code: 404,
+      });
+    });
+
     it('params.docdb reaches every driver call, including the re-read after insert', async () => {
       const seen: string[] = [];
       const spy = new Proxy(messages, {
