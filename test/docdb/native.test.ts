@@ -379,7 +379,7 @@ describe.each(databases)('DocDbService native features on $name', (factory) => {
       const id = new ObjectId().toHexString();
       const upserted = await app
         .service('messages')
-        .patch(id, { text: 'upserted' }, { docdb: { upsert: true } } as DocDbParams);
+        .patch(id, { text: 'upserted' }, { docdb: { upsert: true } });
       expect(upserted).toMatchObject({ text: 'upserted' });
       expect(String((upserted as Document)._id)).toBe(id);
       await expect(
