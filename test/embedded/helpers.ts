@@ -2,6 +2,7 @@
  * Test helpers: a target database (the embedded server, or MONGODB_URL when set) and the two driver
  * majors the suite runs with.
  */
+import { afterAll, beforeAll } from 'vitest';
 import * as mongodb7 from 'mongodb';
 import * as mongodb6 from 'mongodb6';
 import { startEmbeddedServer } from 'plume/embedded';
@@ -54,4 +55,47 @@ let counter = 0;
 export function dbName(prefix: string): string {
   counter++;
   return `plume_${prefix}_${process.pid}_${counter}`;
+}
+
+/** A connected client and a fresh database for one describe block (dropped afterwards). */
+export interface Connected {
+  client: mongodb7.MongoClient;
+  db: mongodb7.Db;
+  uri: string;
+}
+
+/**
+ * Registers beforeAll/afterAll hooks that start a target, connect `driver` and create a unique database.
+ * Read the returned object's fields inside tests only.
+ */
+export function connect(
+  driver: DriverUnderTest,
+  prefix: string,
+  options: EmbeddedServerOptions = {},
+): Connected {
+  const state = {} as Connected;
+  let target: { uri: string; stop(): Promise<void> } | undefined;
+  beforeAll(async () => {
+    target = await startTarget(options);
+    state.uri = target.uri;
+    state.client = new driver.MongoClient(target.uri, { serverSelectionTimeoutMS: 5000 });
+    await state.client.connect();
+    state.db = state.client.db(dbName(prefix));
+  });
+  afterAll(async () => {
+    await state.db?.dropDatabase().catch(() => undefined);
+    await state.client?.close();
+    await target?.stop();
+  });
+  return state;
+}
+
+/** Runs `fn` and returns the error it rejects with (fails when it resolves). */
+export async function failure(fn: () => Promise<unknown>): Promise<Record<string, any>> {
+  try {
+    await fn();
+  } catch (error) {
+    return error as Record<string, any>;
+  }
+  throw new Error('expected the operation to fail');
 }

@@ -221,8 +221,8 @@ export function applyUpdate(
         next = docs[0]!;
       } else {
         const modifier = validateOperators(next, update as Doc, options.inserting ?? false);
-        const positional = JSON.stringify(Object.values(modifier).map((f) => Object.keys(f as Doc))).includes(
-          '.$"',
+        const positional = Object.values(modifier).some((f) =>
+          Object.keys(f as Doc).some((k) => /\.\$(\.|$)/.test(k)),
         );
         if (Object.keys(modifier).length > 0) {
           mingoUpdate(

@@ -1,0 +1,255 @@
+import { describe, expect, it } from 'vitest';
+import { connect, drivers, failure } from '../helpers.js';
+
+type Doc = Record<string, any>;
+
+/** [case name, stored document (without _id), update, expected document (without _id)] */
+const updateCases: [string, Doc, Doc | Doc[], Doc][] = [
+  ['$set a top-level field', { a: 1 }, { $set: { a: 2 } }, { a: 2 }],
+  [
+    '$set a new nested path creates documents',
+    { a: 1 },
+    { $set: { 'b.c.d': true } },
+    { a: 1, b: { c: { d: true } } },
+  ],
+  ['$set an array element by index', { arr: [1, 2, 3] }, { $set: { 'arr.1': 20 } }, { arr: [1, 20, 3] }],
+  ['$unset removes fields', { a: 1, b: 2 }, { $unset: { b: '' } }, { a: 1 }],
+  ['$inc increments and creates', { n: 1 }, { $inc: { n: 2, m: -1 } }, { n: 3, m: -1 }],
+  ['$inc with a float', { n: 1 }, { $inc: { n: 0.5 } }, { n: 1.5 }],
+  ['$mul multiplies and creates zero', { n: 3 }, { $mul: { n: 4, z: 5 } }, { n: 12, z: 0 }],
+  ['$min keeps the smaller value', { n: 5 }, { $min: { n: 3 } }, { n: 3 }],
+  ['$max keeps the larger value', { n: 5 }, { $max: { n: 3 } }, { n: 5 }],
+  ['$rename moves a field', { a: 1, b: 2 }, { $rename: { a: 'c' } }, { b: 2, c: 1 }],
+  ['$push appends', { arr: [1] }, { $push: { arr: 2 } }, { arr: [1, 2] }],
+  ['$push creates the array', {}, { $push: { arr: 'x' } }, { arr: ['x'] }],
+  [
+    '$push with $each, $sort and $slice',
+    { arr: [5, 1] },
+    { $push: { arr: { $each: [3, 9], $sort: 1, $slice: 3 } } },
+    { arr: [1, 3, 5] },
+  ],
+  [
+    '$push with $position',
+    { arr: [1, 2] },
+    { $push: { arr: { $each: [0], $position: 0 } } },
+    { arr: [0, 1, 2] },
+  ],
+  ['$addToSet skips duplicates', { arr: [1, 2] }, { $addToSet: { arr: 2 } }, { arr: [1, 2] }],
+  ['$addToSet with $each', { arr: [1] }, { $addToSet: { arr: { $each: [1, 2, 3] } } }, { arr: [1, 2, 3] }],
+  ['$pop removes the last element', { arr: [1, 2, 3] }, { $pop: { arr: 1 } }, { arr: [1, 2] }],
+  ['$pop -1 removes the first element', { arr: [1, 2, 3] }, { $pop: { arr: -1 } }, { arr: [2, 3] }],
+  ['$pull by value', { arr: [1, 2, 1, 3] }, { $pull: { arr: 1 } }, { arr: [2, 3] }],
+  ['$pull by condition', { arr: [1, 5, 10] }, { $pull: { arr: { $gte: 5 } } }, { arr: [1] }],
+  [
+    '$pull documents by match',
+    { arr: [{ k: 1 }, { k: 2 }] },
+    { $pull: { arr: { k: 2 } } },
+    { arr: [{ k: 1 }] },
+  ],
+  ['$pullAll', { arr: [1, 2, 3, 2] }, { $pullAll: { arr: [2, 3] } }, { arr: [1] }],
+  ['$[] updates every element', { arr: [1, 2] }, { $inc: { 'arr.$[]': 10 } }, { arr: [11, 12] }],
+  ['$bit and', { n: 13 }, { $bit: { n: { and: 10 } } }, { n: 8 }],
+  [
+    'several operators at once',
+    { a: 1, b: [1] },
+    { $set: { a: 5 }, $push: { b: 2 }, $inc: { c: 1 } },
+    { a: 5, b: [1, 2], c: 1 },
+  ],
+  ['replacement keeps _id and drops other fields', { a: 1, b: 2 }, { c: 3 }, { c: 3 }],
+  [
+    'pipeline update with $set and an expression',
+    { a: 2, b: 3 },
+    [{ $set: { sum: { $add: ['$a', '$b'] } } }],
+    { a: 2, b: 3, sum: 5 },
+  ],
+  ['pipeline update with $unset', { a: 1, b: 2 }, [{ $unset: 'b' }], { a: 1 }],
+  ['$set with an empty operand changes nothing', { a: 1 }, { $set: {} }, { a: 1 }],
+];
+
+/** [case name, stored document, update, expected error code] */
+const errorCases: [string, Doc, Doc | Doc[], number][] = [
+  ['$inc on a string is TypeMismatch (14)', { a: 'x' }, { $inc: { a: 1 } }, 14],
+  ['$inc with a non-numeric argument is TypeMismatch (14)', { a: 1 }, { $inc: { a: 'one' } }, 14],
+  ['$mul on a string is TypeMismatch (14)', { a: 'x' }, { $mul: { a: 2 } }, 14],
+  ['$push onto a non-array is BadValue (2)', { a: 1 }, { $push: { a: 2 } }, 2],
+  ['$addToSet onto a non-array is BadValue (2)', { a: 'x' }, { $addToSet: { a: 2 } }, 2],
+  ['$pop on a non-array is TypeMismatch (14)', { a: 1 }, { $pop: { a: 1 } }, 14],
+  ['$set on _id is ImmutableField (66)', { a: 1 }, { $set: { _id: 99 } }, 66],
+  ['$unset on _id is ImmutableField (66)', { a: 1 }, { $unset: { _id: '' } }, 66],
+  ['conflicting paths are ConflictingUpdateOperators (40)', { a: 1 }, { $set: { a: 1 }, $inc: { a: 1 } }, 40],
+  [
+    'parent/child path conflict is ConflictingUpdateOperators (40)',
+    { a: { b: 1 } },
+    { $set: { a: {} }, $unset: { 'a.b': '' } },
+    40,
+  ],
+  ['an unknown operator is FailedToParse (9)', { a: 1 }, { $frobnicate: { a: 1 } }, 9],
+];
+
+describe.each(drivers)('update conformance ($name)', (driver) => {
+  const t = connect(driver, 'update');
+  let n = 0;
+  const fresh = async (doc: Doc) => {
+    const coll = t.db.collection<Doc>(`u${n++}`);
+    const { insertedId } = await coll.insertOne({ ...doc });
+    return { coll, id: insertedId };
+  };
+
+  it.each(updateCases)('update: %s', async (_name, stored, update, expected) => {
+    const { coll, id } = await fresh(stored);
+    const replacement = !Array.isArray(update) && !Object.keys(update)[0]!.startsWith('$');
+    const result = replacement
+      ? await coll.replaceOne({ _id: id }, update)
+      : await coll.updateOne({ _id: id }, update as Doc);
+    expect(result.matchedCount).toBe(1);
+    const doc = await coll.findOne({ _id: id }, { projection: { _id: 0 } });
+    expect(doc).toEqual(expected);
+    const full = await coll.findOne({ _id: id });
+    expect(Object.keys(full!)[0]).toBe('_id');
+  });
+
+  it.each(errorCases)('update error: %s', async (_name, stored, update, code) => {
+    const { coll, id } = await fresh(stored);
+    const error = await failure(() => coll.updateOne({ _id: id }, update as Doc));
+    expect(error['code']).toBe(code);
+    expect(await coll.findOne({ _id: id }, { projection: { _id: 0 } })).toEqual(stored);
+  });
+
+  it('replacing with a different _id is ImmutableField (66)', async () => {
+    const { coll, id } = await fresh({ a: 1 });
+    const error = await failure(() => coll.replaceOne({ _id: id }, { _id: 'other', a: 2 }));
+    expect(error['code']).toBe(66);
+  });
+
+  it('updates array elements with the positional $ operator', async () => {
+    const { coll, id } = await fresh({
+      items: [
+        { k: 'a', n: 1 },
+        { k: 'b', n: 2 },
+      ],
+    });
+    await coll.updateOne({ _id: id, 'items.k': 'b' }, { $set: { 'items.$.n': 20 } });
+    expect((await coll.findOne({ _id: id }))!['items']).toEqual([
+      { k: 'a', n: 1 },
+      { k: 'b', n: 20 },
+    ]);
+  });
+
+  it('updates array elements selected by arrayFilters', async () => {
+    const { coll, id } = await fresh({ grades: [80, 95, 100, 60] });
+    await coll.updateOne(
+      { _id: id },
+      { $set: { 'grades.$[g]': 0 } },
+      { arrayFilters: [{ g: { $gte: 95 } }] },
+    );
+    expect((await coll.findOne({ _id: id }))!['grades']).toEqual([80, 0, 0, 60]);
+  });
+
+  it('upsert seeds the new document from equality fields and applies $setOnInsert', async () => {
+    const coll = t.db.collection<Doc>('upsert1');
+    const r = await coll.updateOne(
+      { email: 'a@x', 'profile.age': 30, score: { $gt: 1 } },
+      { $set: { seen: true }, $setOnInsert: { created: 1 } },
+      { upsert: true },
+    );
+    expect(r.upsertedCount).toBe(1);
+    const doc = await coll.findOne({ _id: r.upsertedId! });
+    expect(doc).toEqual({ _id: r.upsertedId, email: 'a@x', profile: { age: 30 }, seen: true, created: 1 });
+  });
+
+  it('upsert takes _id from the filter', async () => {
+    const coll = t.db.collection<Doc>('upsert2');
+    const r = await coll.updateOne({ _id: 'fixed' as never }, { $inc: { n: 1 } }, { upsert: true });
+    expect(r.upsertedId).toBe('fixed');
+    expect(await coll.findOne({ _id: 'fixed' as never })).toEqual({ _id: 'fixed', n: 1 });
+  });
+
+  it('upsert with $eq and $and seeds fields, $or does not', async () => {
+    const coll = t.db.collection<Doc>('upsert3');
+    const r = await coll.updateOne(
+      { $and: [{ a: { $eq: 1 } }, { b: 2 }], $or: [{ c: 1 }, { c: 2 }] },
+      { $set: { d: 4 } },
+      { upsert: true },
+    );
+    expect(await coll.findOne({ _id: r.upsertedId! }, { projection: { _id: 0 } })).toEqual({
+      a: 1,
+      b: 2,
+      d: 4,
+    });
+  });
+
+  it('upsert with a replacement document', async () => {
+    const coll = t.db.collection<Doc>('upsert4');
+    const r = await coll.replaceOne({ k: 'x' }, { k: 'x', v: 1 }, { upsert: true });
+    expect(r.upsertedCount).toBe(1);
+    expect(await coll.countDocuments({ k: 'x', v: 1 })).toBe(1);
+  });
+
+  it('$setOnInsert is ignored when the upsert matches', async () => {
+    const { coll, id } = await fresh({ k: 1 });
+    await coll.updateOne({ _id: id }, { $setOnInsert: { x: 1 }, $set: { y: 2 } }, { upsert: true });
+    expect(await coll.findOne({ _id: id }, { projection: { _id: 0 } })).toEqual({ k: 1, y: 2 });
+  });
+
+  it('updateMany reports matched and modified counts', async () => {
+    const coll = t.db.collection<Doc>('many');
+    await coll.insertMany([
+      { g: 1, v: 1 },
+      { g: 1, v: 2 },
+      { g: 1, v: 2 },
+      { g: 2, v: 2 },
+    ]);
+    const r = await coll.updateMany({ g: 1 }, { $set: { v: 2 } });
+    expect(r).toMatchObject({ matchedCount: 3, modifiedCount: 1 });
+  });
+
+  it('rejects a replacement document in updateMany', async () => {
+    const coll = t.db.collection<Doc>('many2');
+    await coll.insertOne({ a: 1 });
+    await expect(coll.updateMany({}, { b: 1 } as never)).rejects.toBeDefined();
+  });
+
+  it('bulkWrite mixes inserts, updates and deletes', async () => {
+    const coll = t.db.collection<Doc>('bulk');
+    const r = await coll.bulkWrite([
+      { insertOne: { document: { _id: 1, n: 1 } } },
+      { insertOne: { document: { _id: 2, n: 2 } } },
+      { updateOne: { filter: { _id: 1 }, update: { $inc: { n: 10 } } } },
+      { deleteOne: { filter: { _id: 2 } } },
+      { replaceOne: { filter: { _id: 3 }, replacement: { n: 3 }, upsert: true } },
+    ]);
+    expect(r).toMatchObject({ insertedCount: 2, modifiedCount: 1, deletedCount: 1, upsertedCount: 1 });
+    expect(await coll.find({}).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, n: 11 },
+      { _id: 3, n: 3 },
+    ]);
+  });
+
+  it('deleteOne removes one and deleteMany removes all matches', async () => {
+    const coll = t.db.collection<Doc>('deletes');
+    await coll.insertMany([{ k: 1 }, { k: 1 }, { k: 1 }, { k: 2 }]);
+    expect((await coll.deleteOne({ k: 1 })).deletedCount).toBe(1);
+    expect((await coll.deleteMany({ k: 1 })).deletedCount).toBe(2);
+    expect((await coll.deleteMany({})).deletedCount).toBe(1);
+  });
+
+  it('findOneAndUpdate with fields, sort and new', async () => {
+    const coll = t.db.collection<Doc>('fam');
+    await coll.insertMany([
+      { q: 1, n: 1 },
+      { q: 1, n: 5 },
+    ]);
+    const r = await coll.findOneAndUpdate(
+      { q: 1 },
+      { $inc: { n: 1 } },
+      { sort: { n: -1 }, projection: { _id: 0, n: 1 }, returnDocument: 'after' },
+    );
+    expect(r).toEqual({ n: 6 });
+  });
+
+  it('rejects an _id of array type with InvalidIdField (53)', async () => {
+    const coll = t.db.collection<Doc>('badid');
+    const error = await failure(() => coll.insertOne({ _id: [1, 2] as never }));
+    expect(error['code']).toBe(53);
+  });
+});
