@@ -18,7 +18,14 @@ import type {
 } from './declarations.js';
 import { handleDriverError } from './error-handler.js';
 import { checkPlainId, objectifyQuery, toObjectId } from './object-id.js';
-import { getProjection, queryStages, splitPipeline } from './pipeline.js';
+import { getProjection, queryStages } from './pipeline.js';
+import {
+  countRecords,
+  insertAll,
+  openAggregateCursor,
+  openFindCursor,
+  type ReadContext,
+} from './driver-calls.js';
 import { DEFAULT_DISABLED_OPERATORS, makePatchUpdate, makeUpdate } from './update-data.js';
 
 /** Raw queries come from server code, so they may nest deeper than client queries. */
@@ -177,7 +184,7 @@ export class DocDbService<
     if (docs.length === 1 && !Array.isArray(data)) {
       await this.run(() => model.insertOne(docs[0] as Document, options));
     } else {
-      await this.insertAll(model, docs, options);
+      await insertAll(model, docs, options);
     }
     const ids = docs.map((doc) => doc._id as unknown);
     const select = this.selectOnly(params);
@@ -326,67 +333,21 @@ export class DocDbService<
     return doc;
   }
 
-  /** `insertMany` that removes what it inserted before a failure, so a failed create writes nothing. */
-  private async insertAll(
-    model: Collection<Document>,
-    docs: Document[],
-    options: DocDbDriverOptions,
-  ): Promise<void> {
-    try {
-      await model.insertMany(docs, { ...options, ordered: true });
-    } catch (error) {
-      const inserted = (error as { insertedCount?: unknown }).insertedCount;
-      const inTransaction = options.session?.inTransaction() === true;
-      if (typeof inserted === 'number' && inserted > 0 && !inTransaction) {
-        const ids: Document = { $in: docs.slice(0, inserted).map((doc) => doc._id as unknown) };
-        await model.deleteMany({ _id: ids }, options).catch(() => undefined);
-      }
-      handleDriverError(error);
-    }
+  /** Where reads of this call go: id field, driver options, pipeline. */
+  private readContext(params: P): ReadContext {
+    return { idField: this.id, options: this.driverOptions(params), pipeline: params.pipeline };
   }
 
-  private findCursor(
-    model: Collection<Document>,
-    query: Query,
-    filters: QueryFilters,
-    params: P,
-  ): FindCursor<Document> {
-    let cursor = model.find(query, this.driverOptions(params));
-    if (filters.$sort && Object.keys(filters.$sort).length > 0) cursor = cursor.sort(filters.$sort);
-    if (filters.$skip) cursor = cursor.skip(filters.$skip);
-    if (filters.$limit) cursor = cursor.limit(filters.$limit);
-    const projection = getProjection(filters.$select, this.id);
-    return projection ? cursor.project(projection) : cursor;
+  private findCursor(model: Collection<Document>, query: Query, filters: QueryFilters, params: P) {
+    return openFindCursor(model, query, filters, this.readContext(params));
   }
 
-  private aggregateCursor(
-    model: Collection<Document>,
-    query: Query,
-    filters: QueryFilters,
-    params: P,
-  ): AggregationCursor<Document> {
-    const { before, after } = splitPipeline(params.pipeline);
-    const stages = queryStages(
-      query,
-      filters.$limit === 0 ? { ...filters, $limit: undefined } : filters,
-      this.id,
-    );
-    return model.aggregate([...before, ...stages, ...after], this.driverOptions(params));
+  private aggregateCursor(model: Collection<Document>, query: Query, filters: QueryFilters, params: P) {
+    return openAggregateCursor(model, query, filters, this.readContext(params));
   }
 
   private async count(model: Collection<Document>, query: Query, params: P): Promise<number> {
-    const options = this.driverOptions(params);
-    if (params.pipeline) {
-      const { before, after } = splitPipeline(params.pipeline);
-      const stages = [...before, { $match: query }, ...after, { $count: 'total' }];
-      const [row] = await this.run(() => model.aggregate(stages, options).toArray());
-      return typeof row?.total === 'number' ? row.total : 0;
-    }
-    const { useEstimatedDocumentCount } = this.getOptions(params);
-    const unfiltered = Object.keys(query).length === 0;
-    if (useEstimatedDocumentCount && unfiltered && options.session?.inTransaction() !== true) {
-      return this.run(() => model.estimatedDocumentCount(options));
-    }
-    return this.run(() => model.countDocuments(query, options));
+    const estimated = this.getOptions(params).useEstimatedDocumentCount === true;
+    return this.run(() => countRecords(model, query, this.readContext(params), estimated));
   }
 }
