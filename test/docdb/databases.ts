@@ -6,6 +6,8 @@ import { startEmbeddedServer } from 'plume/embedded';
 export interface TestDatabase {
   client: MongoClient;
   db: Db;
+  /** True when the server runs multi-document transactions (a replica set, a sharded cluster, or the embedded DB). */
+  transactions: boolean;
   /** A fresh, randomly named collection (dropped by `stop`). */
   collection(prefix: string): Collection<Document>;
   stop(): Promise<void>;
@@ -14,8 +16,6 @@ export interface TestDatabase {
 /** A database the conformance suite runs against. */
 export interface DatabaseFactory {
   name: string;
-  /** True when the database runs multi-document transactions. */
-  transactions: boolean;
   start(): Promise<TestDatabase>;
 }
 
@@ -23,9 +23,11 @@ async function connect(uri: string, stopServer: () => Promise<void>): Promise<Te
   const client = await MongoClient.connect(uri, { serverSelectionTimeoutMS: 5000 });
   const db = client.db(`plume_test_${randomBytes(4).toString('hex')}`);
   const names: string[] = [];
+  const hello = await db.admin().command({ hello: 1 });
   return {
     client,
     db,
+    transactions: typeof hello.setName === 'string' || hello.msg === 'isdbgrid',
     collection(prefix) {
       const name = `${prefix}_${randomBytes(6).toString('hex')}`;
       names.push(name);
@@ -45,7 +47,6 @@ async function connect(uri: string, stopServer: () => Promise<void>): Promise<Te
 
 const embedded: DatabaseFactory = {
   name: 'embedded',
-  transactions: true,
   async start() {
     const server = await startEmbeddedServer();
     return connect(server.uri, () => server.stop());
@@ -54,7 +55,6 @@ const embedded: DatabaseFactory = {
 
 const external: DatabaseFactory = {
   name: 'MONGODB_URL',
-  transactions: true,
   start: () => connect(process.env.MONGODB_URL ?? '', async () => undefined),
 };
 
