@@ -109,7 +109,7 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
     const coll = engine.collection(args.db, name);
     return coll ? engine.documents(coll, args.txn) : [];
   };
-  const rewritten = pipeline.map((stage) => rewriteMeta(stage, searched));
+  const rewritten = pipeline.flatMap((stage) => rewriteBucket(rewriteMeta(stage, searched)));
   let result: Doc[];
   try {
     result = new Aggregator(
@@ -211,4 +211,27 @@ function writeOut(
     engine.touched(coll, idKey);
     engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);
   }
+}
+
+/** Rewrites `$bucket` as the `$group` + `$sort` MongoDB documents it to be (mingo misplaces boundary values). */
+function rewriteBucket(stage: Doc): Doc[] {
+  const spec = stage['$bucket'];
+  if (!isPlainObject(spec)) return [stage];
+  const boundaries = spec['boundaries'];
+  if (!Array.isArray(boundaries) || boundaries.length < 2)
+    throw new CommandError(40192, "The $bucket 'boundaries' field must be an array of at least two values");
+  const branches = [];
+  for (let i = 0; i + 1 < boundaries.length; i++) {
+    branches.push({
+      case: {
+        $and: [{ $gte: [spec['groupBy'], boundaries[i]] }, { $lt: [spec['groupBy'], boundaries[i + 1]] }],
+      },
+      then: boundaries[i],
+    });
+  }
+  const group: Doc = {
+    _id: { $switch: { branches, ...(spec['default'] !== undefined ? { default: spec['default'] } : {}) } },
+  };
+  Object.assign(group, isPlainObject(spec['output']) ? spec['output'] : { count: { $sum: 1 } });
+  return [{ $group: group }, { $sort: { _id: 1 } }];
 }

@@ -19,12 +19,18 @@ function fold(s: string): string {
 
 /** Stems a folded token (very light English stemmer). */
 export function stem(token: string): string {
-  if (token.length > 5 && token.endsWith('ing')) return token.slice(0, -3);
-  if (token.length > 4 && token.endsWith('ed')) return token.slice(0, -2);
-  if (token.length > 4 && token.endsWith('ly')) return token.slice(0, -2);
-  if (token.length > 4 && token.endsWith('es')) return token.slice(0, -2);
-  if (token.length > 3 && token.endsWith('s') && !token.endsWith('ss')) return token.slice(0, -1);
-  return token;
+  let t = token;
+  if (t.length > 4 && t.endsWith('ies')) t = t.slice(0, -3) + 'i';
+  else if (t.length > 3 && t.endsWith('s') && !t.endsWith('ss') && !t.endsWith('us')) t = t.slice(0, -1);
+  for (const suffix of ['ing', 'ed', 'ly']) {
+    if (t.length > suffix.length + 2 && t.endsWith(suffix)) {
+      t = t.slice(0, -suffix.length);
+      if (/([^aeiouls])\1$/.test(t)) t = t.slice(0, -1);
+      break;
+    }
+  }
+  if (t.length > 4 && t.endsWith('e')) t = t.slice(0, -1);
+  return t;
 }
 
 /** Tokens of a text (folded, stemmed, stop words dropped). */

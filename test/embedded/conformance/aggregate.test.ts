@@ -1,0 +1,333 @@
+import { describe, expect, it } from 'vitest';
+import { connect, drivers, external, failure } from '../helpers.js';
+
+type Doc = Record<string, any>;
+
+const orders: Doc[] = [
+  { _id: 1, customer: 'ann', item: 'apple', qty: 5, price: 2, tags: ['fruit', 'red'] },
+  { _id: 2, customer: 'bob', item: 'pear', qty: 2, price: 3, tags: ['fruit'] },
+  { _id: 3, customer: 'ann', item: 'bread', qty: 1, price: 4, tags: [] },
+  { _id: 4, customer: 'cid', item: 'apple', qty: 10, price: 2 },
+];
+
+/** [case name, pipeline, expected output] */
+const pipelineCases: [string, Doc[], Doc[]][] = [
+  [
+    '$match + $project',
+    [{ $match: { item: 'apple' } }, { $project: { _id: 0, customer: 1 } }],
+    [{ customer: 'ann' }, { customer: 'cid' }],
+  ],
+  [
+    '$group with $sum and $sort',
+    [{ $group: { _id: '$customer', total: { $sum: '$qty' } } }, { $sort: { _id: 1 } }],
+    [
+      { _id: 'ann', total: 6 },
+      { _id: 'bob', total: 2 },
+      { _id: 'cid', total: 10 },
+    ],
+  ],
+  [
+    '$group with _id null and $avg',
+    [{ $group: { _id: null, avg: { $avg: '$price' } } }],
+    [{ _id: null, avg: 2.75 }],
+  ],
+  [
+    '$group with $push and $addToSet',
+    [
+      { $match: { customer: 'ann' } },
+      { $group: { _id: '$customer', items: { $push: '$item' }, n: { $addToSet: '$price' } } },
+      { $project: { items: 1, n: { $size: '$n' } } },
+    ],
+    [{ _id: 'ann', items: ['apple', 'bread'], n: 2 }],
+  ],
+  ['$count', [{ $match: { price: 2 } }, { $count: 'n' }], [{ n: 2 }]],
+  [
+    '$skip and $limit',
+    [{ $sort: { _id: 1 } }, { $skip: 1 }, { $limit: 2 }, { $project: { _id: 1 } }],
+    [{ _id: 2 }, { _id: 3 }],
+  ],
+  [
+    '$unwind',
+    [{ $match: { _id: 1 } }, { $unwind: '$tags' }, { $project: { _id: 0, tags: 1 } }],
+    [{ tags: 'fruit' }, { tags: 'red' }],
+  ],
+  [
+    '$unwind with includeArrayIndex',
+    [
+      { $match: { _id: 1 } },
+      { $unwind: { path: '$tags', includeArrayIndex: 'i' } },
+      { $project: { _id: 0, i: 1 } },
+    ],
+    [{ i: 0 }, { i: 1 }],
+  ],
+  ['$unwind drops empty and missing arrays by default', [{ $unwind: '$tags' }, { $count: 'n' }], [{ n: 3 }]],
+  [
+    '$unwind with preserveNullAndEmptyArrays',
+    [{ $unwind: { path: '$tags', preserveNullAndEmptyArrays: true } }, { $count: 'n' }],
+    [{ n: 5 }],
+  ],
+  [
+    '$addFields with arithmetic',
+    [
+      { $match: { _id: 2 } },
+      { $addFields: { total: { $multiply: ['$qty', '$price'] } } },
+      { $project: { _id: 0, total: 1 } },
+    ],
+    [{ total: 6 }],
+  ],
+  [
+    '$set and $unset stages',
+    [{ $match: { _id: 3 } }, { $set: { x: 1 } }, { $unset: ['tags', 'qty', 'price', 'customer', 'item'] }],
+    [{ _id: 3, x: 1 }],
+  ],
+  [
+    '$replaceRoot',
+    [{ $match: { _id: 2 } }, { $replaceRoot: { newRoot: { who: '$customer' } } }],
+    [{ who: 'bob' }],
+  ],
+  ['$replaceWith', [{ $match: { _id: 2 } }, { $replaceWith: { what: '$item' } }], [{ what: 'pear' }]],
+  ['$sortByCount', [{ $sortByCount: '$item' }, { $limit: 1 }], [{ _id: 'apple', count: 2 }]],
+  [
+    '$facet',
+    [{ $facet: { apples: [{ $match: { item: 'apple' } }, { $count: 'n' }], all: [{ $count: 'n' }] } }],
+    [{ apples: [{ n: 2 }], all: [{ n: 4 }] }],
+  ],
+  [
+    '$bucket',
+    [{ $bucket: { groupBy: '$qty', boundaries: [0, 5, 100], default: 'other' } }],
+    [
+      { _id: 0, count: 2 },
+      { _id: 5, count: 2 },
+    ],
+  ],
+  [
+    '$cond and $ifNull expressions',
+    [
+      { $match: { _id: { $in: [3, 4] } } },
+      {
+        $project: { big: { $cond: [{ $gte: ['$qty', 5] }, 'yes', 'no'] }, t: { $ifNull: ['$tags', 'none'] } },
+      },
+    ],
+    [
+      { _id: 3, big: 'no', t: [] },
+      { _id: 4, big: 'yes', t: 'none' },
+    ],
+  ],
+  [
+    'string expressions',
+    [
+      { $match: { _id: 1 } },
+      { $project: { _id: 0, s: { $toUpper: { $concat: ['$customer', '-', '$item'] } } } },
+    ],
+    [{ s: 'ANN-APPLE' }],
+  ],
+];
+
+describe.each(drivers)('aggregation conformance ($name)', (driver) => {
+  const t = connect(driver, 'agg');
+  const seeded = async () => {
+    const coll = t.db.collection<any>('orders');
+    if ((await coll.estimatedDocumentCount()) === 0) await coll.insertMany(orders.map((o) => ({ ...o })));
+    return coll;
+  };
+
+  it.each(pipelineCases)('pipeline: %s', async (_name, pipeline, expected) => {
+    const coll = await seeded();
+    expect(await coll.aggregate(pipeline).toArray()).toEqual(expected);
+  });
+
+  it('does not let a pipeline change stored documents', async () => {
+    const coll = await seeded();
+    await coll
+      .aggregate([{ $unwind: { path: '$tags', preserveNullAndEmptyArrays: true } }, { $set: { qty: 0 } }])
+      .toArray();
+    expect(await coll.find({}).sort({ _id: 1 }).toArray()).toEqual(orders);
+  });
+
+  it('$lookup with localField/foreignField', async () => {
+    const coll = await seeded();
+    const customers = t.db.collection<any>('customers');
+    await customers.insertMany([{ _id: 'ann', city: 'Oslo' } as Doc, { _id: 'bob', city: 'Rome' } as Doc]);
+    const out = await coll
+      .aggregate([
+        { $match: { _id: { $in: [1, 2, 4] } } },
+        { $lookup: { from: 'customers', localField: 'customer', foreignField: '_id', as: 'c' } },
+        { $project: { c: 1 } },
+      ])
+      .toArray();
+    expect(out).toEqual([
+      { _id: 1, c: [{ _id: 'ann', city: 'Oslo' }] },
+      { _id: 2, c: [{ _id: 'bob', city: 'Rome' }] },
+      { _id: 4, c: [] },
+    ]);
+  });
+
+  it('$lookup with let and a pipeline', async () => {
+    const coll = await seeded();
+    const out = await coll
+      .aggregate([
+        { $match: { _id: 1 } },
+        {
+          $lookup: {
+            from: 'orders',
+            let: { it: '$item' },
+            pipeline: [{ $match: { $expr: { $eq: ['$item', '$$it'] } } }, { $project: { _id: 1 } }],
+            as: 'same',
+          },
+        },
+        { $project: { same: 1 } },
+      ])
+      .toArray();
+    expect(out).toEqual([{ _id: 1, same: [{ _id: 1 }, { _id: 4 }] }]);
+  });
+
+  it('$graphLookup follows references', async () => {
+    const staff = t.db.collection<any>('staff');
+    await staff.insertMany([
+      { _id: 'a', boss: null } as Doc,
+      { _id: 'b', boss: 'a' } as Doc,
+      { _id: 'c', boss: 'b' } as Doc,
+    ]);
+    const out = await staff
+      .aggregate([
+        { $match: { _id: 'c' } },
+        {
+          $graphLookup: {
+            from: 'staff',
+            startWith: '$boss',
+            connectFromField: 'boss',
+            connectToField: '_id',
+            as: 'chain',
+          },
+        },
+        { $project: { n: { $size: '$chain' } } },
+      ])
+      .toArray();
+    expect(out).toEqual([{ _id: 'c', n: 2 }]);
+  });
+
+  it('$unionWith appends another collection', async () => {
+    const a = t.db.collection<any>('ua');
+    const b = t.db.collection<any>('ub');
+    await a.insertOne({ _id: 1 });
+    await b.insertOne({ _id: 2 });
+    expect(await a.aggregate([{ $unionWith: 'ub' }]).toArray()).toEqual([{ _id: 1 }, { _id: 2 }]);
+  });
+
+  it('$out replaces the target collection', async () => {
+    const coll = await seeded();
+    await t.db.collection<any>('out_target').insertOne({ stale: true });
+    await coll
+      .aggregate([{ $match: { item: 'apple' } }, { $project: { qty: 1 } }, { $out: 'out_target' }])
+      .toArray();
+    expect(await t.db.collection<any>('out_target').find({}).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, qty: 5 },
+      { _id: 4, qty: 10 },
+    ]);
+  });
+
+  it('$merge merges into the target collection', async () => {
+    const coll = await seeded();
+    const target = t.db.collection<any>('merge_target');
+    await target.insertMany([{ _id: 'ann', total: 0, keep: true } as Doc]);
+    await coll
+      .aggregate([
+        { $group: { _id: '$customer', total: { $sum: '$qty' } } },
+        { $merge: { into: 'merge_target', whenMatched: 'merge', whenNotMatched: 'insert' } },
+      ])
+      .toArray();
+    expect(await target.find({}).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 'ann', total: 6, keep: true },
+      { _id: 'bob', total: 2 },
+      { _id: 'cid', total: 10 },
+    ]);
+  });
+
+  it('matches with collation inside aggregate', async () => {
+    const coll = await seeded();
+    expect(
+      await coll
+        .aggregate([{ $match: { customer: 'ANN' } }, { $count: 'n' }], {
+          collation: { locale: 'en', strength: 2 },
+        })
+        .toArray(),
+    ).toEqual([{ n: 2 }]);
+  });
+
+  it('countDocuments and estimatedDocumentCount agree', async () => {
+    const coll = await seeded();
+    expect(await coll.countDocuments()).toBe(4);
+    expect(await coll.estimatedDocumentCount()).toBe(4);
+    expect(await coll.countDocuments({ qty: { $gt: 1 } }, { limit: 2 })).toBe(2);
+  });
+
+  it('rejects an unknown stage', async () => {
+    const coll = await seeded();
+    const error = await failure(() => coll.aggregate([{ $nonsense: {} }]).toArray());
+    expect(error['code']).toBeTypeOf('number');
+  });
+
+  it('rejects $out that is not the last stage', async () => {
+    const coll = await seeded();
+    const error = await failure(() => coll.aggregate([{ $out: 'x' }, { $match: {} }]).toArray());
+    expect(error['code']).toBeTypeOf('number');
+  });
+
+  it('answers explain for a pipeline', async () => {
+    const coll = await seeded();
+    const plan = await coll.aggregate([{ $match: { _id: 1 } }]).explain();
+    expect(plan).toHaveProperty(external ? 'ok' : 'queryPlanner');
+  });
+
+  it('finds with $text on a text index, sorted by score', async () => {
+    const posts = t.db.collection<any>('posts');
+    await posts.createIndex({ title: 'text', body: 'text' });
+    await posts.insertMany([
+      { _id: 1, title: 'Cooking pasta', body: 'Boil water and add the pasta' },
+      { _id: 2, title: 'Running shoes', body: 'Shoes for running in the rain' },
+      { _id: 3, title: 'Pasta and shoes', body: 'An odd combination' },
+    ]);
+    const hits = await posts
+      .find({ $text: { $search: 'pasta' } })
+      .project({ score: { $meta: 'textScore' } })
+      .sort({ score: { $meta: 'textScore' } })
+      .toArray();
+    expect(hits.map((d) => d['_id']).sort()).toEqual([1, 3]);
+    expect(hits[0]!['_id']).toBe(1);
+    expect(hits[0]!['score']).toBeGreaterThan(0);
+    expect((await posts.find({ $text: { $search: 'run' } }).toArray()).map((d) => d['_id'])).toEqual([2]);
+    expect(
+      (await posts.find({ $text: { $search: '"odd combination"' } }).toArray()).map((d) => d['_id']),
+    ).toEqual([3]);
+    expect((await posts.find({ $text: { $search: 'shoes -pasta' } }).toArray()).map((d) => d['_id'])).toEqual(
+      [2],
+    );
+  });
+
+  it('rejects $text without a text index', async () => {
+    const coll = await seeded();
+    const error = await failure(() => coll.find({ $text: { $search: 'apple' } }).toArray());
+    expect(error['code']).toBe(27);
+  });
+
+  it.skipIf(external)('runs the $search text stage', async () => {
+    const posts = t.db.collection<any>('search');
+    await posts.insertMany([
+      { _id: 1, title: 'Red apples', body: 'crisp' },
+      { _id: 2, title: 'Green pears', body: 'apples are better' },
+      { _id: 3, title: 'Bread', body: 'fresh' },
+    ]);
+    const out = await posts
+      .aggregate([
+        { $search: { text: { query: 'apple', path: 'title' } } },
+        { $project: { _id: 1, s: { $meta: 'searchScore' } } },
+      ])
+      .toArray();
+    expect(out.map((d) => d['_id'])).toEqual([1]);
+    expect(out[0]!['s']).toBeGreaterThan(0);
+    const both = await posts
+      .aggregate([{ $search: { text: { query: 'apples', path: ['title', 'body'] } } }])
+      .toArray();
+    expect(both.map((d) => d['_id']).sort()).toEqual([1, 2]);
+  });
+});
