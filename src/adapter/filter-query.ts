@@ -63,7 +63,7 @@ export function describeValue(value: unknown): string {
   try {
     text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   } catch {
-    text = String(value);
+    text = '[unprintable value]';
   }
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
@@ -89,14 +89,14 @@ export function getLimit(
   return chosen === undefined ? paginate.max : Math.min(chosen, paginate.max);
 }
 
-const SORT_DIRECTIONS: Readonly<Record<string, 1 | -1>> = {
-  '1': 1,
-  '-1': -1,
-  asc: 1,
-  desc: -1,
-  ascending: 1,
-  descending: -1,
-};
+const SORT_DIRECTIONS: ReadonlyMap<string, 1 | -1> = new Map([
+  ['1', 1],
+  ['-1', -1],
+  ['asc', 1],
+  ['desc', -1],
+  ['ascending', 1],
+  ['descending', -1],
+]);
 
 function parseSort(value: unknown, allowMeta: boolean): Record<string, 1 | -1 | { $meta: string }> {
   if (!isPlainObject(value))
@@ -104,8 +104,11 @@ function parseSort(value: unknown, allowMeta: boolean): Record<string, 1 | -1 | 
   const sort: Record<string, 1 | -1 | { $meta: string }> = {};
   for (const [field, direction] of Object.entries(value)) {
     checkFieldName(field, '$sort');
-    const normalised = SORT_DIRECTIONS[String(direction).toLowerCase()];
-    if ((typeof direction === 'number' || typeof direction === 'string') && normalised !== undefined) {
+    const normalised =
+      typeof direction === 'number' || typeof direction === 'string'
+        ? SORT_DIRECTIONS.get(String(direction).toLowerCase())
+        : undefined;
+    if (normalised !== undefined) {
       sort[field] = normalised;
     } else if (
       allowMeta &&

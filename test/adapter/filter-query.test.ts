@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { coerceQuery, filterQuery, getLimit } from 'plume/adapter';
 import { BadRequest } from 'plume/errors';
+import fc from 'fast-check';
 
 function badRequest(fn: () => unknown): BadRequest {
   try {
@@ -75,6 +76,7 @@ describe('filterQuery', () => {
     [{ $skip: { a: 1 } }, '$skip'],
     [{ $sort: { name: 'up' } }, "'name'"],
     [{ $sort: 'name' }, '$sort'],
+    [{ $sort: { name: 'constructor' } }, "'name'"],
     [{ $select: { a: 1 } }, '$select'],
     [{ $select: ['$where'] }, '$where'],
     [{ a: { $in: 'x' } }, '$in'],
@@ -154,5 +156,45 @@ describe('coerceQuery', () => {
     expect(badRequest(() => convert({ count: '1.5' })).message).toContain("'count'");
     expect(badRequest(() => convert({ active: 'yes' })).message).toContain("'active'");
     expect(badRequest(() => convert({ age: '' })).message).toContain("'age'");
+  });
+});
+
+describe('filterQuery on arbitrary input', () => {
+  it('either accepts a query or throws a BadRequest, never anything else', () => {
+    const key = fc.oneof(
+      fc.constantFrom(
+        '$limit',
+        '$skip',
+        '$sort',
+        '$select',
+        '$or',
+        '$and',
+        '$in',
+        '$gt',
+        '$regex',
+        '$where',
+        'a',
+        'b',
+      ),
+      fc.string({ maxLength: 6 }),
+    );
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { depthSize: 'small' },
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.array(tie('node'), { maxLength: 4 }),
+        fc.dictionary(key, tie('node'), { maxKeys: 4 }),
+      ),
+    })).node;
+    fc.assert(
+      fc.property(fc.dictionary(key, value, { maxKeys: 6 }), (query) => {
+        try {
+          filterQuery(query, { paginate: { default: 10, max: 20 } });
+        } catch (error) {
+          expect(error).toBeInstanceOf(BadRequest);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
