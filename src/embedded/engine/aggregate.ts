@@ -220,13 +220,14 @@ function rewriteBucket(stage: Doc): Doc[] {
   const boundaries = spec['boundaries'];
   if (!Array.isArray(boundaries) || boundaries.length < 2)
     throw new CommandError(40192, "The $bucket 'boundaries' field must be an array of at least two values");
-  const branches = [];
+  const branches: Doc[] = [];
+  const bounds = boundaries as unknown[];
   for (let i = 0; i + 1 < boundaries.length; i++) {
     branches.push({
       case: {
-        $and: [{ $gte: [spec['groupBy'], boundaries[i]] }, { $lt: [spec['groupBy'], boundaries[i + 1]] }],
+        $and: [{ $gte: [spec['groupBy'], bounds[i]] }, { $lt: [spec['groupBy'], bounds[i + 1]] }],
       },
-      then: boundaries[i],
+      then: bounds[i],
     });
   }
   const group: Doc = {

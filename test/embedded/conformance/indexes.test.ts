@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { connect, drivers, external, failure } from '../helpers.js';
+
+describe.each(drivers)('index conformance ($name)', (driver) => {
+  const t = connect(driver, 'idx', { ttlIntervalMs: 100 });
+
+  it('enforces a compound unique index on the combination', async () => {
+    const coll = t.db.collection<any>('compound');
+    await coll.createIndex({ a: 1, b: 1 }, { unique: true });
+    await coll.insertMany([
+      { a: 1, b: 1 },
+      { a: 1, b: 2 },
+      { a: 2, b: 1 },
+    ]);
+    const error = await failure(() => coll.insertOne({ a: 1, b: 2 }));
+    expect(error).toMatchObject({ code: 11000, keyPattern: { a: 1, b: 1 }, keyValue: { a: 1, b: 2 } });
+  });
+
+  it('enforces a unique multikey index across array elements', async () => {
+    const coll = t.db.collection<any>('multikey');
+    await coll.createIndex({ tags: 1 }, { unique: true });
+    await coll.insertOne({ tags: ['x', 'y'] });
+    await coll.insertOne({ tags: ['z', 'z'] });
+    const error = await failure(() => coll.insertOne({ tags: ['q', 'y'] }));
+    expect(error).toMatchObject({ code: 11000, keyValue: { tags: 'y' } });
+  });
+
+  it('treats missing fields as null in a unique index', async () => {
+    const coll = t.db.collection<any>('nulls');
+    await coll.createIndex({ email: 1 }, { unique: true });
+    await coll.insertOne({ name: 'a' });
+    expect((await failure(() => coll.insertOne({ name: 'b' })))['code']).toBe(11000);
+  });
+
+  it('lets a sparse unique index skip documents without the field', async () => {
+    const coll = t.db.collection<any>('sparse');
+    await coll.createIndex({ email: 1 }, { unique: true, sparse: true });
+    await coll.insertMany([{ name: 'a' }, { name: 'b' }, { email: 'x' }]);
+    expect((await failure(() => coll.insertOne({ email: 'x' })))['code']).toBe(11000);
+    expect(await coll.countDocuments()).toBe(3);
+  });
+
+  it('applies a unique index only to documents matching partialFilterExpression', async () => {
+    const coll = t.db.collection<any>('partial');
+    await coll.createIndex({ email: 1 }, { unique: true, partialFilterExpression: { active: true } });
+    await coll.insertMany([
+      { email: 'a', active: false },
+      { email: 'a', active: false },
+      { email: 'a', active: true },
+    ]);
+    expect((await failure(() => coll.insertOne({ email: 'a', active: true })))['code']).toBe(11000);
+    expect((await failure(() => coll.updateOne({ active: false }, { $set: { active: true } })))['code']).toBe(
+      11000,
+    );
+  });
+
+  it('enforces a case-insensitive unique index through its collation', async () => {
+    const coll = t.db.collection<any>('ci_unique');
+    await coll.createIndex({ name: 1 }, { unique: true, collation: { locale: 'en', strength: 2 } });
+    await coll.insertOne({ name: 'Bob' });
+    expect((await failure(() => coll.insertOne({ name: 'bob' })))['code']).toBe(11000);
+    await coll.insertOne({ name: 'Bobby' });
+  });
+
+  it('refuses to build a unique index over existing duplicates and leaves no index behind', async () => {
+    const coll = t.db.collection<any>('dups_exist');
+    await coll.insertMany([{ k: 1 }, { k: 1 }]);
+    expect((await failure(() => coll.createIndex({ k: 1 }, { unique: true })))['code']).toBe(11000);
+    expect((await coll.listIndexes().toArray()).map((i) => i['name'])).toEqual(['_id_']);
+  });
+
+  it('lists index options', async () => {
+    const coll = t.db.collection<any>('opts');
+    await coll.createIndex({ a: 1 }, { unique: true, sparse: true, name: 'a_u' });
+    await coll.createIndex({ b: -1 }, { partialFilterExpression: { b: { $gt: 0 } } });
+    await coll.createIndex({ at: 1 }, { expireAfterSeconds: 3600 });
+    await coll.createIndex({ n: 1 }, { collation: { locale: 'fr', strength: 1 } });
+    const byName = Object.fromEntries((await coll.listIndexes().toArray()).map((i) => [i['name'], i]));
+    expect(byName['a_u']).toMatchObject({ key: { a: 1 }, unique: true, sparse: true });
+    expect(byName['b_-1']).toMatchObject({ partialFilterExpression: { b: { $gt: 0 } } });
+    expect(byName['at_1']).toMatchObject({ expireAfterSeconds: 3600 });
+    expect(byName['n_1']['collation']).toMatchObject({ locale: 'fr', strength: 1 });
+  });
+
+  it('keeps unique enforcement atomic: a failed insertMany batch leaves earlier documents', async () => {
+    const coll = t.db.collection<any>('atomic');
+    await coll.createIndex({ k: 1 }, { unique: true });
+    await coll.insertMany([{ k: 1 }, { k: 2 }, { k: 1 }], { ordered: false }).catch(() => undefined);
+    expect((await coll.find({}).sort({ k: 1 }).toArray()).map((d) => d['k'])).toEqual([1, 2]);
+  });
+
+  it('answers equality lookups on an indexed field without scanning the collection', async () => {
+    const coll = t.db.collection<any>('lookup');
+    await coll.insertMany(Array.from({ length: 3000 }, (_, i) => ({ code: `c${i}`, group: i % 10 })));
+    await coll.createIndex({ code: 1 });
+    const scanned = async () =>
+      Number((await t.db.admin().command({ serverStatus: 1 }))['metrics']['queryExecutor']['scannedObjects']);
+    const before = await scanned();
+    expect(await coll.findOne({ code: 'c1234' }, { projection: { _id: 0 } })).toEqual({
+      code: 'c1234',
+      group: 4,
+    });
+    expect(await coll.countDocuments({ code: { $in: ['c1', 'c2'] } })).toBe(2);
+    expect(await coll.countDocuments({ code: 'c7', group: 7 })).toBe(1);
+    expect((await scanned()) - before).toBeLessThan(20);
+  });
+
+  it('accepts a hint', async () => {
+    const coll = t.db.collection<any>('hinted');
+    await coll.createIndex({ a: 1 });
+    await coll.insertOne({ a: 1 });
+    expect(await coll.find({ a: 1 }).hint({ a: 1 }).toArray()).toHaveLength(1);
+  });
+
+  it.skipIf(external)('expires documents through a TTL index', async () => {
+    const coll = t.db.collection<any>('ttl');
+    await coll.createIndex({ at: 1 }, { expireAfterSeconds: 1 });
+    await coll.insertMany([
+      { at: new Date(Date.now() - 60_000), old: true },
+      { at: new Date(Date.now() + 60_000), old: false },
+      { at: 'not a date', old: false },
+    ]);
+    await expect.poll(() => coll.countDocuments({ old: true }), { timeout: 3000, interval: 50 }).toBe(0);
+    expect(await coll.countDocuments()).toBe(2);
+  });
+});
