@@ -1,6 +1,7 @@
 import type { ClientSession, CollationOptions, Collection, Document, ObjectId } from 'mongodb';
 import type { AdapterParams, AdapterServiceOptions } from '../adapter/index.js';
 import type { Id, Query } from '../core/index.js';
+import type { ObjectIdClass } from './object-id.js';
 
 /** A record id for `DocDbService`: a string or number, or a driver `ObjectId`. */
 export type AdapterId = Id | ObjectId;
@@ -20,6 +21,12 @@ export interface DocDbServiceOptions extends AdapterServiceOptions {
   disableObjectify?: boolean;
   /** When true, unfiltered totals use `estimatedDocumentCount()`. Default false. */
   useEstimatedDocumentCount?: boolean;
+  /**
+   * The `ObjectId` class of the driver `Model` comes from. Default: `ObjectId` of plume's `mongodb`
+   * (v7). Set it when the collection comes from another major version, e.g. your own `mongodb@6`,
+   * whose serializer refuses ObjectIds of another `bson` major version.
+   */
+  ObjectId?: ObjectIdClass;
   /** Update operators refused in `patch`/`update` data with a 400. Default `['$rename']`. */
   disabledOperators?: string[];
 }

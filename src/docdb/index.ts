@@ -12,7 +12,7 @@ export type {
   NullableAdapterId,
 } from './declarations.js';
 export { duplicateKeyFields, handleDriverError, isRetryableTransactionError } from './error-handler.js';
-export { checkPlainId, isObjectId, objectifyQuery, toObjectId } from './object-id.js';
+export { checkPlainId, isObjectId, objectifyQuery, toObjectId, type ObjectIdClass } from './object-id.js';
 export { FRAMEWORK_STAGE, getProjection, queryStages, splitPipeline } from './pipeline.js';
 export { DocDbService } from './service.js';
 export { DEFAULT_DISABLED_OPERATORS, makePatchUpdate, makeUpdate } from './update-data.js';

@@ -75,7 +75,9 @@ export class DocDbService<
    */
   getObjectId(id: AdapterId, params?: P): AdapterId {
     const options = this.getOptions(params);
-    return this.id === '_id' && !options.disableObjectify ? toObjectId(id) : checkPlainId(id);
+    return this.id === '_id' && !options.disableObjectify
+      ? toObjectId(id, options.ObjectId)
+      : checkPlainId(id);
   }
 
   /**
@@ -91,7 +93,8 @@ export class DocDbService<
       paginate: options.paginate,
       ...TRUSTED_LIMITS,
     });
-    let prepared = this.id === '_id' && !options.disableObjectify ? objectifyQuery(query, '_id') : query;
+    let prepared =
+      this.id === '_id' && !options.disableObjectify ? objectifyQuery(query, '_id', options.ObjectId) : query;
     if (id !== null) {
       const idQuery = { [this.id]: this.getObjectId(id, params) };
       prepared = Object.keys(prepared).length === 0 ? idQuery : { $and: [prepared, idQuery] };
@@ -328,7 +331,8 @@ export class DocDbService<
     if (this.id !== '_id' && (doc[this.id] === undefined || doc[this.id] === null)) {
       doc[this.id] = new ObjectId().toHexString();
     }
-    if (doc._id === undefined || doc._id === null) doc._id = new ObjectId();
+    if (doc._id === undefined || doc._id === null)
+      doc._id = new (this.getOptions(params).ObjectId ?? ObjectId)();
     else if (this.id === '_id') doc._id = this.getObjectId(doc._id as AdapterId, params);
     return doc;
   }
