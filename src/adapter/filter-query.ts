@@ -98,9 +98,15 @@ const SORT_DIRECTIONS: ReadonlyMap<string, 1 | -1> = new Map([
   ['descending', -1],
 ]);
 
+/** MongoDB sorts on at most 32 keys; more would be a database error. */
+const MAX_SORT_FIELDS = 32;
+
 function parseSort(value: unknown, allowMeta: boolean): Record<string, 1 | -1 | { $meta: string }> {
   if (!isPlainObject(value))
     throw new BadRequest(`Invalid $sort '${describeValue(value)}': expected an object`);
+  if (Object.keys(value).length > MAX_SORT_FIELDS) {
+    throw new BadRequest(`Invalid $sort: at most ${MAX_SORT_FIELDS} fields`);
+  }
   const sort: Record<string, 1 | -1 | { $meta: string }> = {};
   for (const [field, direction] of Object.entries(value)) {
     checkFieldName(field, '$sort');
@@ -132,6 +138,9 @@ function checkFieldName(field: string, filter: string): void {
   }
 }
 
+/** A generous bound on `$select` so one query cannot build a huge projection. */
+const MAX_SELECT_FIELDS = 200;
+
 function parseSelect(value: unknown): string[] {
   const fields =
     typeof value === 'string'
@@ -145,6 +154,9 @@ function parseSelect(value: unknown): string[] {
     );
   }
   const names = fields as string[];
+  if (names.length > MAX_SELECT_FIELDS) {
+    throw new BadRequest(`Invalid $select: at most ${MAX_SELECT_FIELDS} fields`);
+  }
   names.forEach((field) => checkFieldName(field, '$select'));
   return names;
 }

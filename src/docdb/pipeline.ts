@@ -23,8 +23,14 @@ export function splitPipeline(pipeline: readonly Document[] | undefined): {
 /** The projection for `$select`: the listed fields plus the id field; `undefined` selects everything. */
 export function getProjection(select: readonly string[] | undefined, idField: string): Document | undefined {
   if (!select || select.length === 0) return undefined;
-  const projection: Document = { [idField]: 1 };
-  for (const field of select) projection[field] = 1;
+  // MongoDB refuses overlapping paths ("path collision" for `a` and `a.b`), so a path inside an
+  // already selected one is left out: selecting `a` returns `a.b` anyway.
+  const fields = [idField, ...select].sort((a, b) => a.length - b.length);
+  const projection: Document = {};
+  for (const field of fields) {
+    const covered = Object.keys(projection).some((kept) => field === kept || field.startsWith(`${kept}.`));
+    if (!covered) projection[field] = 1;
+  }
   return projection;
 }
 

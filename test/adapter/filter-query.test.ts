@@ -76,6 +76,8 @@ describe('filterQuery', () => {
     [{ $skip: { a: 1 } }, '$skip'],
     [{ $sort: { name: 'up' } }, "'name'"],
     [{ $sort: 'name' }, '$sort'],
+    [{ $sort: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`f${i}`, 1])) }, '32'],
+    [{ $select: Array.from({ length: 201 }, (_, i) => `f${i}`) }, '200'],
     [{ $sort: { name: 'constructor' } }, "'name'"],
     [{ $select: { a: 1 } }, '$select'],
     [{ $select: ['$where'] }, '$where'],

@@ -118,6 +118,14 @@ describe.each(databases)('DocDbService native features on $name', (factory) => {
       ).rejects.toMatchObject({ code: 404 });
     });
 
+    it('$select with overlapping paths returns the outer field instead of a database error', async () => {
+      const found = (await app.service('messages').find({
+        query: { text: 'one', $select: ['tags', 'tags.x', '_id.y', 'text'] },
+      })) as Paginated<Document>;
+      expect(found.data[0]).toMatchObject({ text: 'one', tags: ['a'] });
+      expect(found.data[0]?.votes).toBeUndefined();
+    });
+
     it('findRaw and aggregateRaw return driver cursors', async () => {
       const service = new DocDbService({ Model: messages });
       const raw = await (
