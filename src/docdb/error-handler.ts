@@ -24,7 +24,11 @@ const BAD_INPUT_CODES = new Set([
   56, // DottedFieldName
   57, // DottedFieldName (legacy)
   66, // ImmutableField
+  121, // DocumentValidationFailure (collection validator)
+  31249, // projection path collision
+  31254, // exclusion inside an inclusion projection
   51091, // invalid regular expression
+  51108, // invalid regular expression flag
 ]);
 
 /** Server error codes that mean "try again later". */
