@@ -9,10 +9,16 @@ import type { EmbeddedServer, EmbeddedServerOptions } from './index.js';
 export async function startInWorker(options: EmbeddedServerOptions): Promise<EmbeddedServer> {
   const fromSource = import.meta.url.endsWith('.ts');
   const url = new URL(fromSource ? './worker.ts' : './worker.js', import.meta.url);
-  const worker = new Worker(url, {
-    workerData: options,
-    execArgv: fromSource ? ['--import', 'tsx'] : [],
-  });
+  // From source (tsx, vitest), the worker registers tsx's loader before importing the TypeScript entry.
+  const worker = fromSource
+    ? new Worker(
+        `import('tsx/esm/api').then((api) => { api.register(); return import(${JSON.stringify(url.href)}); });`,
+        {
+          eval: true,
+          workerData: options,
+        },
+      )
+    : new Worker(url, { workerData: options });
   const started = await new Promise<{ uri: string; port: number; host: string }>((resolve, reject) => {
     worker.once('message', (msg: { error?: string; uri?: string; port?: number; host?: string }) => {
       if (msg.error !== undefined) reject(new Error(msg.error));
