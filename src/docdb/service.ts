@@ -56,7 +56,12 @@ export class DocDbService<
    * the first call that needs the collection (503 for connection failures), never as an unhandled rejection.
    */
   constructor(options: DocDbServiceOptions) {
-    if (!isPlainObject(options) || options.Model === undefined || options.Model === null) {
+    if (
+      typeof options !== 'object' ||
+      options === null ||
+      options.Model === undefined ||
+      options.Model === null
+    ) {
       throw new TypeError('DocDbService needs the Model option: a Collection or a Promise of one');
     }
     if (options.Model instanceof Promise) options.Model.catch(() => undefined);
@@ -161,6 +166,7 @@ export class DocDbService<
   }
 
   async _get(id: AdapterId, params: P = {} as P): Promise<Result> {
+    if ((id as unknown) === null || id === undefined) throw new BadRequest('get needs an id');
     const { filters, query } = this.prepareQuery(id, params);
     const model = await this.getModel(params);
     const options = this.driverOptions(params);
