@@ -21,6 +21,9 @@ import { expireDocuments } from './engine/ttl.js';
 import { serveConnection } from './server.js';
 import { startInWorker } from './worker-host.js';
 
+/** Sessions unused this long are forgotten (logicalSessionTimeoutMinutes: 30). */
+const SESSION_TIMEOUT_MS = 30 * 60_000;
+
 /** Options of {@link startEmbeddedServer}. */
 export interface EmbeddedServerOptions {
   /** TCP port; 0 (default) picks a free one. */
@@ -109,8 +112,12 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   ttl.unref();
   const reaper = setInterval(() => {
     const now = Date.now();
-    for (const txn of engine.openTransactions)
+    for (const txn of engine.openTransactions) {
       if (now - txn.lastUsed > settings.transactionLifetimeMs) abortTransaction(engine, txn);
+    }
+    for (const [key, session] of core.sessions) {
+      if (now - session.lastUsed > SESSION_TIMEOUT_MS) core.sessions.delete(key);
+    }
   }, 1_000);
   reaper.unref();
   let stopped: Promise<void> | undefined;

@@ -195,9 +195,14 @@ export class Engine {
     if (txn && (coll.writeSeq.get(idKey) ?? -1) > txn.startSeq) throw writeConflict();
   }
 
-  /** Records a committed plain write of `idKey`. */
+  /**
+   * Records a committed write of `idKey`. Only transactions compare against these sequence numbers, and
+   * only writes made while one is open can conflict with it, so nothing is recorded when none is open.
+   */
   touched(coll: Collection, idKey: string): void {
-    coll.writeSeq.set(idKey, ++this.seq);
+    ++this.seq;
+    if (this.openTransactions.size > 0) coll.writeSeq.set(idKey, this.seq);
+    else if (coll.writeSeq.size > 0) coll.writeSeq.clear();
   }
 
   /** Wakes writers blocked by a transaction. */

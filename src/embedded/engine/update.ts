@@ -116,6 +116,8 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean): Doc {
         }
       }
       const positional = path.includes('$');
+      if (!positional && op !== '$unset' && op !== '$pull' && op !== '$pullAll' && op !== '$pop')
+        checkViable(doc, path);
       const current = positional ? undefined : getPath(doc, path);
       const currentType = current === undefined ? undefined : bsonTypeName(current);
       if (op === '$inc' || op === '$mul') {
@@ -168,6 +170,38 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean): Doc {
     if (Object.keys(fields).length > 0) modifier[target] = { ...(modifier[target] ?? {}), ...fields };
   }
   return modifier;
+}
+
+/** MongoDB refuses to create a field under a scalar: PathNotViable (28). */
+function checkViable(doc: Doc, path: string): void {
+  const parts = path.split('.');
+  let cur: unknown = doc;
+  for (let i = 0; i < parts.length - 1; i++) {
+    if (cur === null || cur === undefined) return;
+    if (Array.isArray(cur)) {
+      if (!/^\d+$/.test(parts[i]!)) {
+        throw new CommandError(
+          ErrorCodes.PathNotViable,
+          `Cannot create field '${parts[i]!}' in element {${parts.slice(0, i).join('.')}: [...]}`,
+        );
+      }
+      cur = cur[Number(parts[i])];
+      continue;
+    }
+    if (!isPlainObject(cur)) {
+      throw new CommandError(
+        ErrorCodes.PathNotViable,
+        `Cannot create field '${parts[i]!}' in element {${parts.slice(0, i).join('.')}: ${JSON.stringify(cur)}}`,
+      );
+    }
+    cur = cur[parts[i]!];
+  }
+  if (cur !== null && cur !== undefined && !isPlainObject(cur) && !Array.isArray(cur)) {
+    throw new CommandError(
+      ErrorCodes.PathNotViable,
+      `Cannot create field '${parts[parts.length - 1]!}' in element {${parts.slice(0, -1).join('.')}: ${JSON.stringify(cur)}}`,
+    );
+  }
 }
 
 /** Options for {@link applyUpdate}. */

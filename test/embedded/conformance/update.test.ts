@@ -253,3 +253,29 @@ describe.each(drivers)('update conformance ($name)', (driver) => {
     expect(error['code']).toBe(53);
   });
 });
+
+describe.each(drivers)('update path errors ($name)', (driver) => {
+  const t = connect(driver, 'upath');
+
+  it('creating a field under a scalar is PathNotViable (28)', async () => {
+    const coll = t.db.collection<any>('pnv');
+    const { insertedId } = await coll.insertOne({ a: 5 });
+    const error = await failure(() => coll.updateOne({ _id: insertedId }, { $set: { 'a.b': 1 } }));
+    expect(error['code']).toBe(28);
+  });
+
+  it('$rename of _id is rejected', async () => {
+    const coll = t.db.collection<any>('renid');
+    const { insertedId } = await coll.insertOne({ a: 5 });
+    const error = await failure(() => coll.updateOne({ _id: insertedId }, { $rename: { _id: 'x' } }));
+    expect(typeof error['code']).toBe('number');
+    expect(await coll.countDocuments({ _id: insertedId })).toBe(1);
+  });
+
+  it('compound index keys on two arrays are CannotIndexParallelArrays (171)', async () => {
+    const coll = t.db.collection<any>('parallel');
+    await coll.createIndex({ a: 1, b: 1 });
+    const error = await failure(() => coll.insertOne({ a: [1, 2], b: [3, 4] }));
+    expect(error['code']).toBe(171);
+  });
+});
