@@ -7,6 +7,7 @@ import { prepareFilter } from '../engine/query.js';
 import { keyOf, pathValues } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
+import type { Collection } from '../engine/database.js';
 import type { CommandContext, Handler } from './context.js';
 import { collationFor, collectionName, docOption, intOption } from './context.js';
 
@@ -22,9 +23,29 @@ function readCollection(cmd: Doc, ctx: CommandContext) {
   return ctx.core.engine.collection(ctx.db, collectionName(cmd));
 }
 
+/**
+ * Checks that a `hint` names an existing index (by name or key pattern), like MongoDB.
+ * @throws CommandError BadValue (2) otherwise.
+ */
+export function checkHint(hint: unknown, coll: Collection | undefined): void {
+  if (hint === undefined || hint === null || !coll) return;
+  if (typeof hint === 'string') {
+    if (hint === '_id_' || coll.state.index(hint)) return;
+  } else if (typeof hint === 'object' && !Array.isArray(hint)) {
+    const key = keyOf(hint);
+    if (Object.keys(hint).length === 0 || '$natural' in hint || key === keyOf({ _id: 1 })) return;
+    if (coll.state.indexes.some((i) => keyOf(i.spec.key) === key)) return;
+  }
+  throw new CommandError(
+    ErrorCodes.BadValue,
+    'error processing query: planner returned error :: caused by :: hint provided does not correspond to an existing index',
+  );
+}
+
 const find: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   const coll = readCollection(cmd, ctx);
+  checkHint(cmd['hint'], coll);
   const ns = `${ctx.db}.${name}`;
   let limit = intOption(cmd, 'limit') ?? 0;
   let singleBatch = cmd['singleBatch'] === true;
@@ -116,6 +137,7 @@ const aggregate: Handler = (cmd, ctx) => {
 
 const count: Handler = (cmd, ctx) => {
   const coll = readCollection(cmd, ctx);
+  checkHint(cmd['hint'], coll);
   if (!coll) return { n: 0, ok: 1 };
   const query = docOption(cmd, 'query');
   const state = ctx.core.engine.readState(coll, ctx.txn);

@@ -110,6 +110,13 @@ describe.each(drivers)('index conformance ($name)', (driver) => {
     await coll.createIndex({ a: 1 });
     await coll.insertOne({ a: 1 });
     expect(await coll.find({ a: 1 }).hint({ a: 1 }).toArray()).toHaveLength(1);
+    expect(await coll.find({ a: 1 }).hint('a_1').toArray()).toHaveLength(1);
+  });
+
+  it('rejects a hint that names no index with BadValue (2)', async () => {
+    const coll = t.db.collection<any>('badhint');
+    await coll.insertOne({ a: 1 });
+    expect((await failure(() => coll.find({ a: 1 }).hint({ zzz: 1 }).toArray()))['code']).toBe(2);
   });
 
   it.skipIf(external)('expires documents through a TTL index', async () => {
