@@ -30,6 +30,8 @@ export class Index {
   readonly fields: string[];
   readonly text: boolean;
   readonly entries: Map<string, Set<string>>;
+  /** For compound indexes: first-field key → ids, so equality on the prefix field does not scan. */
+  readonly prefix: Map<string, Set<string>> | undefined;
   private readonly partial: Query | undefined;
 
   constructor(spec: IndexSpec, entries?: Map<string, Set<string>>) {
@@ -37,6 +39,15 @@ export class Index {
     this.text = Object.values(spec.key).includes('text');
     this.fields = this.text ? Object.keys(spec.weights ?? {}) : Object.keys(spec.key);
     this.entries = entries ?? new Map<string, Set<string>>();
+    if (!this.text && this.fields.length > 1) {
+      this.prefix = new Map<string, Set<string>>();
+      for (const [key, ids] of this.entries) {
+        const first = prefixOf(key);
+        let set = this.prefix.get(first);
+        if (!set) this.prefix.set(first, (set = new Set()));
+        for (const id of ids) set.add(id);
+      }
+    }
     this.partial = spec.partialFilterExpression
       ? compile(prepareFilter(spec.partialFilterExpression))
       : undefined;
@@ -90,6 +101,12 @@ export class Index {
       let set = this.entries.get(key);
       if (!set) this.entries.set(key, (set = new Set()));
       set.add(idKey);
+      if (this.prefix) {
+        const first = prefixOf(key);
+        let p = this.prefix.get(first);
+        if (!p) this.prefix.set(first, (p = new Set()));
+        p.add(idKey);
+      }
     }
   }
 
@@ -99,6 +116,19 @@ export class Index {
       if (!set) continue;
       set.delete(idKey);
       if (set.size === 0) this.entries.delete(key);
+    }
+    if (this.prefix) {
+      for (const { key } of keys) {
+        const first = prefixOf(key);
+        // Another key of the same document may share the prefix (multikey on a later field).
+        if (
+          keys.some((k) => k.key !== key && prefixOf(k.key) === first && this.entries.get(k.key)?.has(idKey))
+        )
+          continue;
+        const p = this.prefix.get(first);
+        p?.delete(idKey);
+        if (p && p.size === 0) this.prefix.delete(first);
+      }
     }
   }
 
@@ -129,6 +159,12 @@ export class Index {
     if (s.hidden) out['hidden'] = true;
     return out;
   }
+}
+
+/** The first-field part of a compound key string. */
+function prefixOf(key: string): string {
+  const second = key.indexOf('\u0001', 1);
+  return second < 0 ? key : key.slice(0, second);
 }
 
 /** Default index name: `a_1_b_-1`. */
@@ -248,7 +284,14 @@ export function lookupCandidates(
         break;
       perField.push(vals);
     }
-    if (perField.length !== index.fields.length) continue;
+    if (perField.length !== index.fields.length) {
+      if (perField.length === 0 || !index.prefix) continue;
+      const out = new Set<string>();
+      for (const v of perField[0]!)
+        for (const id of index.prefix.get('\u0001' + keyOf(v, index.spec.collation)) ?? []) out.add(id);
+      if (!best || out.size < best.size) best = out;
+      continue;
+    }
     let keys = [''];
     for (const vals of perField) {
       const next: string[] = [];

@@ -158,7 +158,9 @@ export class Persistence {
     }
     engine.onChanges = (changes) => p.append(changes);
     const interval = options.snapshotIntervalMs ?? 60_000;
-    p.timer = setInterval(() => p.compact(), interval);
+    p.timer = setInterval(() => {
+      if (p.journalBytes > 0) p.compact();
+    }, interval);
     p.timer.unref();
     return p;
   }
@@ -287,7 +289,7 @@ export class Persistence {
     if (this.timer) clearInterval(this.timer);
     this.engine.onChanges = undefined;
     if (this.fd !== undefined) {
-      this.compact();
+      if (this.journalBytes > 0) this.compact();
       fs.closeSync(this.fd);
       this.fd = undefined;
     }

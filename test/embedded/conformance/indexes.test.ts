@@ -105,6 +105,23 @@ describe.each(drivers)('index conformance ($name)', (driver) => {
     expect((await scanned()) - before).toBeLessThan(20);
   });
 
+  it('serves equality on the first field of a compound index without scanning', async () => {
+    const coll = t.db.collection<any>('prefix');
+    await coll.createIndex({ owner: 1, at: -1 });
+    await coll.insertMany(
+      Array.from({ length: 2000 }, (_, i) => ({ owner: `u${i % 500}`, at: i, tags: [i % 3, 9] })),
+    );
+    await coll.updateMany({ owner: 'u1' }, { $set: { seen: true } });
+    await coll.deleteOne({ owner: 'u1', at: 1 });
+    const scanned = async () =>
+      Number((await t.db.admin().command({ serverStatus: 1 }))['metrics']['queryExecutor']['scannedObjects']);
+    const before = await scanned();
+    const docs = await coll.find({ owner: 'u1' }).sort({ at: 1 }).toArray();
+    expect(docs.map((d) => d['at'])).toEqual([501, 1001, 1501]);
+    expect(docs.every((d) => d['seen'] === true)).toBe(true);
+    expect((await scanned()) - before).toBeLessThan(10);
+  });
+
   it('accepts a hint', async () => {
     const coll = t.db.collection<any>('hinted');
     await coll.createIndex({ a: 1 });
