@@ -65,6 +65,7 @@ const find: Handler = (cmd, ctx) => {
         skip,
         limit,
         collation: collationFor(cmd, coll),
+        variables: docOption(cmd, 'let'),
       })
     : (prepareFilter(filter), []);
   return ctx.core.cursors.open(ns, docs, {

@@ -11,7 +11,7 @@ import { mingoOptions } from './query.js';
 import { parseTextQuery, textScore } from './text.js';
 import type { Transaction } from './transactions.js';
 import { insertOne } from './write.js';
-import { cloneValue, isPlainObject, keyOf } from './values.js';
+import { cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -82,7 +82,7 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
     searched = true;
   } else if (first && stageName(first) === '$match' && args.collection) {
     const state = engine.readState(args.collection, args.txn);
-    const { docs, scores } = matchDocs(state, first['$match'], args.collation);
+    const { docs, scores } = matchDocs(state, first['$match'], args.collation, args.variables);
     input = docs.map((d) =>
       scores ? { ...cloneValue(d), __plume_textScore: scores.get(d) } : cloneValue(d),
     );
@@ -130,6 +130,11 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
     return c;
   });
   if (out) {
+    if (args.txn)
+      throw new CommandError(
+        ErrorCodes.OperationNotSupportedInTransaction,
+        `${out.kind} cannot be used in a transaction`,
+      );
     writeOut(engine, args, out.kind, out.spec, result);
     return [];
   }
@@ -206,7 +211,9 @@ function writeOut(
       throw new CommandError(ErrorCodes.DuplicateKey, 'E11000 duplicate key error in $merge');
     else if (whenMatched === 'merge') next = { ...existing, ...doc, _id: existing['_id'] };
     else throw new CommandError(ErrorCodes.BadValue, 'unsupported $merge whenMatched');
+    next = idFirst(next);
     const idKey = keyOf(existing['_id']);
+    engine.checkWrite(coll, idKey, undefined);
     coll.writable().put(coll.ns, next, idKey);
     engine.touched(coll, idKey);
     engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);

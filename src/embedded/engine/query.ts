@@ -136,12 +136,16 @@ const CACHE_LIMIT = 1000;
  * A compiled (and cached) mingo query for a prepared filter.
  * @throws CommandError BadValue when mingo rejects the filter (unknown operator, bad argument).
  */
-export function compile(filter: Doc, collation?: Collation): Query {
-  const key = keyOf(filter) + '|' + (collation ? JSON.stringify(collation) : '');
+export function compile(filter: Doc, collation?: Collation, variables?: Doc): Query {
+  const key =
+    keyOf(filter) +
+    '|' +
+    (collation ? JSON.stringify(collation) : '') +
+    (variables ? '|' + keyOf(variables) : '');
   let q = cache.get(key);
   if (q) return q;
   try {
-    q = new Query(filter, mingoOptions(collation));
+    q = new Query(filter, mingoOptions(collation, variables ? { variables } : {}));
   } catch (error) {
     if (error instanceof CommandError) throw error;
     throw new CommandError(ErrorCodes.BadValue, (error as Error).message);

@@ -26,6 +26,8 @@ export interface QuerySpec {
   skip?: number;
   limit?: number;
   collation?: Collation;
+  /** `let` variables for `$expr`. */
+  variables?: Doc;
 }
 
 function idEquality(value: unknown): unknown[] | undefined {
@@ -83,11 +85,12 @@ export function matchDocs(
   state: CollectionState,
   rawFilter: unknown,
   collation?: Collation,
+  variables?: Doc,
 ): { docs: Doc[]; scores?: Map<Doc, number> } {
   const prepared = prepareFilter(rawFilter);
   const { rest, text } = splitText(prepared);
   const source = candidates(state, rest, collation) ?? state.docs.values();
-  const query = isEmptyFilter(rest) ? undefined : compile(rest, collation);
+  const query = isEmptyFilter(rest) ? undefined : compile(rest, collation, variables);
   let docs: Doc[] = [];
   if (query) {
     let n = 0;
@@ -127,7 +130,7 @@ function usesMeta(spec: Doc | undefined): boolean {
  * @throws CommandError on invalid filters, sorts or projections.
  */
 export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
-  const { docs, scores } = matchDocs(state, spec.filter, spec.collation);
+  const { docs, scores } = matchDocs(state, spec.filter, spec.collation, spec.variables);
   const sort = spec.sort && Object.keys(spec.sort).length > 0 ? spec.sort : undefined;
   const projection = spec.projection && Object.keys(spec.projection).length > 0 ? spec.projection : undefined;
   const skip = spec.skip ?? 0;

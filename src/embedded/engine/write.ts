@@ -117,7 +117,7 @@ export function updateStatement(
       'multi update is not supported for replacement-style update',
     );
   const state = engine.readState(coll, txn);
-  let matched = matchDocs(state, st.q, st.collation).docs;
+  let matched = matchDocs(state, st.q, st.collation, st.let).docs;
   if (!st.multi && matched.length > 1) {
     matched = st.sort
       ? runQuery(state, {
@@ -220,6 +220,7 @@ export function findAndModify(
     sort: args.sort,
     limit: 1,
     collation: args.collation,
+    variables: args.let,
   })[0];
   const target = found ? state.docs.get(keyOf(found['_id'])) : undefined;
   if (args.remove) {

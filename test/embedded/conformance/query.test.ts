@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connect, drivers } from '../helpers.js';
+import { connect, drivers, failure } from '../helpers.js';
 
 type Doc = Record<string, any>;
 
@@ -259,5 +259,43 @@ describe.each(drivers)('query conformance ($name)', (driver) => {
     expect((await coll.distinct('tags')).sort()).toEqual(['a', 'b', 'c']);
     expect((await coll.distinct('age', { active: true })).sort()).toEqual([31, 52]);
     expect(await coll.distinct('address.city', { _id: 1 })).toEqual(['Oslo']);
+  });
+});
+
+describe.each(drivers)('query variables and expressions ($name)', (driver) => {
+  const t = connect(driver, 'qlet');
+
+  it('find with let variables used in $expr', async () => {
+    const coll = t.db.collection<any>('let');
+    await coll.insertMany([
+      { _id: 1, a: 5 },
+      { _id: 2, a: 7 },
+    ]);
+    const docs = await coll.find({ $expr: { $gt: ['$a', '$$min'] } }, { let: { min: 6 } } as never).toArray();
+    expect(docs.map((d) => d['_id'])).toEqual([2]);
+  });
+
+  it('updates with let variables', async () => {
+    const coll = t.db.collection<any>('let_upd');
+    await coll.insertMany([
+      { _id: 1, a: 5 },
+      { _id: 2, a: 7 },
+    ]);
+    await coll.updateMany({ $expr: { $eq: ['$a', '$$target'] } }, [{ $set: { hit: '$$flag' } }], {
+      let: { target: 7, flag: 'yes' },
+    });
+    expect(await coll.find({ hit: 'yes' }).toArray()).toEqual([{ _id: 2, a: 7, hit: 'yes' }]);
+  });
+
+  it('rejects an invalid regular expression', async () => {
+    const coll = t.db.collection<any>('badre');
+    await coll.insertOne({ a: 'x' });
+    const error = await failure(() => coll.find({ a: { $regex: '(' } }).toArray());
+    expect(error['code']).toBeTypeOf('number');
+  });
+
+  it('runs a collection-less aggregate with $documents', async () => {
+    const out = await t.db.aggregate([{ $documents: [{ a: 1 }, { a: 2 }] }, { $match: { a: 2 } }]).toArray();
+    expect(out).toEqual([{ a: 2 }]);
   });
 });
