@@ -102,7 +102,13 @@ const createIndexes: Handler = (cmd, ctx) => {
   const existed = ctx.core.engine.collection(ctx.db, name) !== undefined;
   const coll = ctx.core.engine.create(ctx.db, name);
   const before = coll.state.indexes.length + 1;
-  const specs = list.map(parseIndexSpec);
+  // Indexes inherit the collection's default collation unless they name their own (`simple` included).
+  const specs = list.map((raw) => {
+    const spec = parseIndexSpec(raw);
+    const explicit = raw && typeof raw === 'object' && 'collation' in raw;
+    if (!explicit && coll.options.collation) spec.collation = coll.options.collation;
+    return spec;
+  });
   const toAdd = [];
   for (const spec of specs) {
     if (keyOf(spec.key) === keyOf({ _id: 1 })) {

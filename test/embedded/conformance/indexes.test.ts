@@ -62,6 +62,16 @@ describe.each(drivers)('index conformance ($name)', (driver) => {
     await coll.insertOne({ name: 'Bobby' });
   });
 
+  it('gives new indexes the collection default collation', async () => {
+    await t.db.createCollection('ci_default', { collation: { locale: 'en', strength: 2 } });
+    const coll = t.db.collection<any>('ci_default');
+    await coll.createIndex({ name: 1 }, { unique: true });
+    await coll.insertOne({ name: 'Ann' });
+    expect((await failure(() => coll.insertOne({ name: 'ANN' })))['code']).toBe(11000);
+    const index = (await coll.listIndexes().toArray()).find((i) => i['name'] === 'name_1');
+    expect(index!['collation']).toMatchObject({ locale: 'en', strength: 2 });
+  });
+
   it('refuses to build a unique index over existing duplicates and leaves no index behind', async () => {
     const coll = t.db.collection<any>('dups_exist');
     await coll.insertMany([{ k: 1 }, { k: 1 }]);
