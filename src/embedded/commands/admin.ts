@@ -103,9 +103,9 @@ const createIndexes: Handler = (cmd, ctx) => {
   const coll = ctx.core.engine.create(ctx.db, name);
   const before = coll.state.indexes.length + 1;
   // Indexes inherit the collection's default collation unless they name their own (`simple` included).
-  const specs = list.map((raw) => {
+  const specs = (list as unknown[]).map((raw) => {
     const spec = parseIndexSpec(raw);
-    const explicit = raw && typeof raw === 'object' && 'collation' in raw;
+    const explicit = typeof raw === 'object' && raw !== null && 'collation' in raw;
     if (!explicit && coll.options.collation) spec.collation = coll.options.collation;
     return spec;
   });
