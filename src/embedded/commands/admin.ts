@@ -62,6 +62,7 @@ const create: Handler = (cmd, ctx) => {
   ]) {
     if (cmd[key] !== undefined) options[key] = cmd[key];
   }
+  if (options['validator'] !== undefined) compile(prepareFilter(options['validator']));
   ctx.core.engine.create(ctx.db, name, options, true);
   return { ok: 1 };
 };
@@ -276,6 +277,17 @@ const listDatabases: Handler = (cmd, ctx) => {
   return { databases: dbs, totalSize, totalSizeMb: Math.round(totalSize / 1024 / 1024), ok: 1 };
 };
 
+const collMod: Handler = (cmd, ctx) => {
+  const name = collectionName(cmd);
+  const coll = mustExist(ctx, name);
+  for (const key of ['validator', 'validationLevel', 'validationAction']) {
+    if (cmd[key] !== undefined) coll.options[key] = cmd[key];
+  }
+  if (cmd['validator'] !== undefined) compile(prepareFilter(cmd['validator']));
+  ctx.core.engine.emit([{ op: 'create', ns: coll.ns, options: coll.options }]);
+  return { ok: 1 };
+};
+
 /** Handlers by command name. */
 export const adminCommands: Record<string, Handler> = {
   listCollections,
@@ -291,4 +303,5 @@ export const adminCommands: Record<string, Handler> = {
   collStats,
   collstats: collStats,
   listDatabases,
+  collMod,
 };

@@ -14,6 +14,7 @@ import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
 import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
+import { matchesSchema } from './schema.js';
 import { hasType, keyOf, typeAlias } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -106,6 +107,12 @@ const overrides: Record<string, QueryOp> = {
     return (obj) => !p(obj);
   },
   $type: (selector, value) => typePredicate(selector, value),
+  $jsonSchema: (_selector, value) => {
+    if (!value || typeof value !== 'object')
+      throw new CommandError(ErrorCodes.TypeMismatch, '$jsonSchema must be an object');
+    const schema = value as Record<string, unknown>;
+    return (obj) => matchesSchema(schema, obj);
+  },
 };
 
 /** The engine's operator context. */

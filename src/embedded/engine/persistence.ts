@@ -69,7 +69,7 @@ export function applyChange(engine: Engine, change: Change): void {
   switch (change.op) {
     case 'create': {
       const [db, name] = splitNs(change.ns);
-      engine.create(db, name, change.options);
+      Object.assign(engine.create(db, name, change.options).options, change.options);
       return;
     }
     case 'drop': {

@@ -7,7 +7,7 @@ import { CollectionState } from './collection.js';
 import type { Collection, Engine } from './database.js';
 import type { Collation } from './collation.js';
 import { matchDocs, runQuery } from './read.js';
-import { prepareFilter, splitText } from './query.js';
+import { compile, prepareFilter, splitText } from './query.js';
 import type { Transaction, TxnWrite } from './transactions.js';
 import { applyUpdate, buildUpsert, updateKind } from './update.js';
 import { bsonTypeName, cloneValue, idFirst, keyOf } from './values.js';
@@ -20,6 +20,28 @@ function recordTxn(txn: Transaction, ns: string, idKey: string, doc: Doc | undef
   writes.set(idKey, doc ? { kind: 'put', doc } : { kind: 'delete' });
 }
 
+/**
+ * Enforces the collection validator (validationLevel strict/moderate, validationAction error/warn).
+ * @throws CommandError DocumentValidationFailure (121).
+ */
+function validate(coll: Collection, doc: Doc, old: Doc | undefined): void {
+  const validator = coll.options.validator;
+  if (!validator || Object.keys(validator).length === 0) return;
+  const level = coll.options['validationLevel'] ?? 'strict';
+  if (level === 'off' || coll.options['validationAction'] === 'warn') return;
+  const query = compile(prepareFilter(validator));
+  if (query.test(doc)) return;
+  if (level === 'moderate' && old && !query.test(old)) return;
+  throw new CommandError(ErrorCodes.DocumentValidationFailure, 'Document failed validation', {
+    extra: {
+      errInfo: {
+        failingDocumentId: doc['_id'],
+        details: { operatorName: Object.keys(validator)[0], schemaRulesNotSatisfied: [] },
+      },
+    },
+  });
+}
+
 /** Stores a document (new when `oldIdKey` is undefined). */
 function put(
   engine: Engine,
@@ -29,6 +51,7 @@ function put(
   oldIdKey?: string,
 ): void {
   const idKey = keyOf(doc['_id']);
+  validate(coll, doc, oldIdKey === undefined ? undefined : engine.readState(coll, txn).docs.get(oldIdKey));
   engine.writeState(coll, txn).put(coll.ns, doc, oldIdKey);
   if (txn) recordTxn(txn, coll.ns, idKey, doc);
   else {
