@@ -137,7 +137,10 @@ const endSessions: Handler = (cmd, ctx) => {
     const key = sessionKey(lsid);
     const session = key ? ctx.core.sessions.get(key) : undefined;
     if (session?.transaction?.state === 'active') abortTransaction(ctx.core.engine, session.transaction);
-    if (key) ctx.core.sessions.delete(key);
+    if (key) {
+      ctx.core.sessions.delete(key);
+      ctx.core.cursors.killSession(key);
+    }
   }
   return { ok: 1 };
 };

@@ -103,6 +103,11 @@ export class CursorManager {
     return { cursor: { nextBatch: batch, id: done ? Long.ZERO : cursor.id, ns: cursor.ns }, ok: 1 };
   }
 
+  /** Closes the cursors a session opened (endSessions). */
+  killSession(sessionId: string): void {
+    for (const [key, c] of this.cursors) if (c.sessionId === sessionId) this.cursors.delete(key);
+  }
+
   kill(id: Long): boolean {
     return this.cursors.delete(id.toString());
   }
