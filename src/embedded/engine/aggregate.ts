@@ -143,6 +143,17 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
 
 /** Replaces `{ $meta: 'textScore' | 'searchScore' }` with the hidden score fields. */
 function rewriteMeta(value: unknown, searched: boolean): Doc {
+  const field = (meta: unknown): string =>
+    searched || meta === 'searchScore' ? '__plume_searchScore' : '__plume_textScore';
+  if (isPlainObject(value) && isPlainObject(value['$sort'])) {
+    const sort: Doc = {};
+    for (const [k, v] of Object.entries(value['$sort'])) {
+      if (isPlainObject(v) && (v['$meta'] === 'textScore' || v['$meta'] === 'searchScore'))
+        sort[field(v['$meta'])] = -1;
+      else sort[k] = v;
+    }
+    return { $sort: sort };
+  }
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (!isPlainObject(v)) return v;

@@ -304,6 +304,25 @@ describe.each(drivers)('aggregation conformance ($name)', (driver) => {
     );
   });
 
+  it('sorts and projects by textScore in an aggregation', async () => {
+    const notes = t.db.collection<any>('notes');
+    await notes.createIndex({ body: 'text' });
+    await notes.insertMany([
+      { _id: 1, body: 'tea coffee milk sugar honey lemon' },
+      { _id: 2, body: 'tea' },
+      { _id: 3, body: 'coffee' },
+    ]);
+    const out = await notes
+      .aggregate([
+        { $match: { $text: { $search: 'tea' } } },
+        { $sort: { score: { $meta: 'textScore' } } },
+        { $project: { score: { $meta: 'textScore' } } },
+      ])
+      .toArray();
+    expect(out.map((d) => d['_id'])).toEqual([2, 1]);
+    expect(out[0]!['score']).toBeGreaterThan(out[1]!['score']);
+  });
+
   it('rejects $text without a text index', async () => {
     const coll = await seeded();
     const error = await failure(() => coll.find({ $text: { $search: 'apple' } }).toArray());
