@@ -65,14 +65,18 @@ export interface EmbeddedServer {
   port: number;
   /** The bound interface. */
   host: string;
-  /** Closes the listener and every connection, and stops timers. Resolves once closed; idempotent. */
+  /**
+   * Closes the listener and every connection and stops timers; with `dbPath`, also writes a final
+   * snapshot and releases the lock file. Resolves once closed; idempotent.
+   */
   stop(): Promise<void>;
 }
 
 /**
- * Starts a MongoDB wire-protocol server in this process.
+ * Starts a MongoDB wire-protocol server in this process (or a worker thread with `worker: true`).
  * @returns the server's URI, port and a `stop()` function.
- * @throws Error when the port cannot be bound (e.g. `EADDRINUSE`).
+ * @throws Error when the port cannot be bound (e.g. `EADDRINUSE`), or when `dbPath` is locked by
+ *   another live process or cannot be read/written.
  */
 export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): Promise<EmbeddedServer> {
   if (options.worker) return startInWorker({ ...options, worker: false });
