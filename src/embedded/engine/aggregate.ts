@@ -100,6 +100,12 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
   }
   for (const stage of pipeline) {
     const name = stageName(stage);
+    if (name === '$changeStream') {
+      throw new CommandError(
+        40324,
+        'Unrecognized pipeline stage name: $changeStream (change streams are not supported by the plume embedded database)',
+      );
+    }
     if (name === '$out' || name === '$merge')
       throw new CommandError(40601, `${name} can only be the final stage in the pipeline`);
     if (name === '$search')
@@ -121,7 +127,10 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
     ).run(input);
   } catch (error) {
     if (error instanceof CommandError) throw error;
-    throw new CommandError(ErrorCodes.BadValue, (error as Error).message);
+    const message = (error as Error).message;
+    const unknown = /unregistered pipeline operator (\$\w+)/.exec(message);
+    if (unknown) throw new CommandError(40324, `Unrecognized pipeline stage name: '${unknown[1]!}'`);
+    throw new CommandError(ErrorCodes.BadValue, message);
   }
   result = result.map((d) => {
     const c = cloneValue(d);

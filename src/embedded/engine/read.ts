@@ -8,7 +8,7 @@ import type { Collation } from './collation.js';
 import { lookupCandidates } from './indexes.js';
 import { compile, isEmptyFilter, mingoOptions, prepareFilter, splitText } from './query.js';
 import { parseTextQuery, textScore } from './text.js';
-import { bsonTag, cloneValue, isPlainObject, keyOf } from './values.js';
+import { bsonTag, cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -159,12 +159,28 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   }
   if (skip > 0) pipeline.push({ $skip: skip });
   if (limit > 0) pipeline.push({ $limit: limit });
+  let positional: { field: string; query: ReturnType<typeof compile> } | undefined;
   if (projection) {
     const p: Doc = {};
     for (const [k, v] of Object.entries(projection)) {
+      if (k.endsWith('.$')) {
+        const field = k.slice(0, -2);
+        positional = { field, query: positionalQuery(spec.filter, field, spec.collation) };
+        p[field] = 1;
+        continue;
+      }
       p[k] = isPlainObject(v) && v['$meta'] === 'textScore' ? '$' + SCORE_FIELD : v;
     }
     pipeline.push({ $project: p });
+  }
+  if (positional) {
+    const { field, query } = positional;
+    input = input.map((d) => {
+      const arr = d[field];
+      if (!Array.isArray(arr)) return d;
+      const i = arr.findIndex((el: unknown) => query.test({ ...d, [field]: [el] }));
+      return { ...d, [field]: i < 0 ? [] : [arr[i]] };
+    });
   }
   let out: Doc[];
   try {
@@ -176,6 +192,23 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   return out.map((d) => {
     const c = cloneValue(d);
     if (meta) delete c[SCORE_FIELD];
-    return c;
+    return idFirst(c);
   });
+}
+
+/** The filter's conditions on one array field (for the positional `$` projection). */
+function positionalQuery(
+  filter: unknown,
+  field: string,
+  collation: Collation | undefined,
+): ReturnType<typeof compile> {
+  const prepared = splitText(prepareFilter(filter)).rest;
+  const sub: Doc = {};
+  for (const [k, v] of Object.entries(prepared)) if (k === field || k.startsWith(field + '.')) sub[k] = v;
+  if (Object.keys(sub).length === 0)
+    throw new CommandError(
+      ErrorCodes.BadValue,
+      `Executor error during find command :: caused by :: positional operator '${field}.$' requires corresponding field in query specifier`,
+    );
+  return compile(sub, collation);
 }

@@ -294,6 +294,22 @@ describe.each(drivers)('query variables and expressions ($name)', (driver) => {
     expect(error['code']).toBeTypeOf('number');
   });
 
+  it('projects the first matching array element with the positional $ projection', async () => {
+    const coll = t.db.collection<any>('posproj');
+    await coll.insertOne({
+      _id: 1,
+      name: 'x',
+      items: [
+        { k: 'a', v: 1 },
+        { k: 'b', v: 2 },
+        { k: 'b', v: 3 },
+      ],
+    });
+    const doc = await coll.findOne({ 'items.k': 'b' }, { projection: { 'items.$': 1 } });
+    expect(doc).toEqual({ _id: 1, items: [{ k: 'b', v: 2 }] });
+    expect(Object.keys(doc!)[0]).toBe('_id');
+  });
+
   it('runs a collection-less aggregate with $documents', async () => {
     const out = await t.db.aggregate([{ $documents: [{ a: 1 }, { a: 2 }] }, { $match: { a: 2 } }]).toArray();
     expect(out).toEqual([{ a: 2 }]);
