@@ -307,7 +307,7 @@ describe.each(drivers)('query variables and expressions ($name)', (driver) => {
     });
     const doc = await coll.findOne({ 'items.k': 'b' }, { projection: { 'items.$': 1 } });
     expect(doc).toEqual({ _id: 1, items: [{ k: 'b', v: 2 }] });
-    expect(Object.keys(doc!)[0]).toBe('_id');
+    expect(Object.keys(doc)[0]).toBe('_id');
   });
 
   it('runs a collection-less aggregate with $documents', async () => {
