@@ -130,14 +130,18 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
     port: address.port,
     host,
     stop() {
-      stopped ??= new Promise<void>((resolve) => {
+      stopped ??= new Promise<void>((resolve, reject) => {
         clearInterval(ttl);
         clearInterval(reaper);
         core.cursors.close();
         for (const socket of sockets) socket.destroy();
         server.close(() => {
-          persistence?.close();
-          resolve();
+          try {
+            persistence?.close();
+            resolve();
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
         });
       });
       return stopped;
