@@ -2,7 +2,7 @@
 import { Long } from 'bson';
 import { runAggregate } from '../engine/aggregate.js';
 import { lookupCandidates } from '../engine/indexes.js';
-import { matchDocs, runQuery } from '../engine/read.js';
+import { matchDocs, queryStats, runQuery } from '../engine/read.js';
 import { prepareFilter } from '../engine/query.js';
 import { keyOf, pathValues } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
@@ -176,7 +176,7 @@ const distinct: Handler = (cmd, ctx) => {
   return { values: [...seen.values()], ok: 1 };
 };
 
-function explainReply(ctx: CommandContext, inner: Doc): Doc {
+function explainReply(ctx: CommandContext, inner: Doc, verbosity = 'queryPlanner'): Doc {
   const name = Object.keys(inner)[0] ?? 'find';
   const collName = inner[name];
   const coll = typeof collName === 'string' ? ctx.core.engine.collection(ctx.db, collName) : undefined;
@@ -193,7 +193,7 @@ function explainReply(ctx: CommandContext, inner: Doc): Doc {
       stage = 'IDHACK';
     else if (lookupCandidates(coll.state.indexes, f, undefined)) stage = 'IXSCAN';
   }
-  return {
+  const reply: Doc = {
     queryPlanner: {
       plannerVersion: 1,
       namespace: `${ctx.db}.${String(collName)}`,
@@ -201,6 +201,29 @@ function explainReply(ctx: CommandContext, inner: Doc): Doc {
       winningPlan: { stage },
       rejectedPlans: [],
     },
+  };
+  if (verbosity !== 'queryPlanner' && (name === 'find' || name === 'count')) {
+    const started = Date.now();
+    const before = queryStats.scannedObjects;
+    const docs = coll
+      ? runQuery(ctx.core.engine.readState(coll, ctx.txn), {
+          filter,
+          sort: docOption(inner, 'sort'),
+          skip: intOption(inner, 'skip'),
+          limit: Math.abs(intOption(inner, 'limit') ?? 0),
+          collation: collationFor(inner, coll),
+        })
+      : [];
+    reply['executionStats'] = {
+      executionSuccess: true,
+      nReturned: docs.length,
+      executionTimeMillis: Date.now() - started,
+      totalKeysExamined: stage === 'COLLSCAN' ? 0 : queryStats.scannedObjects - before,
+      totalDocsExamined: queryStats.scannedObjects - before,
+    };
+  }
+  return {
+    ...reply,
     command: inner,
     serverInfo: { host: ctx.core.settings.me, version: '7.0.0' },
     ok: 1,
@@ -210,7 +233,7 @@ function explainReply(ctx: CommandContext, inner: Doc): Doc {
 const explain: Handler = (cmd, ctx) => {
   const inner = docOption(cmd, 'explain');
   if (!inner) throw new CommandError(ErrorCodes.BadValue, 'explain command requires a nested object');
-  return explainReply(ctx, inner);
+  return explainReply(ctx, inner, typeof cmd['verbosity'] === 'string' ? cmd['verbosity'] : 'queryPlanner');
 };
 
 /** Handlers by command name. */
