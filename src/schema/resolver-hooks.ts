@@ -1,0 +1,91 @@
+import type { HookContext } from '../core/index.js';
+import { hasData, type SchemaHook } from './hook-function.js';
+import type { Resolver } from './resolver.js';
+
+type AnyResolver = Resolver<never, HookContext>;
+
+/** Resolves one record or, for arrays, each item (in parallel). */
+async function resolveRecords(resolver: AnyResolver, value: unknown, context: HookContext): Promise<unknown> {
+  const target = resolver as unknown as { resolve(data: unknown, context: HookContext): Promise<unknown> };
+  if (Array.isArray(value)) return Promise.all(value.map((item) => target.resolve(item, context)));
+  return target.resolve(value, context);
+}
+
+/** A page from a paginated `find`: `{ total, limit, skip, data: [] }`. */
+function isPage(value: unknown): value is { data: unknown[] } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as { data?: unknown }).data) &&
+    typeof (value as { total?: unknown }).total === 'number'
+  );
+}
+
+/** Resolves a method result: a page (`find` only) item by item keeping its shape, an array per item, or one record. */
+async function resolveResultValue(
+  resolver: AnyResolver,
+  value: unknown,
+  context: HookContext,
+): Promise<unknown> {
+  if (context.method === 'find' && isPage(value)) {
+    return { ...value, data: await resolveRecords(resolver, value.data, context) };
+  }
+  return resolveRecords(resolver, value, context);
+}
+
+/** One resolver for every method with data, or resolvers per method name. */
+export type DataResolvers = AnyResolver | Partial<Record<string, AnyResolver>>;
+
+function isResolver(value: unknown): value is AnyResolver {
+  return typeof (value as { resolve?: unknown }).resolve === 'function';
+}
+
+/**
+ * A hook that replaces `context.data` with the resolved data (e.g. adds `createdAt`, hashes a
+ * password). Takes one resolver (used for `create`, `update`, `patch` and custom methods) or
+ * `{ create, update, patch, ... }`. Arrays are resolved item by item. Runs before the method,
+ * as an around or before hook. Errors: see `Resolver.resolve`.
+ */
+export function resolveData(resolvers: DataResolvers): SchemaHook {
+  return async (context, next) => {
+    const resolver = isResolver(resolvers)
+      ? hasData(context.method)
+        ? resolvers
+        : undefined
+      : (resolvers)[context.method];
+    if (resolver !== undefined) context.data = await resolveRecords(resolver, context.data, context);
+    if (next) await next();
+  };
+}
+
+/** Runs `next` (around use) and then `work`; as an after hook, `work` runs at once. */
+function afterMethod(work: (context: HookContext) => Promise<void>): SchemaHook {
+  return async (context, next) => {
+    if (next) await next();
+    await work(context);
+  };
+}
+
+/**
+ * A hook that replaces `context.result` with the resolved result, after the method ran: one record,
+ * each item of an array, or each item of a paginated `find` page (`{ total, limit, skip, data }`).
+ * Use it as an around hook or an after hook. Errors: see `Resolver.resolve`.
+ */
+export function resolveResult(resolver: AnyResolver): SchemaHook {
+  return afterMethod(async (context) => {
+    context.result = await resolveResultValue(resolver, context.result, context);
+  });
+}
+
+/**
+ * A hook that sets `context.dispatch`, what the transports send to external clients, to the resolved
+ * result (e.g. without password hashes), leaving `context.result` (what internal calls get) untouched.
+ * It starts from an existing `dispatch` when another hook set one. Shapes as `resolveResult`.
+ * Use it as an around hook (the outermost, so it sees the final result) or an after hook.
+ */
+export function resolveExternal(resolver: AnyResolver): SchemaHook {
+  return afterMethod(async (context) => {
+    const source = context.dispatch !== undefined ? context.dispatch : context.result;
+    context.dispatch = await resolveResultValue(resolver, source, context);
+  });
+}
