@@ -44,7 +44,7 @@ export type QuerySyntax<P extends TProperties> = TObject<
 
 /** The property schema without TypeBox's optional/readonly markers (they would leak into anyOf). */
 function plain(schema: TSchema): TSchema {
-  return Type.Optional(schema, false) as TSchema;
+  return Type.Optional<TSchema, false>(schema, false);
 }
 
 /**

@@ -52,7 +52,7 @@ export function resolveData(resolvers: DataResolvers): SchemaHook {
       ? hasData(context.method)
         ? resolvers
         : undefined
-      : (resolvers)[context.method];
+      : resolvers[context.method];
     if (resolver !== undefined) context.data = await resolveRecords(resolver, context.data, context);
     if (next) await next();
   };

@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import { Ajv, type ErrorObject, type Options } from 'ajv';
 import { default as addFormatsModule } from 'ajv-formats';
 import { BadRequest } from '../errors/index.js';
 import { keywordObjectId } from './object-id-keyword.js';
@@ -95,8 +95,7 @@ function isAjvValidationError(error: unknown): error is { errors: ErrorObject[] 
  */
 export function getValidator<T = unknown>(schema: object, ajv: Ajv = createValidator()): Validator<T> {
   const id = (schema as { $id?: unknown }).$id;
-  const compiled = ((typeof id === 'string' ? ajv.getSchema(id) : undefined) ??
-    ajv.compile(schema));
+  const compiled = (typeof id === 'string' ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema);
   if ((compiled as { $async?: unknown }).$async === true) {
     return async (data, label = 'data') => {
       try {
