@@ -46,4 +46,10 @@ export {
   validateQuery,
   type DataValidators,
 } from './validation-hooks.js';
-export { resolveData, resolveExternal, resolveResult, type DataResolvers } from './resolver-hooks.js';
+export {
+  resolveData,
+  resolveExternal,
+  resolveResult,
+  type AnyResolver,
+  type DataResolvers,
+} from './resolver-hooks.js';

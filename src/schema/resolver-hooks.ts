@@ -2,7 +2,10 @@ import type { HookContext } from '../core/index.js';
 import { hasData, type SchemaHook } from './hook-function.js';
 import type { Resolver } from './resolver.js';
 
-type AnyResolver = Resolver<never, HookContext>;
+/** Any `Resolver` for hook contexts, whatever its record type. */
+export type AnyResolver = Pick<Resolver<never, HookContext>, 'properties'> & {
+  resolve(data: never, context: HookContext): Promise<unknown>;
+};
 
 /** Resolves one record or, for arrays, each item (in parallel). */
 async function resolveRecords(resolver: AnyResolver, value: unknown, context: HookContext): Promise<unknown> {
