@@ -33,6 +33,8 @@ const keywordRank: Readonly<Record<string, number>> = {
   oneOf: 3,
   if: 3,
   type: 2,
+  // an id that is not an id is a type mismatch, less telling than an unknown operator next to it
+  objectid: 2,
   const: 1,
   enum: 1,
 };
