@@ -1,5 +1,6 @@
 import type { HookContext } from '../core/index.js';
 import type { Validator } from './validator.js';
+import { clonePlain } from './clone-plain.js';
 import { hasData, type SchemaHook } from './hook-function.js';
 
 /**
@@ -20,13 +21,16 @@ export function isValidated(query: unknown): boolean {
  * A hook that validates `context.params.query` (an absent query counts as `{}`) with `validator`
  * (e.g. `getValidator(querySyntax(...), ajv)`), replaces it with the validated, coerced query
  * (`?age[$gt]=20` gives `{ age: { $gt: 20 } }` with a number schema) and marks it `VALIDATED`
- * (non-enumerable) so the adapter trusts it (spec: SEED.md "Adapter query syntax").
+ * (non-enumerable) so the adapter trusts it. The caller's query object is not changed (a copy is validated) (spec: SEED.md "Adapter query syntax").
  * Runs before the method, as an around or before hook.
  * @throws BadRequest (400) from the validator, AJV's errors in `errors`.
  */
 export function validateQuery(validator: Validator): SchemaHook {
   return async (context, next) => {
-    const query = (await validator(context.params.query ?? {}, 'query')) as Record<string, unknown>;
+    const query = (await validator(clonePlain(context.params.query ?? {}), 'query')) as Record<
+      string,
+      unknown
+    >;
     if (typeof query === 'object' && query !== null && !isValidated(query)) {
       Object.defineProperty(query, VALIDATED, { value: true, enumerable: false, configurable: true });
     }
@@ -47,7 +51,7 @@ function validatorFor(validators: DataValidators, context: HookContext): Validat
  * A hook that validates `context.data` and replaces it with the validated (coerced, defaulted) data.
  * Takes one validator (used for `create`, `update`, `patch` and custom methods) or
  * `{ create, update, patch, <custom> }` (e.g. a patch schema without `required`). An array (multi
- * `create`) is validated item by item. Runs before the method, as an around or before hook.
+ * `create`) is validated item by item. The caller's data object is not changed (a copy is validated). Runs before the method, as an around or before hook.
  * @throws BadRequest (400) from the validator, AJV's errors in `errors` (for arrays, of the first failing item).
  */
 export function validateData(validators: DataValidators): SchemaHook {
@@ -56,8 +60,8 @@ export function validateData(validators: DataValidators): SchemaHook {
     if (validator !== undefined) {
       const data = context.data;
       context.data = Array.isArray(data)
-        ? await Promise.all(data.map((item) => validator(item, 'data')))
-        : await validator(data, 'data');
+        ? await Promise.all(data.map((item) => validator(clonePlain(item), 'data')))
+        : await validator(clonePlain(data), 'data');
     }
     if (next) await next();
   };
