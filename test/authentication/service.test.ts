@@ -20,6 +20,9 @@ async function setupApp(...args: Parameters<typeof createAuthApp>) {
   return ctx;
 }
 
+/** The registered authentication service, untyped (results are checked by the assertions). */
+const authService = (app: AuthApp['app']): any => app.service('authentication');
+
 const login = { strategy: 'local', email: 'ada@example.com', password: 'correct horse' };
 
 async function failure(promise: Promise<unknown>) {
@@ -105,7 +108,7 @@ describe('AuthenticationService registration and configuration', () => {
 describe('AuthenticationService.create (login)', () => {
   it('logs in with local credentials: accessToken, authentication { strategy, payload } and the user without password', async () => {
     const { app } = await setupApp();
-    const result = await app.service('authentication').create(login);
+    const result = await authService(app).create(login);
     expect(result).toEqual({
       accessToken: expect.any(String),
       authentication: { strategy: 'local', payload: expect.any(Object) },
@@ -124,8 +127,8 @@ describe('AuthenticationService.create (login)', () => {
 
   it('re-authenticates with { strategy: jwt, accessToken } and returns the same token and the user', async () => {
     const { app } = await setupApp();
-    const { accessToken } = await app.service('authentication').create(login);
-    const again = await app.service('authentication').create({ strategy: 'jwt', accessToken });
+    const { accessToken } = await authService(app).create(login);
+    const again = await authService(app).create({ strategy: 'jwt', accessToken });
     expect(again.accessToken).toBe(accessToken);
     expect(again.authentication).toMatchObject({ strategy: 'jwt', accessToken, payload: { sub: '1' } });
     expect(again.user).toEqual({ id: '1', email: 'ada@example.com', name: 'Ada' });
@@ -204,9 +207,9 @@ describe('AuthenticationService.create (login)', () => {
   it("emits 'login' instead of 'created' (whose payload would carry the token to listeners)", async () => {
     const { app } = await setupApp();
     const events: string[] = [];
-    app.service('authentication').on('login', () => events.push('login'));
-    app.service('authentication').on('created', () => events.push('created'));
-    await app.service('authentication').create(login);
+    authService(app).on('login', () => events.push('login'));
+    authService(app).on('created', () => events.push('created'));
+    await authService(app).create(login);
     expect(events).toEqual(['login']);
   });
 });
@@ -214,15 +217,13 @@ describe('AuthenticationService.create (login)', () => {
 describe('AuthenticationService.remove (logout)', () => {
   it('verifies the token from params.authentication and returns the authentication result', async () => {
     const { app } = await setupApp();
-    const { accessToken } = await app.service('authentication').create(login);
-    const result = await app
-      .service('authentication')
-      .remove(null, { authentication: { strategy: 'jwt', accessToken } });
+    const { accessToken } = await authService(app).create(login);
+    const result = await authService(app).remove(null, { authentication: { strategy: 'jwt', accessToken } });
     expect(result).toMatchObject({ accessToken, user: { id: '1' } });
     expect(result.user).not.toHaveProperty('password');
-    const byId = await app
-      .service('authentication')
-      .remove(accessToken, { authentication: { strategy: 'jwt', accessToken } });
+    const byId = await authService(app).remove(accessToken, {
+      authentication: { strategy: 'jwt', accessToken },
+    });
     expect(byId.accessToken).toBe(accessToken);
   });
 
