@@ -168,7 +168,8 @@ export class AuthenticationService {
   /**
    * Authenticates `authentication` with its `strategy`, which must be among `allowed` (default:
    * `authStrategies`) and registered, and resolves to the strategy's result. No strategy, an unknown
-   * one or one not allowed → `NotAuthenticated` (401); the strategy's own failures are 401 too.
+   * one or one not allowed → `NotAuthenticated` (401); the strategy's own failures are 401 too. The
+   * entity in the result has no protected fields (e.g. no password hash), so `params.user` has none.
    */
   async authenticate(
     authentication: AuthenticationRequest,
@@ -184,7 +185,9 @@ export class AuthenticationService {
     if (!names.includes(name) || strategy === undefined) {
       throw new NotAuthenticated('Invalid authentication information (strategy not allowed)');
     }
-    return strategy.authenticate(authentication, { ...params, authenticated: true });
+    const result = await strategy.authenticate(authentication, { ...params, authenticated: true });
+    // params.user must not carry the password hash into services that echo it (or into logs).
+    return this.protectResult(result);
   }
 
   /** Fields no response may contain: what the registered strategies protect (e.g. `password`). */
@@ -218,7 +221,7 @@ export class AuthenticationService {
     }
     if (!isRecord(data)) throw new NotAuthenticated('Invalid authentication information (no `strategy` set)');
     const result = await this.authenticate(data, params, ...allowed);
-    if (typeof result.accessToken === 'string') return this.protectResult(result);
+    if (typeof result.accessToken === 'string') return result;
 
     const jwtOptions: JwtOptions = { ...params.jwtOptions };
     const entity = config.entity === null ? undefined : result[config.entity];
@@ -233,11 +236,7 @@ export class AuthenticationService {
     }
     const accessToken = await this.createAccessToken({ ...params.payload }, jwtOptions);
     const authentication = isRecord(result.authentication) ? result.authentication : {};
-    return this.protectResult({
-      ...result,
-      accessToken,
-      authentication: { ...authentication, payload: decodeJwt(accessToken) },
-    });
+    return { ...result, accessToken, authentication: { ...authentication, payload: decodeJwt(accessToken) } };
   }
 
   /**
@@ -252,7 +251,7 @@ export class AuthenticationService {
     if (id !== null && id !== undefined && id !== authentication.accessToken) {
       throw new NotAuthenticated('Invalid access token');
     }
-    return this.protectResult(result);
+    return result;
   }
 
   /**
