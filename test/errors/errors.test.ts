@@ -25,7 +25,10 @@ const expected: [keyof typeof errors, number, string][] = [
 
 describe('plume/errors', () => {
   it.each(expected)('%s has status %i and className %s', (name, code, className) => {
-    const ErrorClass = errors[name] as new (message?: string, options?: errors.ErrorOptions) => errors.PlumeError;
+    const ErrorClass = errors[name] as new (
+      message?: string,
+      options?: errors.ErrorOptions,
+    ) => errors.PlumeError;
     const error = new ErrorClass('went wrong', { data: { field: 'x' }, errors: [{ path: '/x' }] });
     expect(error).toBeInstanceOf(Error);
     expect(error).toBeInstanceOf(errors.PlumeError);
@@ -46,7 +49,12 @@ describe('plume/errors', () => {
   it('toJSON never contains the stack, and JSON.stringify uses it', () => {
     const error = new errors.NotFound('No record found for id 1');
     const json = JSON.parse(JSON.stringify(error)) as Record<string, unknown>;
-    expect(json).toEqual({ name: 'NotFound', message: 'No record found for id 1', code: 404, className: 'not-found' });
+    expect(json).toEqual({
+      name: 'NotFound',
+      message: 'No record found for id 1',
+      code: 404,
+      className: 'not-found',
+    });
     expect(JSON.stringify(error)).not.toContain('at ');
   });
 
