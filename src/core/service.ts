@@ -47,7 +47,10 @@ const reservedNames = new Set([
 
 /** The argument names of `method`, e.g. `['id', 'data', 'params']` for `patch`. */
 export function argumentsOf(method: string): readonly ('id' | 'data' | 'params')[] {
-  return argumentNames[method] ?? customArguments;
+  // Own keys only: `constructor`, `__proto__` or `toString` must not find Object.prototype members.
+  return Object.hasOwn(argumentNames, method)
+    ? (argumentNames[method] as (typeof argumentNames)[string])
+    : customArguments;
 }
 
 /** Plume's bookkeeping for one registered service. */
