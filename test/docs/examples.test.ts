@@ -1,0 +1,334 @@
+/**
+ * Runs the examples of the reference pages in docs/ (test/docs/*.examples.ts) so that the pages
+ * cannot silently drift from the code: each example is type-checked by `npm run typecheck` and run
+ * here, over real HTTP where it serves HTTP, against the embedded database where it needs one.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MongoClient, ObjectId, type Db, type Document } from 'mongodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApp, type Application, type Params } from 'plume';
+import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
+import { createHandler, errorHandler, toRuntimeHandler, type RuntimeListener } from 'plume/http';
+import * as http from './http.examples.js';
+import * as express from './express.examples.js';
+import * as docdb from './docdb.examples.js';
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (closers.length > 0) await closers.pop()?.();
+});
+
+function urlOf(server: Server): string {
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function close(server: Server): () => Promise<void> {
+  return () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+}
+
+async function listen(listener: RuntimeListener): Promise<string> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(close(server));
+  return urlOf(server);
+}
+
+describe('docs/http.md', () => {
+  it('serves an app on Node.js', async () => {
+    const { server } = await http.serveOnNode(0);
+    closers.push(close(server));
+    const response = await fetch(`${urlOf(server)}/messages`);
+    expect(await response.json()).toEqual([{ text: 'Hello' }]);
+  });
+
+  it('custom middleware sets params, answers itself and adds headers', async () => {
+    const app = createApp();
+    app.use('whoami', { find: async (params: Params) => ({ user: params.user ?? null }) });
+    app.use('admin', { find: async () => [] });
+    const url = await listen(toRuntimeHandler(http.createCustomHandler(app)));
+    const me = await fetch(`${url}/whoami`, { headers: { 'x-api-key': 'secret-key' } });
+    expect(me.headers.get('x-powered-by')).toBe('plume');
+    expect(await me.json()).toEqual({ user: { name: 'service account' } });
+    const admin = await fetch(`${url}/admin`);
+    expect(admin.status).toBe(503);
+  });
+
+  it('a replaced query parser gives flat queries', async () => {
+    const app = createApp();
+    app.use('echo', { find: async (params: Params) => params.query });
+    const url = await listen(toRuntimeHandler(createHandler(app, [errorHandler(), http.flatQueries])));
+    expect(await (await fetch(`${url}/echo?a[b]=1`)).json()).toEqual({ 'a[b]': '1' });
+  });
+
+  it('raises the body limit on both layers and streams other content types', async () => {
+    const app = createApp();
+    app.use('uploads', http.uploads);
+    app.use('echo', { create: async (data: unknown) => ({ size: JSON.stringify(data).length }) });
+    const url = await listen(http.createLargeBodyListener(app));
+    const big = JSON.stringify({ text: 'x'.repeat(2 * 1024 * 1024) });
+    const parsed = await fetch(`${url}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: big,
+    });
+    expect(parsed.status).toBe(201);
+    const upload = await fetch(`${url}/uploads`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(3 * 1024 * 1024),
+    });
+    expect(await upload.json()).toEqual({ bytes: 3 * 1024 * 1024 });
+
+    const small = createApp();
+    small.use('echo', { create: async () => ({}) });
+    const defaultUrl = await listen(toRuntimeHandler(createHandler(small)));
+    const refused = await fetch(`${defaultUrl}/echo`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: big,
+    });
+    expect(refused.status).toBe(413);
+  });
+
+  it('sends Response objects, Server-Sent Events and hook statuses', async () => {
+    const app = createApp();
+    app.use('files', http.files);
+    app.use('clock', http.clock);
+    app.use('jobs', { create: async () => ({ id: 'j1' }), update: async () => ({ ok: true }) });
+    app.service('jobs').hooks({ after: { create: [http.redirectToCreated], update: [http.accepted] } });
+    http.registerMessages(app);
+    const url = await listen(toRuntimeHandler(createHandler(app)));
+
+    const file = await fetch(`${url}/files/a.txt`);
+    expect(file.headers.get('cache-control')).toBe('max-age=60');
+    expect(await file.text()).toBe('contents of a.txt');
+
+    const events = await fetch(`${url}/clock?count=2`);
+    expect(events.headers.get('content-type')).toBe('text/event-stream');
+    expect(await events.text()).toBe('data: {"tick":1}\n\ndata: {"tick":2}\n\n');
+
+    const created = await fetch(`${url}/jobs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe('/jobs/j1');
+    const updated = await fetch(`${url}/jobs/j1`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(updated.status).toBe(202);
+    expect(updated.headers.get('x-job')).toBe('queued');
+
+    const routed = await fetch(`${url}/users/42/messages`);
+    expect(await routed.json()).toEqual([{ userId: '42', text: 'hi' }]);
+    const custom = await fetch(`${url}/users/42/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-method': 'markRead' },
+      body: JSON.stringify({ ids: ['a'] }),
+    });
+    expect(custom.status).toBe(401);
+  });
+  it('logs server errors and restricts origins', async () => {
+    const app = createApp();
+    app.use('messages', {
+      find: async () => [],
+      get: async () => {
+        throw new Error('database password leaked');
+      },
+    });
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const failed = await http.createLoggingHandler(app)(new Request('http://localhost/messages/1'));
+    expect(failed.status).toBe(500);
+    expect(await failed.text()).not.toContain('password');
+    expect(spy.mock.calls[0]?.[0]).toBe('request failed:');
+    spy.mockRestore();
+
+    const handler = http.createRestrictedHandler(app);
+    const evil = await handler(
+      new Request('http://localhost/messages', { headers: { origin: 'https://evil.test' } }),
+    );
+    expect(evil.status).toBe(403);
+    const ok = await handler(
+      new Request('http://localhost/messages', { headers: { origin: 'https://app.example.com' } }),
+    );
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+    const preflight = await handler(
+      new Request('http://localhost/messages', {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example.com' },
+      }),
+    );
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-credentials')).toBe('true');
+  });
+});
+
+describe('docs/express.md', () => {
+  it('serves the complete app', async () => {
+    vi.spyOn(console, 'debug').mockImplementation(() => undefined);
+    const { app, server } = await express.startExpressApp(0);
+    closers.push(() => app.teardown());
+    express.registerWithMiddleware(app);
+    const url = urlOf(server);
+    const found = await fetch(`${url}/messages`, { headers: { 'x-request-id': 'r1' } });
+    expect(await found.json()).toEqual([{ text: 'Hello', requestId: 'r1' }]);
+    expect((await fetch(`${url}/nothing`, { headers: { accept: 'application/json' } })).status).toBe(404);
+  });
+
+  it('runs middleware around one service, a formatter and a raised array limit', async () => {
+    vi.spyOn(console, 'debug').mockImplementation(() => undefined);
+    const { serverFramework, json } = await import('plume/express');
+    const app = serverFramework(createApp());
+    app.use(json());
+    express.raiseArrayLimit(app);
+    express.configureWithFormatter(app);
+    express.registerWithMiddleware(app);
+    app.use('echo', { find: async (params: Params) => params.query });
+    const server = await app.listen(0, '127.0.0.1');
+    closers.push(() => app.teardown());
+    const url = urlOf(server);
+
+    expect((await fetch(`${url}/tenant-messages`)).status).toBe(400);
+    const tenant = await fetch(`${url}/tenant-messages`, { headers: { 'x-tenant': 't1' } });
+    expect(tenant.headers.get('x-total')).toBe('1');
+    expect(await tenant.json()).toEqual([{ tenant: 't1' }]);
+    const text = await fetch(`${url}/tenant-messages`, {
+      headers: { 'x-tenant': 't1', accept: 'text/plain' },
+    });
+    expect(text.headers.get('content-type')).toContain('text/plain');
+
+    const ids = Array.from({ length: 25 }, (_, i) => `id[$in][]=${i}`).join('&');
+    const query = (await (await fetch(`${url}/echo?${ids}`)).json()) as { id: { $in: unknown } };
+    expect(Array.isArray(query.id.$in)).toBe(true);
+  });
+
+  it('keeps the default array limit of 20 and accepts a qs parser', async () => {
+    const { serverFramework } = await import('plume/express');
+    const ids = Array.from({ length: 21 }, (_, i) => `id[$in][]=${i}`).join('&');
+    for (const raise of [undefined, express.useQsDirectly]) {
+      const app = serverFramework(createApp());
+      raise?.(app);
+      const { rest } = await import('plume/express');
+      app.configure(rest());
+      app.use('echo', { find: async (params: Params) => params.query });
+      const server = await app.listen(0, '127.0.0.1');
+      closers.push(() => app.teardown());
+      const query = (await (await fetch(`${urlOf(server)}/echo?${ids}`)).json()) as { id: { $in: unknown } };
+      expect(Array.isArray(query.id.$in)).toBe(raise !== undefined);
+    }
+  });
+
+  it('mounts a sub-app', async () => {
+    const server = await express.mountSubApp(0);
+    closers.push(close(server));
+    const response = await fetch(`${urlOf(server)}/api/messages/1`);
+    expect(await response.json()).toEqual({ id: '1', text: 'Hello' });
+  });
+});
+
+describe('with the embedded database', () => {
+  let database: EmbeddedServer;
+  let client: MongoClient;
+  let db: Db;
+
+  beforeAll(async () => {
+    database = await startEmbeddedServer();
+    client = await MongoClient.connect(database.uri);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await database?.stop();
+  });
+
+  let app: Application;
+  const fresh = () => {
+    db = client.db(`docs_${new ObjectId().toHexString()}`);
+    app = docdb.createExampleApp();
+    return app;
+  };
+
+  describe('docs/docdb.md', () => {
+    it('creates users with indexes, queries and dates', async () => {
+      fresh();
+      docdb.registerUsers(app, db);
+      const ada = (await docdb.createUser(app)) as Document;
+      expect(typeof ada.createdAt).toBe('number');
+      await expect(docdb.createUser(app)).rejects.toMatchObject({
+        code: 409,
+        message: "Duplicate value for field 'email'",
+      });
+      await app
+        .service('users')
+        .create({ name: 'Bob', email: 'b@x.io', age: 70, active: true, createdAt: 1 });
+      const page = (await docdb.findAdults(app)) as { total: number; data: Document[] };
+      expect(page.data.map((u) => u.name)).toEqual(['Ada']);
+      expect(Object.keys(page.data[0] ?? {}).sort()).toEqual(['_id', 'email', 'name']);
+      // String values from a URL, converted by the `converter` option
+      const over = (await app.service('users').find({
+        query: { age: { $gt: '40' }, active: 'true' },
+        provider: 'rest',
+      })) as { data: Document[] };
+      expect(over.data.map((u) => u.name)).toEqual(['Bob']);
+      const text = (await app.service('users').find({
+        query: { $text: { $search: 'ada' } },
+      })) as { data: Document[] };
+      expect(text.data.map((u) => u.name)).toEqual(['Ada']);
+      await expect(app.service('users').find({ query: { name: { $where: 'x' } } })).rejects.toMatchObject({
+        code: 400,
+      });
+      await expect(app.service('users').get('not-an-id')).rejects.toMatchObject({ code: 400 });
+    });
+
+    it('runs pipelines, $framework and collation', async () => {
+      fresh();
+      docdb.registerUsers(app, db);
+      docdb.registerMessages(app, db);
+      const ada = (await docdb.createUser(app)) as Document;
+      const bob = (await app
+        .service('users')
+        .create({ name: 'bob', email: 'b@x.io', active: false, password: 'hash' })) as Document;
+      await app.service('messages').create({ text: 'one', userId: ada._id, createdAt: 1 });
+      await app.service('messages').create({ text: 'two', userId: bob._id, createdAt: 2 });
+      const withAuthor = await docdb.findMessagesWithAuthor(app);
+      expect(withAuthor.total).toBe(2);
+      expect(withAuthor.data.map((m) => m.user.name)).toEqual(['bob', 'Ada']);
+      expect(withAuthor.data[0]?.user.password).toBeUndefined();
+      const active = (await docdb.findMessagesOfActiveAuthors(app)) as Document[];
+      expect(active).toEqual([{ _id: expect.anything(), text: 'one', user: { name: 'Ada' } }]);
+      await app.service('users').create({ name: 'Carl', email: 'c@x.io' });
+      const names = ((await docdb.findCaseInsensitive(app)) as Document[]).map((u) => u.name);
+      expect(names).toEqual(['Carl']);
+    });
+
+    it('commits a transaction, uses a custom id and raw access', async () => {
+      fresh();
+      app.use(
+        'accounts',
+        new (await import('plume/docdb')).DocDbService({ Model: db.collection('accounts') }),
+      );
+      const a = (await app.service('accounts').create({ balance: 100 })) as Document;
+      const b = (await app.service('accounts').create({ balance: 0 })) as Document;
+      await docdb.transfer(app, client, String(a._id), String(b._id));
+      expect(((await app.service('accounts').get(String(b._id))) as Document).balance).toBe(10);
+
+      docdb.registerPages(app, db);
+      await app.service('pages').create({ slug: 'home', title: 'Home' });
+      expect(await app.service('pages').get('home')).toMatchObject({ slug: 'home', title: 'Home' });
+
+      docdb.registerUsers(app, db);
+      await docdb.createUser(app);
+      const raw = await docdb.rawAccess(app);
+      expect(raw.stages).toEqual([{ $match: { active: true } }, { $limit: 5 }]);
+      expect(raw.first).toMatchObject({ name: 'Ada' });
+      expect(raw.count).toBe(1);
+    });
+  });
+});
