@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import {
   getResponse,
@@ -14,6 +16,7 @@ import {
   type ServiceLookup,
 } from '../core/index.js';
 import { BadRequest, GeneralError, UnsupportedMediaType } from '../errors/index.js';
+import { createEventStream, isAsyncIterable } from '../http/sse.js';
 import { parseAuthentication, type AuthenticationSettings } from './authentication.js';
 import type { ServiceMiddleware } from './declarations.js';
 
@@ -32,10 +35,30 @@ export interface RestOptions {
 }
 
 /**
+ * Streams an async iterable as Server-Sent Events, exactly as the Web Standard handler does (spec:
+ * "Response behaviour", 2): one `data: <json>` event per item, the iterator closed when the client leaves.
+ */
+function sendEventStream(res: Response, iterable: AsyncIterable<unknown>): void {
+  const abort = new AbortController();
+  res.once('close', () => abort.abort());
+  res.set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.flushHeaders();
+  const body = createEventStream(iterable, abort.signal, (error) => console.error(error));
+  Readable.fromWeb(body as NodeReadableStream<Uint8Array>)
+    .on('error', () => res.destroy())
+    .pipe(res);
+}
+
+/**
  * The default formatter: `res.data` as JSON (`res.json`); `undefined` answers with no body, and a
- * 204 never has one. Every `Accept` header gets JSON, like the Web Standard handler.
+ * 204 never has one; an async iterable is streamed as `text/event-stream`. Every `Accept` header
+ * gets JSON, like the Web Standard handler.
  */
 export const formatter: Formatter = (_req, res) => {
+  if (isAsyncIterable(res.data)) {
+    sendEventStream(res, res.data);
+    return;
+  }
   if (res.data === undefined) {
     res.type('json').end();
     return;

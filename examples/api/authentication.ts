@@ -1,0 +1,61 @@
+import type { Application } from 'plume';
+import {
+  AuthenticationService,
+  AuthenticationStrategy,
+  JWTStrategy,
+  LocalStrategy,
+  type AuthenticationRequest,
+  type ParseRequest,
+} from 'plume/authentication';
+import { NotAuthenticated } from 'plume/errors';
+
+/**
+ * The `api-key` strategy: a machine client sends `X-API-Key: <key>`; the key must be one of the
+ * configured `authentication['api-key'].keys`. It authenticates a client, not a user, so hooks that
+ * need `params.user` (creating a message) still refuse it.
+ */
+export class ApiKeyStrategy extends AuthenticationStrategy {
+  override async parse(request: ParseRequest): Promise<AuthenticationRequest | null> {
+    const key = request.headers['x-api-key'];
+    return key === undefined ? null : { strategy: this.name, apiKey: key };
+  }
+
+  override async authenticate(authentication: AuthenticationRequest) {
+    const { keys } = this.configuration as { keys?: unknown };
+    const key = authentication.apiKey;
+    if (typeof key !== 'string' || !Array.isArray(keys) || !keys.includes(key)) {
+      throw new NotAuthenticated('Invalid API key');
+    }
+    return { authentication: { strategy: this.name }, apiClient: { name: 'api-key' } };
+  }
+}
+
+/** Settings of the example's authentication. */
+export interface AuthenticationSettings {
+  /** Signs access tokens; at least 32 characters. */
+  secret: string;
+  /** Accepted `X-API-Key` values; none by default, so the strategy refuses every key. */
+  apiKeys: string[];
+  /** bcrypt cost of new password hashes (tests lower it). Default 10. */
+  hashCost?: number;
+}
+
+/** Registers `authentication` with the `local` (email + password), `jwt` and `api-key` strategies. */
+export function authentication(settings: AuthenticationSettings) {
+  return (app: Application): void => {
+    const service = new AuthenticationService(app, {
+      secret: settings.secret,
+      entity: 'user',
+      service: 'users',
+      authStrategies: ['jwt', 'local'],
+      parseStrategies: ['jwt', 'api-key'],
+      jwtOptions: { expiresIn: '1d', audience: 'plume-example', issuer: 'plume-example' },
+      local: { usernameField: 'email', passwordField: 'password', hashSize: settings.hashCost ?? 10 },
+      'api-key': { keys: settings.apiKeys },
+    });
+    service.register('jwt', new JWTStrategy());
+    service.register('local', new LocalStrategy());
+    service.register('api-key', new ApiKeyStrategy());
+    app.use('authentication', service);
+  };
+}

@@ -1,0 +1,145 @@
+import type { Db } from 'mongodb';
+import type { Application, HookContext, Params } from 'plume';
+import { authenticate } from 'plume/authentication';
+import { DocDbService } from 'plume/docdb';
+import { BadRequest } from 'plume/errors';
+import {
+  ObjectIdSchema,
+  Type,
+  getValidator,
+  querySyntax,
+  validateData,
+  validateQuery,
+  type Ajv,
+} from 'plume/schema';
+
+/** A stored message. `createdAt` is a UTC timestamp in milliseconds, set by the server. */
+export const messageSchema = Type.Object(
+  {
+    _id: ObjectIdSchema(),
+    text: Type.String({ minLength: 1, maxLength: 2000 }),
+    userId: ObjectIdSchema(),
+    createdAt: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
+/** What a client sends: only the text; the author and the time come from the server. */
+export const messageDataSchema = Type.Pick(messageSchema, ['text']);
+/** Queries over every field; `text` also takes `$regex` (at most 100 characters) and `$options`. */
+export const messageQuerySchema = querySyntax(messageSchema, {
+  text: {
+    $regex: Type.String({ maxLength: 100 }),
+    $options: Type.String({ pattern: '^[imsx]{0,4}$' }),
+  },
+});
+
+/** The `$lookup` that adds each message's author, without the password hash. */
+const withUser = [
+  { $framework: {} },
+  { $lookup: { from: 'users', localField: 'userId', foreignField: '_id', as: 'user' } },
+  { $unwind: { path: '$user', preserveNullAndEmptyArrays: true } },
+  { $unset: 'user.password' },
+];
+
+/**
+ * Query parameters that are not query conditions: `include=user` adds the author through a
+ * `$lookup` pipeline; `ignoreCase=true` compares and sorts `text` with a case-insensitive collation.
+ */
+function queryOptions(context: HookContext): void {
+  const { include, ignoreCase, ...query } = (context.params.query ?? {}) as Record<string, unknown>;
+  if (include !== undefined && include !== 'user') {
+    throw new BadRequest("'include' can only be 'user'");
+  }
+  if (ignoreCase !== undefined && ignoreCase !== 'true' && ignoreCase !== 'false') {
+    throw new BadRequest("'ignoreCase' must be 'true' or 'false'");
+  }
+  const params: Params = { ...context.params, query };
+  if (include === 'user') params.pipeline = withUser;
+  if (ignoreCase === 'true') params.collation = { locale: 'en', strength: 2 };
+  context.params = params;
+}
+
+/** The author and the time of a new message come from the server, never from the client. */
+function setAuthor(context: HookContext): void {
+  const user = context.params.user as { _id: unknown } | undefined;
+  if (user === undefined) throw new BadRequest('Only users can write messages');
+  context.data = { ...(context.data as object), userId: user._id, createdAt: Date.now() };
+}
+
+/** `update` replaces the text; the author and `createdAt` of the stored message stay. */
+async function keepAuthorAndTime(context: HookContext): Promise<void> {
+  const user = context.params.user as { _id: unknown } | undefined;
+  const query = context.params.provider === undefined || user === undefined ? {} : { userId: user._id };
+  const stored = (await context.app.service(context.path).get(context.id!, { query })) as {
+    userId: unknown;
+    createdAt: number;
+  };
+  context.data = { ...(context.data as object), userId: stored.userId, createdAt: stored.createdAt };
+}
+
+/** External clients change and delete only their own messages: others' are 404 to them. */
+function ownMessagesOnly(context: HookContext): void {
+  if (context.params.provider === undefined) return;
+  const user = context.params.user as { _id: unknown };
+  context.params = { ...context.params, query: { ...context.params.query, userId: user._id } };
+}
+
+/** `messages` with a custom method: `stats` counts messages per author. */
+export class MessageService extends DocDbService {
+  /** `POST /messages` with `X-Service-Method: stats`: `{ total, authors: [{ userId, count }] }`, busiest first. */
+  async stats(_data: unknown, _params?: Params) {
+    const collection = await this.getModel();
+    const authors = await collection
+      .aggregate<{ userId: unknown; count: number }>([
+        { $group: { _id: '$userId', count: { $sum: 1 } } },
+        { $sort: { count: -1, _id: 1 } },
+        { $limit: 50 },
+        { $project: { _id: 0, userId: '$_id', count: 1 } },
+      ])
+      .toArray();
+    return { total: await collection.countDocuments(), authors };
+  }
+}
+
+/**
+ * `messages`: anyone reads, users write. Pages of 10 (at most 50), `$regex` search on `text`,
+ * `include=user`, `ignoreCase=true`, and `stats`.
+ */
+export function messages(db: Db, ajv: Ajv) {
+  return (app: Application): void => {
+    const collection = db.collection('messages');
+    app.use(
+      'messages',
+      new MessageService({
+        Model: collection.createIndex({ createdAt: -1 }).then(() => collection),
+        paginate: { default: 10, max: 50 },
+        // Queries are validated by messageQuerySchema; the adapter also allows these two operators.
+        operators: ['$regex', '$options'],
+      }),
+      { methods: ['find', 'get', 'create', 'update', 'patch', 'remove', 'stats'] },
+    );
+    const checkQuery = validateQuery(getValidator(messageQuerySchema, ajv));
+    app.service('messages').hooks({
+      before: {
+        find: [queryOptions, checkQuery],
+        get: [queryOptions, checkQuery],
+        create: [authenticate('jwt'), validateData(getValidator(messageDataSchema, ajv)), setAuthor],
+        update: [
+          authenticate('jwt'),
+          validateData(getValidator(messageDataSchema, ajv)),
+          ownMessagesOnly,
+          checkQuery,
+          keepAuthorAndTime,
+        ],
+        patch: [
+          authenticate('jwt'),
+          validateData(getValidator(Type.Partial(messageDataSchema), ajv)),
+          ownMessagesOnly,
+          checkQuery,
+        ],
+        remove: [authenticate('jwt'), ownMessagesOnly, checkQuery],
+      },
+    });
+  };
+}

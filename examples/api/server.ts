@@ -1,0 +1,156 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { createApp, type Application } from 'plume';
+import {
+  accessTokenFromQuery,
+  expressAccessTokenFromQuery,
+  parseAuthenticationMiddleware,
+} from 'plume/authentication';
+import * as express from 'plume/express';
+import { bodyParser, createHandler, errorHandler, queryParser, toRuntimeHandler } from 'plume/http';
+import { createApiApp, type ApiSettings } from './app.js';
+import { connectDatabase, type Database } from './database.js';
+import type { MessageStream } from './stream.js';
+
+/** How to serve the example. */
+export interface StartOptions extends Partial<Omit<ApiSettings, 'db'>> {
+  /** TCP port; 0 picks a free one. Default 3030. */
+  port?: number;
+  /** Interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** `web`: plume's Web Standard handler on `node:http` (default); `express`: plume on Express 5. */
+  transport?: 'web' | 'express';
+  /** A connected database; default `connectDatabase()` (MONGODB_URL, else the embedded database), closed by `close()`. */
+  database?: Database;
+  /** Longest wait for in-flight requests on `close()`, in milliseconds. Default 10 000. */
+  shutdownTimeout?: number;
+}
+
+/** A running example server. */
+export interface RunningServer {
+  url: string;
+  app: Application;
+  server: Server;
+  database: Database;
+  /** Graceful shutdown: stop accepting, finish in-flight requests (bounded), `app.teardown()`, close the database. */
+  close(): Promise<void>;
+}
+
+async function serveWeb(app: Application, port: number, host: string): Promise<Server> {
+  const handler = createHandler(app, [
+    errorHandler(),
+    queryParser(),
+    bodyParser(),
+    parseAuthenticationMiddleware(),
+    accessTokenFromQuery(),
+  ]);
+  const server = createServer(toRuntimeHandler(handler));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  await app.setup(server);
+  return server;
+}
+
+async function serveExpress(app: express.FrameworkApplication, port: number, host: string): Promise<Server> {
+  app.use(express.notFound());
+  app.use(express.errorHandler());
+  return app.listen(port, host);
+}
+
+/** The Express app with the middleware that must come before `rest()`. */
+function createExpressApp(): express.FrameworkApplication {
+  const app = express.serverFramework(createApp());
+  app.use(express.cors());
+  app.use(express.json({ limit: '1mb' }));
+  app.use(expressAccessTokenFromQuery());
+  app.configure(express.rest());
+  return app;
+}
+
+/** Starts the example API (spec: the example of SEED.md; README "Run the example"). */
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const { port = 3030, host = '127.0.0.1', transport = 'web', shutdownTimeout = 10_000 } = options;
+  const database = options.database ?? (await connectDatabase());
+  const settings: ApiSettings = { ...options, db: database.db };
+  let server: Server;
+  let app: Application;
+  try {
+    if (transport === 'express') {
+      const expressApp = await createApiApp(settings, createExpressApp());
+      app = expressApp;
+      server = await serveExpress(expressApp, port, host);
+    } else {
+      app = await createApiApp(settings);
+      server = await serveWeb(app, port, host);
+    }
+  } catch (error) {
+    if (options.database === undefined) await database.close();
+    throw error;
+  }
+  const { port: actualPort } = server.address() as AddressInfo;
+
+  let closing: Promise<void> | undefined;
+  const shutdown = async (): Promise<void> => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    // Event streams never finish by themselves.
+    (app.service('messages/stream') as unknown as MessageStream).end();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, shutdownTimeout)));
+    await Promise.race([closed, timeout]);
+    clearTimeout(timer);
+    server.closeAllConnections();
+    await app.teardown();
+    if (options.database === undefined) await database.close();
+  };
+
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
+    app,
+    server,
+    database,
+    close: () => (closing ??= shutdown()),
+  };
+}
+
+async function main(): Promise<void> {
+  const transport = process.argv.includes('--transport=express') ? 'express' : 'web';
+  const running = await startServer({
+    transport,
+    port: process.env.PORT === undefined ? 3030 : Number(process.env.PORT),
+    host: process.env.HOST,
+    secret: process.env.PLUME_SECRET,
+    apiKeys: process.env.API_KEYS?.split(',').filter((key) => key !== ''),
+  });
+  const served = transport === 'express' ? 'plume on Express' : "plume's Web Standard handler";
+  const database = running.database.embedded
+    ? 'the embedded database (set MONGODB_URL to use MongoDB)'
+    : 'MongoDB at MONGODB_URL';
+  console.log(`plume example API on ${running.url} (${served}, ${database})`);
+
+  let signalled = false;
+  const stop = (signal: string): void => {
+    if (signalled) process.exit(1);
+    signalled = true;
+    console.log(`${signal}: finishing in-flight requests, then exiting`);
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,19 @@
+import type { Application, Params } from 'plume';
+
+/**
+ * `users/:userId/messages`: one user's messages, e.g. `GET /users/<id>/messages?$sort[createdAt]=-1`.
+ * It calls `messages` with the caller's params, so the same validation, paging and `include=user` apply.
+ */
+export class UserMessages {
+  constructor(private readonly app: Application) {}
+
+  async find(params: Params) {
+    const query = { ...params.query, userId: params.route?.userId };
+    return this.app.service('messages').find({ ...params, query });
+  }
+}
+
+/** Registers `users/:userId/messages`. */
+export function userMessages(app: Application): void {
+  app.use('users/:userId/messages', new UserMessages(app), { methods: ['find'] });
+}

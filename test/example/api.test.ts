@@ -1,0 +1,242 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectDatabase, type Database } from '../../examples/api/database.js';
+import { startServer, type RunningServer } from '../../examples/api/server.js';
+
+// The example API as the README drives it, over real HTTP, on both transports.
+const API_KEY = 'example-test-key';
+
+describe.each(['web', 'express'] as const)('examples/api on the %s transport', (transport) => {
+  let database: Database;
+  let running: RunningServer;
+
+  async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+    const response = await fetch(running.url + path, {
+      method,
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  }
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  async function signup(email: string): Promise<{ id: string; token: string }> {
+    const created = await call('POST', '/users', { email, password: 'correct horse', name: email });
+    expect(created.status).toBe(201);
+    const login = await call('POST', '/authentication', {
+      strategy: 'local',
+      email,
+      password: 'correct horse',
+    });
+    expect(login.status).toBe(201);
+    return { id: created.body._id, token: login.body.accessToken };
+  }
+
+  let alice: { id: string; token: string };
+  let bob: { id: string; token: string };
+
+  beforeAll(async () => {
+    database = await connectDatabase(
+      process.env.MONGODB_URL,
+      `plume_example_${randomBytes(4).toString('hex')}`,
+    );
+    running = await startServer({ port: 0, transport, database, hashCost: 4, apiKeys: [API_KEY] });
+    alice = await signup('alice@example.com');
+    bob = await signup('bob@example.com');
+    for (const [who, text] of [
+      [alice, 'Hello world'],
+      [bob, 'hello plume'],
+      [alice, 'Bonjour'],
+      [bob, 'apple pie'],
+    ] as const) {
+      expect((await call('POST', '/messages', { text }, bearer(who.token))).status).toBe(201);
+    }
+  });
+
+  afterAll(async () => {
+    await running?.close();
+    await database?.db.dropDatabase().catch(() => undefined);
+    await database?.close();
+  });
+
+  describe('users and authentication', () => {
+    it('never returns the password, and a second signup with the same email is 409 naming the field', async () => {
+      const created = await call('POST', '/users', { email: 'Carol@Example.com', password: 'long enough' });
+      expect(created.status).toBe(201);
+      expect(created.body).toEqual({ _id: expect.any(String), email: 'carol@example.com' });
+      const again = await call('POST', '/users', { email: 'carol@example.com', password: 'long enough' });
+      expect(again.status).toBe(409);
+      expect(again.body).toMatchObject({ name: 'Conflict', data: { fields: ['email'] } });
+    });
+
+    it('logs in with email and password, and a wrong password or unknown user give the same 401', async () => {
+      const login = await call('POST', '/authentication', {
+        strategy: 'local',
+        email: 'alice@example.com',
+        password: 'correct horse',
+      });
+      expect(login.body.user).toEqual({
+        _id: alice.id,
+        email: 'alice@example.com',
+        name: 'alice@example.com',
+      });
+      const wrong = await call('POST', '/authentication', {
+        strategy: 'local',
+        email: 'alice@example.com',
+        password: 'wrong horse!',
+      });
+      const unknown = await call('POST', '/authentication', {
+        strategy: 'local',
+        email: 'nobody@example.com',
+        password: 'correct horse',
+      });
+      expect([wrong.status, unknown.status]).toEqual([401, 401]);
+      expect(wrong.body.message).toBe(unknown.body.message);
+    });
+
+    it('reading users needs a token or an API key, and never shows password hashes', async () => {
+      expect((await call('GET', '/users')).status).toBe(401);
+      expect((await call('GET', '/users', undefined, { 'x-api-key': 'wrong' })).status).toBe(401);
+      const withToken = await call('GET', '/users?email=bob@example.com', undefined, bearer(alice.token));
+      expect(withToken.body.data).toEqual([
+        { _id: bob.id, email: 'bob@example.com', name: 'bob@example.com' },
+      ]);
+      const withKey = await call('GET', `/users/${alice.id}`, undefined, { 'x-api-key': API_KEY });
+      expect(withKey.status).toBe(200);
+      expect(withKey.body).not.toHaveProperty('password');
+      expect((await call('GET', '/users?password=x', undefined, bearer(alice.token))).status).toBe(400);
+    });
+
+    it('users change only their own account', async () => {
+      const other = await call('PATCH', `/users/${bob.id}`, { name: 'Bobby' }, bearer(alice.token));
+      expect(other.status).toBe(403);
+      const own = await call('PATCH', `/users/${alice.id}`, { name: 'Alice' }, bearer(alice.token));
+      expect(own.status).toBe(200);
+      expect(own.body).toEqual({ _id: alice.id, email: 'alice@example.com', name: 'Alice' });
+    });
+
+    it('re-authenticates with the JWT strategy and logs out', async () => {
+      const again = await call('POST', '/authentication', { strategy: 'jwt', accessToken: alice.token });
+      expect(again.status).toBe(201);
+      expect(again.body.accessToken).toBe(alice.token);
+      const logout = await call('DELETE', '/authentication', undefined, bearer(alice.token));
+      expect(logout.status).toBe(200);
+    });
+  });
+
+  describe('messages', () => {
+    it('creating needs a user token; author and time come from the server', async () => {
+      expect((await call('POST', '/messages', { text: 'anonymous' })).status).toBe(401);
+      expect((await call('POST', '/messages', { text: 'k' }, { 'x-api-key': API_KEY })).status).toBe(401);
+      const before = Date.now();
+      const created = await call(
+        'POST',
+        '/messages',
+        { text: 'mine', userId: bob.id, createdAt: 1 },
+        bearer(alice.token),
+      );
+      expect(created.status).toBe(400); // only `text` may be sent
+      const ok = await call('POST', '/messages', { text: 'mine' }, bearer(alice.token));
+      expect(ok.status).toBe(201);
+      expect(ok.body.userId).toBe(alice.id);
+      expect(ok.body.createdAt).toBeGreaterThanOrEqual(before);
+      expect((await call('GET', `/messages/${ok.body._id}`)).body).toEqual(ok.body);
+      expect((await call('DELETE', `/messages/${ok.body._id}`, undefined, bearer(alice.token))).status).toBe(
+        200,
+      );
+    });
+
+    it('finds with $sort, $limit, $skip, $select and a case-insensitive $regex', async () => {
+      const page = await call('GET', '/messages?$sort[text]=1&$limit=2&$skip=1&$select[]=text');
+      expect(page.status).toBe(200);
+      expect(page.body).toMatchObject({ total: 4, limit: 2, skip: 1 });
+      // Binary order puts capitals first; a collation sorts as people do.
+      expect(page.body.data.map((m: { text: string }) => m.text)).toEqual(['Hello world', 'apple pie']);
+      const collated = await call('GET', '/messages?$sort[text]=1&$limit=2&$skip=1&ignoreCase=true');
+      expect(collated.body.data.map((m: { text: string }) => m.text)).toEqual(['Bonjour', 'hello plume']);
+      expect(Object.keys(page.body.data[0]).sort()).toEqual(['_id', 'text']);
+      const regex = await call('GET', '/messages?text[$regex]=^hello&text[$options]=i&$sort[text]=1');
+      expect(regex.body.data.map((m: { text: string }) => m.text)).toEqual(['Hello world', 'hello plume']);
+    });
+
+    it('pages hold 10 by default and at most 50', async () => {
+      expect((await call('GET', '/messages')).body.limit).toBe(10);
+      expect((await call('GET', '/messages?$limit=500')).body.limit).toBe(50);
+    });
+
+    it('compares numbers from the URL as numbers', async () => {
+      const all = await call('GET', '/messages?createdAt[$gt]=0');
+      expect(all.body.total).toBe(4);
+      expect((await call('GET', `/messages?createdAt[$gt]=${Date.now() + 60_000}`)).body.total).toBe(0);
+    });
+
+    it('refuses operators and fields outside the query schema with 400', async () => {
+      for (const query of ['$where=1', 'text[$where]=1', 'secret=1', '$limit=abc', 'text[$options]=zz']) {
+        const answer = await call('GET', `/messages?${query}`);
+        expect(answer.status, query).toBe(400);
+        expect(answer.body.name).toBe('BadRequest');
+      }
+    });
+
+    it('include=user adds the author through $lookup, without the password', async () => {
+      const answer = await call('GET', '/messages?include=user&$sort[createdAt]=1&$limit=1');
+      expect(answer.body.data[0].user).toEqual({ _id: alice.id, email: 'alice@example.com', name: 'Alice' });
+      const one = await call('GET', `/messages/${answer.body.data[0]._id}?include=user`);
+      expect(one.body.user._id).toBe(alice.id);
+      expect(one.body.user).not.toHaveProperty('password');
+      expect((await call('GET', '/messages?include=password')).status).toBe(400);
+    });
+
+    it('ignoreCase=true matches text with a case-insensitive collation', async () => {
+      expect((await call('GET', '/messages?text=HELLO%20WORLD')).body.total).toBe(0);
+      const found = await call('GET', '/messages?text=HELLO%20WORLD&ignoreCase=true');
+      expect(found.body.data.map((m: { text: string }) => m.text)).toEqual(['Hello world']);
+    });
+
+    it('update replaces the text and keeps the author and time; others cannot touch it', async () => {
+      const created = await call('POST', '/messages', { text: 'draft' }, bearer(bob.token));
+      const id = created.body._id;
+      expect((await call('PUT', `/messages/${id}`, { text: 'x' }, bearer(alice.token))).status).toBe(404);
+      expect((await call('PATCH', `/messages/${id}`, { text: 'x' }, bearer(alice.token))).status).toBe(404);
+      expect((await call('DELETE', `/messages/${id}`, undefined, bearer(alice.token))).status).toBe(404);
+      const updated = await call('PUT', `/messages/${id}`, { text: 'final' }, bearer(bob.token));
+      expect(updated.body).toEqual({ ...created.body, text: 'final' });
+      const patched = await call('PATCH', `/messages/${id}`, { text: 'final!' }, bearer(bob.token));
+      expect(patched.body.text).toBe('final!');
+      expect((await call('DELETE', `/messages/${id}`, undefined, bearer(bob.token))).body._id).toBe(id);
+      expect((await call('GET', `/messages/${id}`)).status).toBe(404);
+    });
+
+    it('the stats custom method counts messages per author', async () => {
+      const stats = await call('POST', '/messages', {}, { 'x-service-method': 'stats' });
+      expect(stats.status).toBe(200);
+      expect(stats.body.total).toBe(4);
+      expect(stats.body.authors).toHaveLength(2);
+      expect(stats.body.authors.map((a: { count: number }) => a.count)).toEqual([2, 2]);
+    });
+
+    it('users/:userId/messages lists one user’s messages', async () => {
+      const answer = await call('GET', `/users/${bob.id}/messages?$sort[text]=1`);
+      expect(answer.body.data.map((m: { text: string }) => m.text)).toEqual(['apple pie', 'hello plume']);
+      expect((await call('GET', '/users/not-an-id/messages')).status).toBe(400);
+    });
+
+    it('messages/stream pushes new messages as server-sent events', async () => {
+      const abort = new AbortController();
+      const response = await fetch(`${running.url}/messages/stream`, { signal: abort.signal });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const reader = response.body!.getReader();
+      const created = await call('POST', '/messages', { text: 'live' }, bearer(alice.token));
+      let received = '';
+      while (!received.includes('\n\n')) {
+        const chunk = await reader.read();
+        received += new TextDecoder().decode(chunk.value);
+      }
+      expect(received).toBe(`data: ${JSON.stringify(created.body)}\n\n`);
+      abort.abort();
+      await call('DELETE', `/messages/${created.body._id}`, undefined, bearer(alice.token));
+    });
+  });
+});
