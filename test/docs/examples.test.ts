@@ -226,6 +226,27 @@ describe('docs/express.md', () => {
     }
   });
 
+  it('answers errors with HTML pages for browsers and JSON for others', async () => {
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { serverFramework, rest } = await import('plume/express');
+    for (const [setUp, expected] of [
+      [express.useErrorPages, '<title>Page not found</title>'],
+      [express.renderErrorPages, '<h1>Error 404</h1>'],
+    ] as const) {
+      const app = serverFramework(createApp());
+      app.configure(rest());
+      setUp(app);
+      const server = await app.listen(0, '127.0.0.1');
+      closers.push(() => app.teardown());
+      const page = await fetch(`${urlOf(server)}/missing`, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(404);
+      expect(await page.text()).toContain(expected);
+      const api = await fetch(`${urlOf(server)}/missing`);
+      expect(await api.json()).toMatchObject({ name: 'NotFound', code: 404 });
+    }
+    expect(spy).not.toHaveBeenCalled();
+  });
+
   it('mounts a sub-app', async () => {
     const server = await express.mountSubApp(0);
     closers.push(close(server));

@@ -122,3 +122,25 @@ export async function mountSubApp(port = 3030): Promise<Server> {
   await api.setup(server); // main knows nothing of api's services
   return server;
 }
+
+/** "Errors": HTML pages for browsers, JSON for everyone else. */
+export function useErrorPages(app: FrameworkApplication) {
+  app.use(notFound({ verbose: true }));
+  app.use(
+    errorHandler({
+      html: { 404: 'public/404.html', default: 'public/default.html' },
+      logger: { error: (error: unknown) => console.error('server error:', error) },
+    }),
+  );
+}
+
+export function renderErrorPages(app: FrameworkApplication) {
+  app.use(notFound());
+  app.use(
+    errorHandler({
+      html: (error, _req, res) => {
+        res.type('html').send(`<h1>Error ${error.code}</h1><p>Please try again later.</p>`);
+      },
+    }),
+  );
+}
