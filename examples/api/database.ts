@@ -14,7 +14,8 @@ export interface Database {
 
 /**
  * Connects to `MONGODB_URL` when it is set, otherwise starts the embedded MongoDB-compatible
- * database in this process, so the example runs on a fresh machine with nothing installed.
+ * database in this process (also when `url` is empty), so the example runs on a fresh machine with
+ * nothing installed.
  */
 export async function connectDatabase(
   url = process.env.MONGODB_URL,

@@ -6,7 +6,13 @@ import { startServer, type RunningServer } from '../../examples/api/server.js';
 // The example API as the README drives it, over real HTTP, on both transports.
 const API_KEY = 'example-test-key';
 
-describe.each(['web', 'express'] as const)('examples/api on the %s transport', (transport) => {
+// '' starts the embedded database; MONGODB_URL, when set, runs everything against MongoDB as well.
+const databases = ['', ...(process.env.MONGODB_URL ? [process.env.MONGODB_URL] : [])];
+const cases = databases.flatMap((url) =>
+  (['web', 'express'] as const).map((transport) => ({ url, transport })),
+);
+
+describe.each(cases)('examples/api on the $transport transport (database: $url)', ({ url, transport }) => {
   let database: Database;
   let running: RunningServer;
 
@@ -37,10 +43,7 @@ describe.each(['web', 'express'] as const)('examples/api on the %s transport', (
   let bob: { id: string; token: string };
 
   beforeAll(async () => {
-    database = await connectDatabase(
-      process.env.MONGODB_URL,
-      `plume_example_${randomBytes(4).toString('hex')}`,
-    );
+    database = await connectDatabase(url, `plume_example_${randomBytes(4).toString('hex')}`);
     running = await startServer({ port: 0, transport, database, hashCost: 4, apiKeys: [API_KEY] });
     alice = await signup('alice@example.com');
     bob = await signup('bob@example.com');
