@@ -22,7 +22,7 @@ export async function connectDatabase(
   name = 'plume-example',
 ): Promise<Database> {
   const server = url ? undefined : await startEmbeddedServer();
-  const uri = url ?? server!.uri;
+  const uri = server?.uri ?? url!;
   const client = new MongoClient(uri, { serverSelectionTimeoutMS: 5_000 });
   await client.connect();
   return {
