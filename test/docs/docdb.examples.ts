@@ -85,6 +85,17 @@ export async function findMessagesOfActiveAuthors(app: Application) {
   });
 }
 
+/** "Full-text search": `$text` in a query, or a `$search` stage first in the pipeline. */
+export async function searchUsers(app: Application, words: string) {
+  const withText = await app.service('users').find({ query: { $text: { $search: words } }, paginate: false });
+  const withStage = await app.service('users').find({
+    query: { active: true },
+    paginate: false,
+    pipeline: [{ $search: { text: { query: words, path: ['name', 'bio'] } } }, { $framework: {} }],
+  });
+  return { withText, withStage };
+}
+
 /** "Collation": case-insensitive matching and sorting. */
 export async function findCaseInsensitive(app: Application) {
   return app.service('users').find({
@@ -108,9 +119,16 @@ export async function transfer(app: Application, client: MongoClient, from: stri
   }
 }
 
+/** "Creating, updating and removing": plain fields and update operators in one patch. */
+export async function editMessage(app: Application, id: string) {
+  await app.service('messages').patch(id, { text: 'edited', $inc: { edits: 1 }, $push: { tags: 'new' } });
+}
+
 /** "Custom ids": a slug as the primary key. */
-export function registerPages(app: Application, db: Db) {
+export async function registerPages(app: Application, db: Db) {
   app.use('pages', new DocDbService({ Model: db.collection('pages'), id: 'slug' }));
+  await app.service('pages').create({ slug: 'home', title: 'Home' });
+  return app.service('pages').get('home');
 }
 
 /** "Raw access". */

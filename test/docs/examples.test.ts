@@ -302,6 +302,10 @@ describe('with the embedded database', () => {
         query: { $text: { $search: 'ada' } },
       })) as { data: Document[] };
       expect(text.data.map((u) => u.name)).toEqual(['Ada']);
+      await app.service('users').patch(String(ada._id), { bio: 'writes programs' });
+      const search = await docdb.searchUsers(app, 'program');
+      expect((search.withText as Document[]).map((u) => u.name)).toEqual(['Ada']);
+      expect((search.withStage as Document[]).map((u) => u.name)).toEqual(['Ada']);
       await expect(app.service('users').find({ query: { name: { $where: 'x' } } })).rejects.toMatchObject({
         code: 400,
       });
@@ -322,6 +326,13 @@ describe('with the embedded database', () => {
       expect(withAuthor.total).toBe(2);
       expect(withAuthor.data.map((m) => m.user.name)).toEqual(['bob', 'Ada']);
       expect(withAuthor.data[0]?.user.password).toBeUndefined();
+      const first = withAuthor.data[0] as Document;
+      await docdb.editMessage(app, String(first._id));
+      expect(await app.service('messages').get(String(first._id))).toMatchObject({
+        text: 'edited',
+        edits: 1,
+        tags: ['new'],
+      });
       const active = (await docdb.findMessagesOfActiveAuthors(app)) as Document[];
       expect(active).toEqual([{ _id: expect.anything(), text: 'one', user: { name: 'Ada' } }]);
       await app.service('users').create({ name: 'Carl', email: 'c@x.io' });
@@ -340,9 +351,7 @@ describe('with the embedded database', () => {
       await docdb.transfer(app, client, String(a._id), String(b._id));
       expect(((await app.service('accounts').get(String(b._id))) as Document).balance).toBe(10);
 
-      docdb.registerPages(app, db);
-      await app.service('pages').create({ slug: 'home', title: 'Home' });
-      expect(await app.service('pages').get('home')).toMatchObject({ slug: 'home', title: 'Home' });
+      expect(await docdb.registerPages(app, db)).toMatchObject({ slug: 'home', title: 'Home' });
 
       docdb.registerUsers(app, db);
       await docdb.createUser(app);
