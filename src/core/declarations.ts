@@ -86,7 +86,7 @@ export const defaultEventMap: Readonly<Record<string, string>> = {
 export interface ServiceOptions {
   /** Methods reachable from outside (HTTP). Default: the standard methods the service implements. Custom methods must be listed here. */
   methods?: string[];
-  /** Custom event names the service emits itself. Standard events listed here are not emitted automatically. */
+  /** Custom event names the service emits itself (default: the service's own `events` array, if any). Standard events listed here are not emitted automatically. */
   events?: string[];
   /** Values merged into `params.route` for every call. */
   routeParams?: Record<string, string>;

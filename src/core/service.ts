@@ -92,7 +92,10 @@ export function normalizeOptions(
   }
   const hookable = methods.length > 0 || hasMethod(service, 'setup') || hasMethod(service, 'teardown');
   if (!hookable) throw new BadRequest(`Invalid service object passed for path '${path}'`);
-  return { ...options, methods, events: options.events ?? [] };
+  // Like FeathersJS, a service may name its custom events itself (adapters take an `events` option).
+  const ownEvents = (service as { events?: unknown }).events;
+  const events = options.events ?? (Array.isArray(ownEvents) ? (ownEvents as string[]) : []);
+  return { ...options, methods, events };
 }
 
 /**

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createApp, getResponse, getServiceMethod, invokeService, restArguments, type Params } from 'plume';
+import {
+  createApp,
+  getResponse,
+  getServiceMeta,
+  getServiceMethod,
+  invokeService,
+  restArguments,
+  type Params,
+} from 'plume';
 import { BadRequest, MethodNotAllowed, NotFound } from 'plume/errors';
 
 const memory = () => ({
@@ -198,6 +206,16 @@ describe('events', () => {
     await app.service('quiet').create({ text: 'x' });
     await app.service('own').create({ text: 'x' });
     expect(count).toBe(0);
+  });
+
+  it("takes custom events from the service's own events array when options do not list any", async () => {
+    const app = createApp();
+    app.use('own', Object.assign(memory(), { events: ['created', 'typing'] }));
+    let count = 0;
+    app.service('own').on('created', () => count++);
+    await app.service('own').create({ text: 'x' });
+    expect(count).toBe(0);
+    expect(getServiceMeta(app.service('own'))?.options.events).toEqual(['created', 'typing']);
   });
 });
 
