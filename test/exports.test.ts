@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+
+// The public surface of the subpaths without their own exports test (adapter, docdb, express, schema
+// and authentication have one): a name appearing or disappearing is an API change to review.
+describe('public exports', () => {
+  it('plume', async () => {
+    expect(Object.keys(await import('plume')).sort()).toMatchInlineSnapshot(`
+      [
+        "Application",
+        "METHOD_HEADER",
+        "Router",
+        "argumentsOf",
+        "compose",
+        "createApp",
+        "defaultEventMap",
+        "defaultServiceMethods",
+        "getResponse",
+        "getServiceMeta",
+        "getServiceMethod",
+        "invokeService",
+        "restArguments",
+        "stripSlashes",
+      ]
+    `);
+  });
+  it('plume/errors', async () => {
+    expect(Object.keys(await import('plume/errors')).sort()).toMatchInlineSnapshot(`
+      [
+        "BadGateway",
+        "BadRequest",
+        "Conflict",
+        "Forbidden",
+        "GeneralError",
+        "Gone",
+        "LengthRequired",
+        "MethodNotAllowed",
+        "NotAcceptable",
+        "NotAuthenticated",
+        "NotFound",
+        "NotImplemented",
+        "PayloadTooLarge",
+        "PaymentError",
+        "PlumeError",
+        "Timeout",
+        "TooManyRequests",
+        "Unavailable",
+        "Unprocessable",
+        "UnsupportedMediaType",
+        "errorsByCode",
+        "fromJSON",
+        "isPlumeError",
+        "toPlumeError",
+      ]
+    `);
+  });
+  it('plume/http', async () => {
+    expect(Object.keys(await import('plume/http')).sort()).toMatchInlineSnapshot(`
+      [
+        "CORS_ALLOW_HEADERS",
+        "CORS_ALLOW_METHODS",
+        "DEFAULT_BODY_LIMIT",
+        "applyCors",
+        "bodyParser",
+        "createErrorResponse",
+        "createEventStream",
+        "createHandler",
+        "createPreflightResponse",
+        "errorHandler",
+        "isAsyncIterable",
+        "parseQueryString",
+        "parseRequestBody",
+        "queryParser",
+        "toRuntimeHandler",
+      ]
+    `);
+  });
+  it('plume/embedded', async () => {
+    expect(Object.keys(await import('plume/embedded')).sort()).toMatchInlineSnapshot(`
+      [
+        "startEmbeddedServer",
+      ]
+    `);
+  });
+});
