@@ -3,8 +3,11 @@
  * cannot silently drift from the code: each example is type-checked by `npm run typecheck` and run
  * here, over real HTTP where it serves HTTP, against the embedded database where it needs one.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { MongoClient, ObjectId, type Db, type Document } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp, type Application, type Params } from 'plume';
@@ -13,6 +16,7 @@ import { createHandler, errorHandler, toRuntimeHandler, type RuntimeListener } f
 import * as http from './http.examples.js';
 import * as express from './express.examples.js';
 import * as docdb from './docdb.examples.js';
+import * as embedded from './embedded.examples.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -360,5 +364,47 @@ describe('with the embedded database', () => {
       expect(raw.first).toMatchObject({ name: 'Ada' });
       expect(raw.count).toBe(1);
     });
+  });
+});
+
+describe('docs/embedded.md', () => {
+  it('connects to MONGODB_URL or an embedded server, and starts test databases', async () => {
+    const database = await embedded.connectDatabase(`docs_${new ObjectId().toHexString()}`);
+    closers.push(() => database.close());
+    await database.db.collection('x').insertOne({ a: 1 });
+    expect(await database.db.collection('x').countDocuments()).toBe(1);
+    await database.db.dropDatabase();
+
+    const test = await embedded.startTestDatabase();
+    closers.push(() => test.stop());
+    const articles = test.db.collection('articles');
+    await articles.insertMany([
+      { title: 'Running plume', body: 'How to run an app' },
+      { title: 'Cooking', body: 'Nothing about running here' },
+      { title: 'Gardening', body: 'Plants' },
+    ]);
+    const { byText, byStage } = await embedded.searchArticles(articles, 'running');
+    expect(byText.map((a) => a.title)).toEqual(['Running plume', 'Cooking']);
+    expect(byStage.map((a) => a.title)).toEqual(['Running plume', 'Cooking']);
+
+    const sessions = test.db.collection('sessions');
+    await embedded.createSessionsCollection(sessions);
+    const [index] = (await sessions.listIndexes().toArray()).filter((i) => i.name === 'expiresAt_1');
+    expect(index?.expireAfterSeconds).toBe(0);
+  });
+
+  it('keeps data in dbPath across restarts, in a worker thread', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plume-docs-'));
+    closers.push(async () => rmSync(dir, { recursive: true, force: true }));
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    for (const expected of [0, 1]) {
+      const server = await embedded.startPersistentServer(dir, 0);
+      const client = await MongoClient.connect(server.uri);
+      const notes = client.db('app').collection('notes');
+      expect(await notes.countDocuments()).toBe(expected);
+      if (expected === 0) await notes.insertOne({ text: 'kept' });
+      await client.close();
+      await server.stop();
+    }
   });
 });
