@@ -10,13 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient, ObjectId, type Db, type Document } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp, type Application, type Params } from 'plume';
+import { createApp, type Application, type HookContext, type Params } from 'plume';
 import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 import { createHandler, errorHandler, toRuntimeHandler, type RuntimeListener } from 'plume/http';
 import * as http from './http.examples.js';
 import * as express from './express.examples.js';
 import * as docdb from './docdb.examples.js';
 import * as embedded from './embedded.examples.js';
+import * as schema from './schema.examples.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -279,6 +280,54 @@ describe('with the embedded database', () => {
     app = docdb.createExampleApp();
     return app;
   };
+
+  describe('docs/schema.md', () => {
+    it('validates, coerces and resolves messages over HTTP', async () => {
+      fresh();
+      app.use('users', new (await import('plume/docdb')).DocDbService({ Model: db.collection('users') }));
+      schema.registerMessages(app, db);
+      const user = (await app.service('users').create({ name: 'Ada' })) as Document;
+      const url = await listen(toRuntimeHandler(createHandler(app)));
+      const post = (body: unknown) =>
+        fetch(`${url}/messages`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const created = await post({ userId: String(user._id), text: 'Hello', secret: 'x' });
+      expect(created.status).toBe(400); // secret is not in the data schema
+      const ok = await post({ userId: String(user._id), text: 'Hello' });
+      expect(ok.status).toBe(201);
+      const message = (await ok.json()) as { _id: string; createdAt: number };
+      expect(typeof message.createdAt).toBe('number');
+      const stored = await db.collection('messages').findOne({});
+      expect(stored?.userId).toBeInstanceOf(ObjectId);
+
+      const found = await fetch(`${url}/messages?createdAt[$gte]=0&text[$regex]=^hel&text[$options]=i`);
+      expect(((await found.json()) as { total: number }).total).toBe(1);
+      const refused = await fetch(`${url}/messages?text[$where]=1`);
+      expect(refused.status).toBe(400);
+      const body = (await refused.json()) as { message: string; errors: unknown[] };
+      expect(body.message).toContain('$where');
+      expect(body.errors.length).toBeGreaterThan(0);
+
+      const withUser = (await app.service('messages').get(message._id)) as Document;
+      expect(withUser.user).toMatchObject({ name: 'Ada' });
+    });
+
+    it('converts ids with an own AJV instance and with resolvers', async () => {
+      const hex = new ObjectId().toHexString();
+      const validate = schema.createOwnValidator();
+      expect((validate({ userId: hex }) as { userId: unknown }).userId).toBeInstanceOf(ObjectId);
+      expect(() => validate({ userId: 'nope' })).toThrow(/objectid|ObjectId/);
+      const context = { params: { query: { userId: { $in: [hex] } } } } as unknown as HookContext;
+      const resolved = await schema.idResolver.resolve({ userId: hex }, context);
+      expect(resolved.userId).toBeInstanceOf(ObjectId);
+      await schema.convertQueryIds(context);
+      const query = context.params.query as { userId: { $in: unknown[] } };
+      expect(query.userId.$in[0]).toBeInstanceOf(ObjectId);
+    });
+  });
 
   describe('docs/docdb.md', () => {
     it('creates users with indexes, queries and dates', async () => {
