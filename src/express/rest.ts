@@ -2,10 +2,12 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import {
+  createEventStream,
   getResponse,
   getServiceMeta,
   getServiceMethod,
   invokeService,
+  isAsyncIterable,
   METHOD_HEADER,
   restArguments,
   type Application,
@@ -16,7 +18,6 @@ import {
   type ServiceLookup,
 } from '../core/index.js';
 import { BadRequest, GeneralError, UnsupportedMediaType } from '../errors/index.js';
-import { createEventStream, isAsyncIterable } from '../http/sse.js';
 import { parseAuthentication, type AuthenticationSettings } from './authentication.js';
 import type { ServiceMiddleware } from './declarations.js';
 

@@ -18,7 +18,7 @@ import { applyCors, createPreflightResponse } from './cors.js';
 import { createErrorResponse, errorHandler, logServerError } from './error-handler.js';
 import { createJsonResponse, getJsonText } from './json-response.js';
 import { queryParser } from './query-parser.js';
-import { createEventStream, isAsyncIterable } from './sse.js';
+import { createEventStream, isAsyncIterable } from '../core/index.js';
 
 /** Service params of a call made through the Web Standard handler (spec: "Request params"). */
 export interface HandlerParams extends Params {

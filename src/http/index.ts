@@ -20,5 +20,5 @@ export {
 export { parseQueryString, queryParser, type QueryParseFunction } from './query-parser.js';
 export { bodyParser, DEFAULT_BODY_LIMIT, parseRequestBody, type BodyParserOptions } from './body-parser.js';
 export { applyCors, CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, createPreflightResponse } from './cors.js';
-export { createEventStream, isAsyncIterable } from './sse.js';
+export { createEventStream, isAsyncIterable } from '../core/index.js';
 export { toRuntimeHandler, type RuntimeHandlerOptions, type RuntimeListener } from './runtime-handler.js';
