@@ -18,6 +18,7 @@ import * as express from './express.examples.js';
 import * as docdb from './docdb.examples.js';
 import * as embedded from './embedded.examples.js';
 import * as schema from './schema.examples.js';
+import * as auth from './authentication.examples.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -326,6 +327,79 @@ describe('with the embedded database', () => {
       await schema.convertQueryIds(context);
       const query = context.params.query as { userId: { $in: unknown[] } };
       expect(query.userId.$in[0]).toBeInstanceOf(ObjectId);
+    });
+  });
+
+  describe('docs/authentication.md', () => {
+    /** Signup, login, protected calls, API key, access_token links and logout over HTTP. */
+    async function walkThrough(url: string) {
+      const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${url}${path}`, {
+          method,
+          headers: { 'content-type': 'application/json', ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      const signup = await send('POST', '/users', { email: 'ada@example.com', password: 's3cret!' });
+      expect(signup.status).toBe(201);
+      const user = (await signup.json()) as Record<string, unknown>;
+      expect(user.password).toBeUndefined();
+
+      expect(
+        (
+          await send('POST', '/authentication', {
+            strategy: 'local',
+            email: 'ada@example.com',
+            password: 'x',
+          })
+        ).status,
+      ).toBe(401);
+      const login = await send('POST', '/authentication', {
+        strategy: 'local',
+        email: 'ada@example.com',
+        password: 's3cret!',
+      });
+      expect(login.status).toBe(201);
+      const { accessToken, user: loggedIn } = (await login.json()) as {
+        accessToken: string;
+        user: Record<string, unknown>;
+      };
+      expect(loggedIn.password).toBeUndefined();
+      const bearer = { authorization: `Bearer ${accessToken}` };
+
+      expect((await send('GET', '/users')).status).toBe(401);
+      expect((await send('GET', '/users', undefined, bearer)).status).toBe(200);
+      expect((await send('GET', `/users?access_token=${accessToken}`)).status).toBe(200);
+      expect((await send('POST', '/messages', { text: 'hi' })).status).toBe(401);
+      const byUser = await send('POST', '/messages', { text: 'hi' }, bearer);
+      expect(((await byUser.json()) as { author: { _id: string } }).author._id).toBe(user._id);
+      const byKey = await send('POST', '/messages', { text: 'report' }, { 'x-api-key': 'reporting-key' });
+      expect(((await byKey.json()) as { author: unknown }).author).toEqual({ name: 'reporting' });
+      expect((await send('POST', '/messages', { text: 'x' }, { 'x-api-key': 'wrong' })).status).toBe(401);
+      expect((await send('DELETE', `/users/${String(user._id)}`, undefined, bearer)).status).toBe(405);
+      expect((await send('DELETE', '/authentication', undefined, bearer)).status).toBe(200);
+      return bearer;
+    }
+
+    it('works on the Web Standard handler', async () => {
+      fresh();
+      auth.configureAuthentication(app, db);
+      auth.registerMessages(app);
+      const url = await listen(toRuntimeHandler(auth.createAuthenticatedHandler(app)));
+      await app.setup();
+      await walkThrough(url);
+    });
+
+    it('works on Express, with a protected route', async () => {
+      fresh();
+      const expressApp = auth.createExpressApp(db);
+      const server = await expressApp.listen(0, '127.0.0.1');
+      closers.push(() => expressApp.teardown());
+      const bearer = await walkThrough(urlOf(server));
+      expect((await fetch(`${urlOf(server)}/me`, { headers: { accept: 'application/json' } })).status).toBe(
+        401,
+      );
+      const me = await fetch(`${urlOf(server)}/me`, { headers: bearer });
+      expect(((await me.json()) as { user: { email: string } }).user.email).toBe('ada@example.com');
     });
   });
 
