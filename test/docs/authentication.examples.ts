@@ -81,6 +81,13 @@ export function configureAuthentication(app: Application, db: Db) {
   app.use('authentication', authentication);
 }
 
+/** "Protecting services": the forms of the hook. */
+export const authenticateForms = [
+  authenticate('jwt'),
+  authenticate('jwt', 'api-key'),
+  authenticate({ service: 'admin-authentication', strategies: ['jwt'], allowInternal: false }),
+];
+
 /** "Protecting services": a JWT or an API key to create, anyone may read. */
 export function registerMessages(app: Application) {
   const messages: Record<string, unknown>[] = [];

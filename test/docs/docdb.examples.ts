@@ -2,10 +2,18 @@
  * The examples of docs/docdb.md, type-checked and run by test/docs/examples.test.ts.
  * Keep each function identical to the snippet in the page it comes from.
  */
-import type { Db, Document, MongoClient } from 'mongodb';
+import { MongoClient, type Db, type Document } from 'mongodb';
 import { createApp, type Application, type Paginated } from 'plume';
 import { coerceQuery } from 'plume/adapter';
 import { DocDbService, type DocDbParams } from 'plume/docdb';
+
+/** "Creating a service": connecting (type-checked only: it needs a running MongoDB). */
+export async function connectToMongo() {
+  const client = await MongoClient.connect(process.env.MONGODB_URL ?? 'mongodb://127.0.0.1:27017');
+  const db = client.db('myapp');
+  const app = createApp();
+  return { client, db, app };
+}
 
 /** "Creating a service": indexes and unique constraints inside the Model promise. */
 export function registerUsers(app: Application, db: Db) {
@@ -60,15 +68,15 @@ export function registerMessages(app: Application, db: Db) {
 }
 
 export async function findMessagesWithAuthor(app: Application) {
-  const params: DocDbParams = {
+  const page = await app.service('messages').find({
     query: { $sort: { createdAt: -1 } },
     pipeline: [
       { $lookup: { from: 'users', localField: 'userId', foreignField: '_id', as: 'user' } },
       { $unwind: { path: '$user' } },
       { $project: { 'user.password': 0 } },
     ],
-  };
-  return (await app.service('messages').find(params)) as Paginated<Document>;
+  });
+  return page as Paginated<Document>;
 }
 
 /** "`$framework`": filter on a field the pipeline adds. */

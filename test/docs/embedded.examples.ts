@@ -14,8 +14,9 @@ export async function connectDatabase(name = 'myapp') {
     uri = embedded.uri;
   }
   const client = await MongoClient.connect(uri);
+  const db = client.db(name);
   return {
-    db: client.db(name),
+    db,
     client,
     async close() {
       await client.close();
@@ -28,11 +29,12 @@ export async function connectDatabase(name = 'myapp') {
 export async function startTestDatabase() {
   const server = await startEmbeddedServer(); // in memory, free port, 127.0.0.1
   const client = await MongoClient.connect(server.uri);
+  const db = client.db('test');
   const stop = async () => {
     await client.close();
     await server.stop();
   };
-  return { db: client.db('test'), stop };
+  return { db, stop };
 }
 
 /** "Options": data kept on disk, a fixed port, scans in a worker thread. */

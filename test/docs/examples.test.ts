@@ -3,7 +3,7 @@
  * cannot silently drift from the code: each example is type-checked by `npm run typecheck` and run
  * here, over real HTTP where it serves HTTP, against the embedded database where it needs one.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { MongoClient, ObjectId, type Db, type Document } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp, type Application, type HookContext, type Params } from 'plume';
 import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
-import { createHandler, errorHandler, toRuntimeHandler, type RuntimeListener } from 'plume/http';
+import { createHandler, toRuntimeHandler, type RuntimeListener } from 'plume/http';
 import * as http from './http.examples.js';
 import * as express from './express.examples.js';
 import * as docdb from './docdb.examples.js';
@@ -67,7 +67,7 @@ describe('docs/http.md', () => {
   it('a replaced query parser gives flat queries', async () => {
     const app = createApp();
     app.use('echo', { find: async (params: Params) => params.query });
-    const url = await listen(toRuntimeHandler(createHandler(app, [errorHandler(), http.flatQueries])));
+    const url = await listen(toRuntimeHandler(http.createFlatQueryHandler(app)));
     expect(await (await fetch(`${url}/echo?a[b]=1`)).json()).toEqual({ 'a[b]': '1' });
   });
 
@@ -75,7 +75,10 @@ describe('docs/http.md', () => {
     const app = createApp();
     app.use('uploads', http.uploads);
     app.use('echo', { create: async (data: unknown) => ({ size: JSON.stringify(data).length }) });
-    const url = await listen(http.createLargeBodyListener(app));
+    const server = http.createLargeBodyServer(app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(close(server));
+    const url = urlOf(server);
     const big = JSON.stringify({ text: 'x'.repeat(2 * 1024 * 1024) });
     const parsed = await fetch(`${url}/echo`, {
       method: 'POST',
@@ -106,7 +109,7 @@ describe('docs/http.md', () => {
     app.use('files', http.files);
     app.use('clock', http.clock);
     app.use('jobs', { create: async () => ({ id: 'j1' }), update: async () => ({ ok: true }) });
-    app.service('jobs').hooks({ after: { create: [http.redirectToCreated], update: [http.accepted] } });
+    http.addJobHooks(app);
     http.registerMessages(app);
     const url = await listen(toRuntimeHandler(createHandler(app)));
 
@@ -529,5 +532,57 @@ describe('docs/embedded.md', () => {
       await client.close();
       await server.stop();
     }
+  });
+});
+
+/**
+ * The pages' TypeScript snippets must be the code of the examples files: every line of a ```ts block
+ * (imports and comment-only lines aside) must appear in test/docs/<page>.examples.ts, compared after
+ * dropping what differs between a snippet and a function body (`export`, `const x =`, `return`,
+ * `await`, trailing comments, `;`/`,`, and the port `3030` written as `port`). Imports are checked by
+ * loading the named exports.
+ */
+describe('the snippets of docs/*.md', () => {
+  const pages = ['http', 'express', 'docdb', 'embedded', 'schema', 'authentication'];
+  const root = new URL('../../', import.meta.url);
+  const normalize = (line: string): string =>
+    line
+      .replace(/\s\/\/.*$/, '')
+      .trim()
+      .replace(/^export /, '')
+      .replace(/^(const|let) [\w{}, ]+ = /, '')
+      .replace(/^return /, '')
+      .replace(/^await /, '')
+      .replace(/\b3030\b/g, 'port')
+      .replace(/[;,]$/, '');
+  const snippets = (page: string): string[] => {
+    const markdown = readFileSync(new URL(`docs/${page}.md`, root), 'utf8');
+    return [...markdown.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+  };
+
+  it.each(pages)('docs/%s.md shows code from its examples file', (page) => {
+    const examples = readFileSync(new URL(`test/docs/${page}.examples.ts`, root), 'utf8');
+    const known = new Set(examples.split('\n').map(normalize));
+    const missing = snippets(page)
+      .flatMap((snippet) => snippet.split('\n'))
+      .map((line) => line.trim())
+      .filter((line) => line !== '' && !line.startsWith('import') && !line.startsWith('//'))
+      .filter((line) => !known.has(normalize(line)));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(pages)('docs/%s.md imports names that exist', async (page) => {
+    const missing: string[] = [];
+    for (const snippet of snippets(page)) {
+      for (const [, names, from] of snippet.matchAll(/^import \{([^}]*)\} from '([^']+)';$/gm)) {
+        const module = (await import(from!)) as Record<string, unknown>;
+        for (const part of names!.split(',')) {
+          const name = part.trim().split(' as ')[0]!.trim();
+          if (name !== '' && !name.startsWith('type ') && !(name in module))
+            missing.push(`${name} from ${from}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
   });
 });

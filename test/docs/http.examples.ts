@@ -63,11 +63,16 @@ export function createCustomHandler(app: Application) {
 /** "Replacing the query parser": flat `URLSearchParams` parsing, no brackets. */
 export const flatQueries = queryParser((queryString) => Object.fromEntries(new URLSearchParams(queryString)));
 
+export function createFlatQueryHandler(app: Application) {
+  return createHandler(app, [errorHandler(), flatQueries, bodyParser()]);
+}
+
 /** "Size limits": 10 MiB for parsed bodies, on both layers. */
-export function createLargeBodyListener(app: Application) {
+export function createLargeBodyServer(app: Application) {
   const limit = 10 * 1024 * 1024;
   const handler = createHandler(app, [errorHandler(), queryParser(), bodyParser({ limit })]);
-  return toRuntimeHandler(handler, { limit });
+  const server = createServer(toRuntimeHandler(handler, { limit }));
+  return server;
 }
 
 /** "Streamed uploads": any other content type reaches the service as the unread body stream. */
@@ -115,6 +120,10 @@ export async function accepted(context: HookContext) {
 export async function redirectToCreated(context: HookContext) {
   const created = context.result as { id: string };
   context.http.location = `/jobs/${created.id}`; // create still answers 201, with a Location header
+}
+
+export function addJobHooks(app: Application) {
+  app.service('jobs').hooks({ after: { create: [redirectToCreated], update: [accepted] } });
 }
 
 /** "Custom methods" (X-Service-Method) and route placeholders. */
