@@ -256,6 +256,18 @@ describe('docs/express.md', () => {
     expect(spy).not.toHaveBeenCalled();
   });
 
+  it('streams async iterators as Server-Sent Events with the default formatter', async () => {
+    const { serverFramework, rest } = await import('plume/express');
+    const app = serverFramework(createApp());
+    app.configure(rest());
+    app.use('clock', http.clock);
+    const server = await app.listen(0, '127.0.0.1');
+    closers.push(() => app.teardown());
+    const events = await fetch(`${urlOf(server)}/clock?count=2`);
+    expect(events.headers.get('content-type')).toContain('text/event-stream');
+    expect(await events.text()).toBe('data: {"tick":1}\n\ndata: {"tick":2}\n\n');
+  });
+
   it('mounts a sub-app', async () => {
     const server = await express.mountSubApp(0);
     closers.push(close(server));
