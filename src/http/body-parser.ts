@@ -2,6 +2,7 @@ import type { Middleware } from '../core/index.js';
 import { BadRequest, PayloadTooLarge } from '../errors/index.js';
 import type { HandlerContext } from './create-handler.js';
 import { isUnsafeKey } from './query-parser.js';
+import { getRequestHeader, isRuntimeRequest } from './runtime-request.js';
 
 /** The default size limit of parsed bodies: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -127,6 +128,16 @@ async function parseBytes(
  * (checked against `Content-Length` before reading, and counted while reading).
  */
 export async function parseRequestBody(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
+  // A body `toRuntimeHandler` already buffered: parse its bytes, no stream in between.
+  if (isRuntimeRequest(request)) {
+    const contentType = getRequestHeader(request, 'content-type') ?? '';
+    const kind = getBodyKind(contentType);
+    const buffered = kind === undefined ? undefined : request.takeBytes();
+    if (kind !== undefined && buffered !== undefined) {
+      if (buffered.byteLength > limit) throw tooLarge(limit);
+      return parseBytes(buffered, kind, contentType);
+    }
+  }
   const body = request.body;
   if (body === null) throw new BadRequest(`A request body is required for ${request.method} requests`);
   const contentType = request.headers.get('content-type') ?? '';

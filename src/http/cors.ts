@@ -1,3 +1,5 @@
+import { getHeaderRecord } from './json-response.js';
+
 /** The methods a preflight allows (spec: "CORS (Web Standard handler)"). */
 export const CORS_ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 
@@ -14,6 +16,14 @@ const ALLOW_ORIGIN = 'access-control-allow-origin';
  * (e.g. a `Response` obtained from `fetch`).
  */
 export function applyCors(response: Response, origin: string | null): Response {
+  const record = getHeaderRecord(response);
+  if (record !== undefined) {
+    // A lazy JSON response: set the headers on its plain object, no `Headers` object needed.
+    if (record[ALLOW_ORIGIN] !== undefined) return response;
+    record[ALLOW_ORIGIN] = origin ?? '*';
+    if (origin !== null) record.vary = addOriginToVary(record.vary);
+    return response;
+  }
   if (response.headers.has(ALLOW_ORIGIN)) return response;
   try {
     setOriginHeaders(response.headers, origin);
@@ -29,9 +39,13 @@ export function applyCors(response: Response, origin: string | null): Response {
 function setOriginHeaders(headers: Headers, origin: string | null): void {
   headers.set(ALLOW_ORIGIN, origin ?? '*');
   if (origin === null) return;
-  const vary = headers.get('vary');
-  if (vary === null) headers.set('vary', 'Origin');
-  else if (!/(^|,)\s*(origin|\*)\s*(,|$)/i.test(vary)) headers.set('vary', `${vary}, Origin`);
+  headers.set('vary', addOriginToVary(headers.get('vary') ?? undefined));
+}
+
+/** The `Vary` value that also names `Origin` (unchanged when it already does, or is `*`). */
+function addOriginToVary(vary: string | undefined): string {
+  if (vary === undefined) return 'Origin';
+  return /(^|,)\s*(origin|\*)\s*(,|$)/i.test(vary) ? vary : `${vary}, Origin`;
 }
 
 /**

@@ -18,6 +18,7 @@ import { applyCors, createPreflightResponse } from './cors.js';
 import { createErrorResponse, errorHandler, logServerError } from './error-handler.js';
 import { createJsonResponse, getJsonText } from './json-response.js';
 import { queryParser } from './query-parser.js';
+import { getRequestHeader, getRequestHeaders, parseRequestUrl } from './runtime-request.js';
 import { createEventStream, isAsyncIterable } from '../core/index.js';
 
 /** Service params of a call made through the Web Standard handler (spec: "Request params"). */
@@ -64,14 +65,6 @@ export type RequestHandler = (request: Request) => Promise<Response>;
 
 const logToConsole = (error: unknown): void => logServerError(console, error);
 
-function toHeadersObject(headers: Headers): HeadersObject {
-  const object: HeadersObject = {};
-  headers.forEach((value, name) => {
-    object[name] = value;
-  });
-  return object;
-}
-
 /** Response headers: the transport's own first, then `http.headers` from hooks, which win. */
 function buildHeaders(own: Record<string, string>, extra: Record<string, string | string[]>): Headers {
   const headers = new Headers(own);
@@ -109,7 +102,12 @@ const callService: Middleware<HandlerContext> = async (context) => {
   const lookup = context.lookup === undefined ? app.lookup(url.pathname) : context.lookup;
   if (lookup === null) throw new NotFound(`Path '${url.pathname.slice(0, 200)}' not found`);
   const service = lookup.value;
-  const method = getServiceMethod(service, request.method, lookup.id, request.headers.get(METHOD_HEADER));
+  const method = getServiceMethod(
+    service,
+    request.method,
+    lookup.id,
+    getRequestHeader(request, METHOD_HEADER),
+  );
   if (params.query === undefined) params.query = {};
   const args = restArguments(method, { id: lookup.id, data: context.data, params });
   context.response = createServiceResponse(await invokeService(app, service, method, args), context);
@@ -153,11 +151,11 @@ export function createHandler(
   const run = compose<HandlerContext>([...middleware, callService]);
 
   return async function handle(request: Request): Promise<Response> {
-    const origin = request.headers.get('origin');
+    const origin = getRequestHeader(request, 'origin');
     if (request.method === 'OPTIONS') return createPreflightResponse(origin);
     let response: Response;
     try {
-      const url = new URL(request.url);
+      const url = parseRequestUrl(request);
       let lookup: ServiceLookup | null | undefined;
       try {
         lookup = app.lookup(url.pathname);
@@ -171,7 +169,7 @@ export function createHandler(
         lookup,
         params: {
           provider: 'rest',
-          headers: toHeadersObject(request.headers),
+          headers: getRequestHeaders(request),
           route: lookup?.route ?? {},
           request,
         },

@@ -1,4 +1,4 @@
-import { RuntimeRequest } from './runtime-request.js';
+import { isRuntimeRequest } from './runtime-request.js';
 
 /** Statuses whose responses must not have a body (Fetch: "null body status"). */
 const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
@@ -7,62 +7,95 @@ const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
 export const JSON_TYPE = 'application/json';
 
 /**
- * A JSON `Response` whose body stream is only created if JavaScript code asks for it (`body`,
- * `text()`, `clone()`, …); `toRuntimeHandler` writes `jsonText` directly instead. Creating a body
- * stream costs more than the rest of a small request, so this is the hot-path saving. It is a real
- * `Response` whose internal body is empty, so it is only made for requests from `toRuntimeHandler`
- * (a `RuntimeRequest`), never handed to a runtime that would read the internal body natively.
+ * A JSON `Response` for a request from `toRuntimeHandler`, which writes `jsonText` and the headers
+ * directly. A real `Response` (header validation, a `Headers` object, a body stream) costs more than
+ * the rest of a small request, so this one holds the status, the JSON text and the headers as a plain
+ * object, and builds a `Headers` object or the real `Response` only when code asks for them
+ * (`headers`, `body`, `text()`, `clone()`, …). It inherits from `Response.prototype`, so
+ * `instanceof Response` holds and every member is there. It is never handed to a runtime that would
+ * read a `Response` natively, only to `toRuntimeHandler`.
  */
-class LazyJsonResponse extends Response {
+class JsonResponse {
   readonly jsonText: string;
-  #inner: Response | undefined;
+  readonly status: number;
+  /** The headers while no `Headers` object was asked for; lower-case names. */
+  #record: Record<string, string> | undefined;
+  #headers: Headers | undefined;
+  #real: Response | undefined;
 
-  constructor(text: string, init: ResponseInit) {
-    super(null, init);
+  constructor(text: string, status: number, headers: Headers | undefined) {
     this.jsonText = text;
+    this.status = status;
+    if (headers === undefined) this.#record = { 'content-type': JSON_TYPE };
+    else this.#headers = headers;
   }
 
-  #body(): Response {
-    this.#inner ??= new Response(this.jsonText, this);
-    return this.#inner;
+  get ok(): boolean {
+    return this.status >= 200 && this.status <= 299;
+  }
+  get statusText(): string {
+    return '';
+  }
+  get headers(): Headers {
+    if (this.#real !== undefined) return this.#real.headers;
+    if (this.#headers === undefined) {
+      this.#headers = new Headers(this.#record);
+      this.#record = undefined;
+    }
+    return this.#headers;
+  }
+  get bodyUsed(): boolean {
+    return this.#real?.bodyUsed ?? false;
   }
 
-  override get body(): ReadableStream<Uint8Array<ArrayBuffer>> {
-    // Never null: the inner response is made from a string.
-    return this.#body().body as ReadableStream<Uint8Array<ArrayBuffer>>;
+  /** The plain header object, while nobody asked for `headers`; else `undefined`. */
+  headerRecord(): Record<string, string> | undefined {
+    return this.#real === undefined ? this.#record : undefined;
   }
-  override get bodyUsed(): boolean {
-    return this.#inner?.bodyUsed ?? false;
+
+  /** The real `Response` with the same status, headers and JSON body, built on first need. */
+  realResponse(): Response {
+    this.#real ??= new Response(this.jsonText, { status: this.status, headers: this.headers });
+    return this.#real;
   }
-  override text(): Promise<string> {
-    return this.#body().text();
+
+  clone(): Response {
+    if (this.bodyUsed) return this.realResponse().clone(); // throws the standard TypeError
+    return new Response(this.jsonText, { status: this.status, headers: this.headers });
   }
-  override json(): Promise<unknown> {
-    return this.#body().json();
-  }
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    return this.#body().arrayBuffer();
-  }
-  override blob(): Promise<Blob> {
-    return this.#body().blob();
-  }
-  override bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    return this.#body().bytes();
-  }
-  override formData(): Promise<FormData> {
-    return this.#body().formData();
-  }
-  override clone(): Response {
-    if (this.bodyUsed) return this.#body().clone(); // throws the standard TypeError
-    return new Response(this.jsonText, this);
+}
+
+// Every other member of Response (body, text(), json(), type, …) goes to the real one.
+Object.setPrototypeOf(JsonResponse.prototype, Response.prototype);
+for (const key of Reflect.ownKeys(Response.prototype)) {
+  if (key === 'constructor' || key === Symbol.toStringTag || Object.hasOwn(JsonResponse.prototype, key))
+    continue;
+  const descriptor = Object.getOwnPropertyDescriptor(Response.prototype, key);
+  if (descriptor === undefined) continue;
+  if (typeof descriptor.value === 'function') {
+    const method = descriptor.value as (...args: unknown[]) => unknown;
+    Object.defineProperty(JsonResponse.prototype, key, {
+      value(this: JsonResponse, ...args: unknown[]) {
+        return method.apply(this.realResponse(), args);
+      },
+      writable: true,
+      configurable: true,
+    });
+  } else if (descriptor.get !== undefined) {
+    Object.defineProperty(JsonResponse.prototype, key, {
+      get(this: JsonResponse) {
+        return Reflect.get(Response.prototype, key, this.realResponse()) as unknown;
+      },
+      configurable: true,
+    });
   }
 }
 
 /**
  * Creates a `Response` with `body` serialised as JSON, `status`, and `headers` (which may override
  * `content-type`). `undefined` (or a value JSON has no text for) and null-body statuses such as 204
- * give an empty body. For a request from `toRuntimeHandler` the response defers creating its body
- * stream. Throws what `JSON.stringify` throws (cycles, BigInt).
+ * give an empty body. For a request from `toRuntimeHandler` the response defers creating its
+ * headers and body stream. Throws what `JSON.stringify` throws (cycles, BigInt).
  */
 export function createJsonResponse(
   body: unknown,
@@ -74,7 +107,9 @@ export function createJsonResponse(
   if (headers !== undefined && !headers.has('content-type')) headers.set('content-type', JSON_TYPE);
   const text = body === undefined || nullBodyStatuses.has(status) ? undefined : JSON.stringify(body);
   if (text === undefined) return new Response(null, init);
-  return request instanceof RuntimeRequest ? new LazyJsonResponse(text, init) : new Response(text, init);
+  return isRuntimeRequest(request)
+    ? (new JsonResponse(text, status, headers) as unknown as Response)
+    : new Response(text, init);
 }
 
 /**
@@ -82,5 +117,13 @@ export function createJsonResponse(
  * has not been read, else `undefined` (then the body must be read from the stream).
  */
 export function getJsonText(response: Response): string | undefined {
-  return response instanceof LazyJsonResponse && !response.bodyUsed ? response.jsonText : undefined;
+  return response instanceof JsonResponse && !response.bodyUsed ? response.jsonText : undefined;
+}
+
+/**
+ * The headers of a lazy JSON response as a plain object (lower-case names) that may be changed in
+ * place, while no code has asked for its `Headers`; else `undefined` (use `response.headers`).
+ */
+export function getHeaderRecord(response: Response): Record<string, string> | undefined {
+  return response instanceof JsonResponse ? response.headerRecord() : undefined;
 }

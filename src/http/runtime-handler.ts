@@ -6,8 +6,13 @@ import { DEFAULT_BODY_LIMIT, getBodyKind } from './body-parser.js';
 import { applyCors } from './cors.js';
 import type { RequestHandler } from './create-handler.js';
 import { createErrorResponse } from './error-handler.js';
-import { getJsonText } from './json-response.js';
-import { RuntimeRequest } from './runtime-request.js';
+import { getHeaderRecord, getJsonText } from './json-response.js';
+import {
+  createRuntimeRequest,
+  LazySignal,
+  type RuntimeRequest,
+  type RuntimeRequestInit,
+} from './runtime-request.js';
 
 /** Options of `toRuntimeHandler`. */
 export interface RuntimeHandlerOptions {
@@ -75,17 +80,20 @@ function bufferBody(req: IncomingMessage, limit: number): Promise<Buffer> {
  * `limit`), other bodies streamed. Throws `BadRequest` for a request `Request` refuses and
  * `PayloadTooLarge` for an oversized parsed body.
  */
-async function createRequest(req: IncomingMessage, limit: number, signal: AbortSignal): Promise<Request> {
+async function createRequest(
+  req: IncomingMessage,
+  limit: number,
+  signal: LazySignal,
+): Promise<RuntimeRequest> {
   const url = createUrl(req);
   const method = req.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method };
   const raw = req.rawHeaders;
   const headers: [string, string][] = [];
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = raw[i] as string;
     if (name.charCodeAt(0) !== 58) headers.push([name, raw[i + 1] as string]); // skip HTTP/2 ':pseudo' headers
   }
-  init.headers = headers;
+  const init: RuntimeRequestInit = { method, headers };
   const length = req.headers['content-length'];
   const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
   if (hasBody && method !== 'GET' && method !== 'HEAD') {
@@ -99,11 +107,10 @@ async function createRequest(req: IncomingMessage, limit: number, signal: AbortS
     } else {
       // Node's web stream type and the DOM one are the same object with different declarations.
       init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
-      init.duplex = 'half';
     }
   }
   try {
-    return new RuntimeRequest(url, init, signal);
+    return createRuntimeRequest(url, init, signal);
   } catch (error: unknown) {
     throw new BadRequest('The request could not be read (invalid URL or header)', { cause: error });
   }
@@ -148,8 +155,17 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): 
 
 /** Writes a `Response` to a Node.js response: status, headers (each `Set-Cookie` apart) and body. */
 async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+  const text = getJsonText(response);
   if (res.destroyed) {
-    response.body?.cancel().catch(ignore);
+    if (text === undefined) response.body?.cancel().catch(ignore);
+    return;
+  }
+  const record = text === undefined ? undefined : getHeaderRecord(response);
+  if (text !== undefined && record !== undefined) {
+    // The usual case: plume's own JSON, headers never turned into a `Headers` object.
+    record['content-length'] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, record);
+    res.end(text);
     return;
   }
   const headers: string[] = [];
@@ -157,7 +173,6 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
     if (name !== 'set-cookie') headers.push(name, value);
   });
   for (const cookie of response.headers.getSetCookie()) headers.push('set-cookie', cookie);
-  const text = getJsonText(response);
   if (text !== undefined) {
     // A JSON body plume serialised itself: write the text at once instead of reading it back as a stream.
     headers.push('content-length', String(Buffer.byteLength(text)));
@@ -176,13 +191,14 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  const controller = new AbortController();
+  // Made only if the handler reads `request.signal`: most requests never do.
+  const signal = new LazySignal();
   res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
+    if (!res.writableFinished) signal.abort();
   });
   let response: Response;
   try {
-    response = await handler(await createRequest(req, limit, controller.signal));
+    response = await handler(await createRequest(req, limit, signal));
   } catch (error: unknown) {
     const origin = req.headers.origin;
     response = applyCors(createErrorResponse(error, console), typeof origin === 'string' ? origin : null);
