@@ -4,7 +4,7 @@ import type { ErrorRequestHandler, NextFunction, Request, Response } from 'expre
 import { BadRequest, errorsByCode, isPlumeError, toPlumeError, type PlumeError } from '../errors/index.js';
 
 /** Where errors are logged: an object with `error(error)`, or `false` for nowhere. */
-export type ErrorLogger = { error(error: unknown): void } | false;
+export type ErrorLogger = { error(error: unknown): void } | ((error: unknown) => void) | false;
 
 /** Renders an HTML error page; the status is already set on `res`. Spec: "Errors", `html` function. */
 export type HtmlErrorRenderer = (error: PlumeError, req: Request, res: Response, next: NextFunction) => void;
@@ -20,7 +20,7 @@ export interface ErrorHandlerOptions {
    * `false` to always answer JSON. Default: plume's pages.
    */
   html?: HtmlErrorPages | HtmlErrorRenderer | false;
-  /** Receives every server error (5xx), as thrown. Default `console`; `false` logs nothing. Client errors (4xx) are not logged. */
+  /** Receives each error, as thrown: an object with `error(error)` or a function. Default `console`; `false` logs nothing. */
   logger?: ErrorLogger;
 }
 
@@ -65,7 +65,8 @@ function prefersJson(req: Request): boolean {
 function logError(logger: ErrorLogger, error: unknown): void {
   if (logger === false) return;
   try {
-    logger.error(error);
+    if (typeof logger === 'function') logger(error);
+    else logger.error(error);
   } catch {
     // A failing logger must not stop the error response.
   }
@@ -80,7 +81,8 @@ function logError(logger: ErrorLogger, error: unknown): void {
  * - JSON (`error.toJSON()`, never a stack) when the request's `Accept` or `Content-Type` mentions JSON,
  *   when `html` is `false`, or when the request does not ask for `text/html`; HTML otherwise (see
  *   `ErrorHandlerOptions.html`). A missing HTML file falls back to JSON.
- * - Every 5xx error is passed to `logger.error` (default `console`); 4xx are not logged.
+ * - Each error, client (4xx) and server (5xx) alike, is passed to `logger.error` (or to `logger` when it is
+ *   a function; default `console`), as the spec's `errorHandler(options)` table says.
  * - When the response has already started, the error is passed on to Express, which closes the connection.
  */
 export function errorHandler(options: ErrorHandlerOptions = {}): ErrorRequestHandler {
@@ -92,7 +94,7 @@ export function errorHandler(options: ErrorHandlerOptions = {}): ErrorRequestHan
   return (thrown: unknown, req, res, next) => {
     const error = toClientError(thrown);
     const status = error.code >= 400 && error.code <= 599 ? error.code : 500;
-    if (status >= 500) logError(logger, thrown);
+    logError(logger, thrown);
     if (res.headersSent) {
       next(thrown);
       return;

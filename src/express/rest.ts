@@ -50,12 +50,29 @@ function sendEventStream(res: Response, iterable: AsyncIterable<unknown>): void 
     .pipe(res);
 }
 
+/** Sends a Web Standard `Response` a service returned as it is: status, headers and body (spec: "Response behaviour", 1). */
+function sendResponse(res: Response, response: globalThis.Response): void {
+  res.status(response.status);
+  response.headers.forEach((value, name) => res.append(name, value));
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>)
+    .on('error', () => res.destroy())
+    .pipe(res);
+}
+
 /**
  * The default formatter: `res.data` as JSON (`res.json`); `undefined` answers with no body, and a
- * 204 never has one; an async iterable is streamed as `text/event-stream`. Every `Accept` header
- * gets JSON, like the Web Standard handler.
+ * 204 never has one; a Web Standard `Response` is sent as it is and an async iterable is streamed as
+ * `text/event-stream`. Every `Accept` header gets JSON, like the Web Standard handler.
  */
 export const formatter: Formatter = (_req, res) => {
+  if (res.data instanceof globalThis.Response) {
+    sendResponse(res, res.data);
+    return;
+  }
   if (isAsyncIterable(res.data)) {
     sendEventStream(res, res.data);
     return;
@@ -101,6 +118,16 @@ function isFrameworkApp(
   if (typeof app !== 'function') return false;
   const candidate = app as unknown as Record<string, unknown>;
   return typeof candidate.handle === 'function' && typeof candidate.lookup === 'function';
+}
+
+/** Calls the formatter as Express would: a throw, or a rejected promise it returns, goes to `next`. */
+function runFormatter(format: Formatter, req: Request, res: Response, next: NextFunction): void {
+  try {
+    const returned = format(req, res, next) as unknown;
+    if (returned instanceof Promise) returned.catch(next);
+  } catch (error: unknown) {
+    next(error);
+  }
 }
 
 /** The service middleware `app.use(path, before, service, after)` stored on a registered service. */
@@ -169,9 +196,19 @@ export function rest(options: Formatter | RestOptions = {}): <S extends object>(
       let chain = chains.get(service);
       if (chain === undefined) {
         const { before, after } = serviceMiddlewareOf(service);
-        const router = express.Router();
-        router.use([...before, callService, ...after, format]);
-        chain = router;
+        if (before.length === 0 && after.length === 0) {
+          // No service middleware: call the service then the formatter, without a Router per request.
+          chain = (req, res, next) => {
+            void callService(req, res, (error?: unknown) => {
+              if (error !== undefined && error !== null) next(error);
+              else runFormatter(format, req, res, next);
+            });
+          };
+        } else {
+          const router = express.Router();
+          router.use([...before, callService, ...after, format]);
+          chain = router;
+        }
         chains.set(service, chain);
       }
       return chain;

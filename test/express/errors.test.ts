@@ -137,10 +137,11 @@ describe('errorHandler()', () => {
     expect(page).not.toMatch(/\bat \w/);
   });
 
-  it('logs each server error (5xx) as thrown with logger.error, and no client errors', async () => {
+  it('logs each error as thrown with logger.error, client errors included', async () => {
     await fetch(`${url}/fail/400`, { headers: json });
     await fetch(`${url}/missing`, { headers: json });
-    expect(logger.error).not.toHaveBeenCalled();
+    expect(logger.error.mock.calls.map(([error]) => (error as { code?: number }).code)).toEqual([400, 404]);
+    logger.error.mockClear();
     await fetch(`${url}/fail/500`, { headers: json });
     await fetch(`${url}/crash`, { headers: json });
     expect(logger.error).toHaveBeenCalledTimes(2);
@@ -150,6 +151,13 @@ describe('errorHandler()', () => {
     });
     expect(logger.error.mock.calls[1]?.[0]).toBeInstanceOf(Error);
     expect((logger.error.mock.calls[1]?.[0] as Error).message).toContain('hunter2');
+  });
+
+  it('takes a function as the logger', async () => {
+    const errors: unknown[] = [];
+    const failing = await serveFailing({ logger: (error: unknown) => errors.push(error) });
+    await fetch(`${failing}/fail/500`, { headers: json });
+    expect(errors).toHaveLength(1);
   });
 });
 

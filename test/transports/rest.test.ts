@@ -11,7 +11,7 @@ import { transports, type RunningServer } from './servers.js';
  * Left out on purpose, because SEED.md lets the transports differ (each is tested in its own folder):
  * - query arrays longer than 20 items (Express turns them into objects, spec "Limits"; the Web
  *   Standard handler keeps arrays up to 100 indices);
- * - body types other than JSON, Server-Sent Events, `Response` results and CORS (Web Standard only);
+ * - body types other than JSON and CORS (Web Standard only);
  * - a method resolving `undefined` (Express falls through to `notFound`);
  * - `params.request` (Web Standard) versus `req.framework` properties (Express).
  */
@@ -88,6 +88,23 @@ const statusService = {
   },
 };
 
+/** `get` answers a Web Standard `Response`; `find` an async iterator of three items (Server-Sent Events). */
+const rawService = {
+  async get(id: string) {
+    return new Response(`file ${id}`, {
+      status: 207,
+      headers: { 'content-type': 'text/plain', 'x-file': id },
+    });
+  },
+  async find() {
+    return (async function* () {
+      yield { n: 1 };
+      yield 'two';
+      yield [3];
+    })();
+  },
+};
+
 const json = { accept: 'application/json' };
 const jsonBody = { ...json, 'content-type': 'application/json' };
 
@@ -111,6 +128,7 @@ describe.each(transports)('REST over $name', (transport) => {
     app.use('echo', echoService);
     app.use('users/:userId/messages', echoService);
     app.use('statuses', statusService);
+    app.use('raw', rawService);
     app.service('statuses').hooks({
       after: {
         get: [
