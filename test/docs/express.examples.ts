@@ -129,7 +129,7 @@ export function useErrorPages(app: FrameworkApplication) {
   app.use(
     errorHandler({
       html: { 404: 'public/404.html', default: 'public/default.html' },
-      logger: { error: (error: unknown) => console.error('server error:', error) },
+      logger: { error: (error: unknown) => console.error('request failed:', error) },
     }),
   );
 }
