@@ -41,6 +41,20 @@ describe.each(drivers)('embedded server through the real $name', ({ MongoClient:
     });
   });
 
+  it.skipIf(external)(
+    'refuses views, capped and time-series collections instead of faking them',
+    async () => {
+      for (const options of [
+        { viewOn: 'source', pipeline: [] },
+        { capped: true, size: 4096 },
+        { timeseries: { timeField: 't' } },
+      ]) {
+        await expect(db.createCollection('unsupported', options)).rejects.toMatchObject({ code: 238 });
+      }
+      expect(await db.listCollections({ name: 'unsupported' }).toArray()).toEqual([]);
+    },
+  );
+
   it('generates _id, moves it first and keeps BSON types on round trip', async () => {
     const coll = db.collection<any>('types');
     const doc = {

@@ -44,20 +44,30 @@ const listCollections: Handler = (cmd, ctx) => {
   return ctx.core.cursors.open(`${ctx.db}.$cmd.listCollections`, docs, { batchSize: undefined });
 };
 
+/** Collection kinds MongoDB has and the embedded engine does not: refused instead of faked. */
+const unsupportedCreateOptions: Record<string, string> = {
+  viewOn: 'views',
+  capped: 'capped collections',
+  timeseries: 'time-series collections',
+};
+
 const create: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
+  for (const [option, kind] of Object.entries(unsupportedCreateOptions)) {
+    if (cmd[option] !== undefined && cmd[option] !== false) {
+      throw new CommandError(ErrorCodes.NotImplemented, `The embedded database does not support ${kind}`);
+    }
+  }
   const options: Doc = {};
   const collation = normalizeCollation(cmd['collation']);
   if (collation) options['collation'] = collation;
   for (const key of [
-    'capped',
     'size',
     'max',
     'validator',
     'validationLevel',
     'validationAction',
     'expireAfterSeconds',
-    'timeseries',
     'clusteredIndex',
   ]) {
     if (cmd[key] !== undefined) options[key] = cmd[key];
