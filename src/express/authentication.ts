@@ -84,7 +84,9 @@ function frameworkOf(req: Request): Params {
  * Errors thrown by the service's `parse` go to the error handler.
  */
 export function parseAuthentication(settings: AuthenticationSettings = {}): RequestHandler {
-  return async (req, _res, next) => {
+  // Synchronous until there is something to parse: most apps and requests never wait here.
+  return (req, _res, next) => {
+    let parsing: Promise<Record<string, unknown> | null>;
     try {
       const service = findAuthenticationService(req, settings.service);
       if (service === null) {
@@ -97,12 +99,18 @@ export function parseAuthentication(settings: AuthenticationSettings = {}): Requ
         next();
         return;
       }
-      const result = await service.parse({ headers: headersOf(req) }, ...strategies);
-      if (isRecord(result)) frameworkOf(req).authentication = result;
-      next();
+      parsing = Promise.resolve(service.parse({ headers: headersOf(req) }, ...strategies));
     } catch (error: unknown) {
       next(error);
+      return;
     }
+    parsing.then(
+      (result) => {
+        if (isRecord(result)) frameworkOf(req).authentication = result;
+        next();
+      },
+      (error: unknown) => next(error),
+    );
   };
 }
 

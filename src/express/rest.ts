@@ -230,7 +230,13 @@ export function rest(options: Formatter | RestOptions = {}): <S extends object>(
       void chainFor(lookup.value)(req, res, next);
     };
 
-    app.use(parseAuthentication(settings.authentication));
-    app.use(serveServices);
+    // One Express layer for both steps: each layer costs every request a router pass.
+    const parse = parseAuthentication(settings.authentication);
+    app.use(function serveRest(req: Request, res: Response, next: NextFunction) {
+      void parse(req, res, (error?: unknown) => {
+        if (error !== undefined && error !== null) next(error);
+        else serveServices(req, res, next);
+      });
+    });
   };
 }

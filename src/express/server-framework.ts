@@ -1,6 +1,7 @@
 import { EventEmitter, once } from 'node:events';
 import type { Server } from 'node:http';
 import express, {
+  type ErrorRequestHandler,
   type Express,
   type NextFunction,
   type Request,
@@ -128,15 +129,17 @@ function copyPlumeMembers(plumeApp: Application, expressApp: Express): void {
  * unmatched requests and plume's `errorHandler()` for errors, so Express' default handler (which
  * shows stacks outside production) never answers.
  */
+let finalErrorHandler: ErrorRequestHandler | undefined;
+
 function createFinalHandler(req: Request, res: Response): (error?: unknown) => void {
-  const handleError = errorHandler();
   return (error?: unknown) => {
     if (res.headersSent) {
       if (error !== undefined && error !== null) req.socket.destroy();
       return;
     }
     const thrown = error === undefined || error === null ? new NotFound('Page not found') : error;
-    handleError(thrown, req, res, () => {
+    finalErrorHandler ??= errorHandler(); // once, not per request
+    finalErrorHandler(thrown, req, res, () => {
       req.socket.destroy();
     });
   };
