@@ -55,6 +55,19 @@ describe.each(drivers)('embedded server through the real $name', ({ MongoClient:
     },
   );
 
+  it.skipIf(external)('refuses server-side JavaScript in filters with a clear message', async () => {
+    const coll = db.collection('javascript');
+    for (const filter of [
+      { $where: 'this.a > 1' },
+      { $expr: { $function: { body: 'function () { return true; }', args: [], lang: 'js' } } },
+    ]) {
+      await expect(coll.find(filter).toArray()).rejects.toMatchObject({
+        code: 238,
+        message: expect.stringContaining('server-side JavaScript'),
+      });
+    }
+  });
+
   it('generates _id, moves it first and keeps BSON types on round trip', async () => {
     const coll = db.collection<any>('types');
     const doc = {

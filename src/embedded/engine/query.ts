@@ -89,6 +89,9 @@ export function prepareFilter(filter: unknown): Doc {
   return prepareValue(filter) as Doc;
 }
 
+/** Operators that run JavaScript on the server: MongoDB has them, the embedded engine refuses them clearly. */
+const serverJavaScript = new Set(['$where', '$function', '$accumulator']);
+
 function prepareValue(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map(prepareValue);
@@ -116,7 +119,15 @@ function prepareValue(value: unknown): unknown {
   }
   if ('$options' in obj) throw new CommandError(ErrorCodes.BadValue, '$options needs a $regex');
   const out: Doc = {};
-  for (const key of Object.keys(obj)) out[key] = prepareValue(obj[key]);
+  for (const key of Object.keys(obj)) {
+    if (serverJavaScript.has(key)) {
+      throw new CommandError(
+        ErrorCodes.NotImplemented,
+        `${key} runs server-side JavaScript, which the embedded database does not support`,
+      );
+    }
+    out[key] = prepareValue(obj[key]);
+  }
   return out;
 }
 
