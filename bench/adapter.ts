@@ -1,0 +1,132 @@
+/**
+ * Adapter overhead: `DocDbService.get/find/create/patch` against the raw driver calls that do the
+ * same work, on the same database in the same run. The issue's target is service/raw ≤ 1.10.
+ * A third column calls the service registered in a plume app (`app.service(...)`, empty hook chain),
+ * which is what a request reaches.
+ *
+ * Runs on the embedded database, or on `MONGODB_URL` when it is set.
+ * Part of `npm run bench`; alone: npx tsx --conditions=source bench/adapter.ts
+ */
+import { pathToFileURL } from 'node:url';
+import { MongoClient, ObjectId, type Document } from 'mongodb';
+import { createApp } from 'plume';
+import { DocDbService } from 'plume/docdb';
+import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
+import { fmt, median, now, table } from './stats.js';
+
+export interface AdapterOptions {
+  /** Calls per block; each block is timed as a whole. */
+  ops: number;
+  /** Blocks per variant, interleaved raw → service → app. */
+  rounds: number;
+}
+
+export interface AdapterRow {
+  operation: string;
+  rawUs: number;
+  serviceUs: number;
+  appUs: number;
+}
+
+type Variant = (i: number) => Promise<unknown>;
+
+export async function runAdapterBench(
+  options: AdapterOptions,
+): Promise<{ rows: AdapterRow[]; database: string }> {
+  let server: EmbeddedServer | undefined;
+  const url = process.env.MONGODB_URL;
+  if (url === undefined) server = await startEmbeddedServer();
+  const client = new MongoClient(url ?? server!.uri);
+  try {
+    const collection = client.db('plume_bench').collection('adapter_' + String(process.pid));
+    await collection.deleteMany({});
+    await collection.createIndex({ userId: 1 });
+    const seed = Array.from({ length: 1000 }, (_, i) => ({ text: `message ${i}`, userId: i % 100, n: i }));
+    await collection.insertMany(seed);
+    const ids = (await collection.find({}, { projection: { _id: 1 } }).toArray()).map((d) => String(d._id));
+    const pick = (i: number): string => ids[i % ids.length]!;
+
+    const service = new DocDbService({ Model: Promise.resolve(collection) });
+    const app = createApp();
+    app.use('messages', new DocDbService({ Model: Promise.resolve(collection) }));
+    const registered = app.service('messages');
+
+    // Each triple does the same work three ways; ids arrive as strings, as they do from a URL.
+    const operations: Record<string, [Variant, Variant, Variant]> = {
+      get: [
+        (i) => collection.findOne({ _id: new ObjectId(pick(i)) }),
+        (i) => service.get(pick(i)),
+        (i) => registered.get(pick(i)),
+      ],
+      'find (equality, 10 results)': [
+        (i) =>
+          collection
+            .find({ userId: i % 100 })
+            .limit(10)
+            .toArray(),
+        (i) => service.find({ query: { userId: i % 100, $limit: 10 } }),
+        (i) => registered.find({ query: { userId: i % 100, $limit: 10 } }),
+      ],
+      create: [
+        async (i) => {
+          const doc: Document = { text: `new ${i}`, userId: i % 100, _id: new ObjectId() };
+          await collection.insertOne(doc);
+          return collection.findOne({ _id: doc._id as ObjectId });
+        },
+        (i) => service.create({ text: `new ${i}`, userId: i % 100 }),
+        (i) => registered.create({ text: `new ${i}`, userId: i % 100 }),
+      ],
+      'patch ($set one field)': [
+        (i) =>
+          collection.findOneAndUpdate(
+            { _id: new ObjectId(pick(i)) },
+            { $set: { n: i } },
+            { returnDocument: 'after' },
+          ),
+        (i) => service.patch(pick(i), { n: i }),
+        (i) => registered.patch(pick(i), { n: i }),
+      ],
+    };
+
+    const rows: AdapterRow[] = [];
+    for (const [operation, variants] of Object.entries(operations)) {
+      const samples: number[][] = [[], [], []];
+      let i = 0;
+      for (const variant of variants) for (let k = 0; k < 200; k++) await variant(i++); // warm-up
+      for (let round = 0; round < options.rounds; round++) {
+        for (let v = 0; v < 3; v++) {
+          const variant = variants[v]!;
+          const start = now();
+          for (let k = 0; k < options.ops; k++) await variant(i++);
+          samples[v]!.push((now() - start) / 1000 / options.ops);
+        }
+      }
+      const [raw, service_, app_] = samples.map(median) as [number, number, number];
+      rows.push({ operation, rawUs: raw, serviceUs: service_, appUs: app_ });
+    }
+    await collection.drop();
+    return { rows, database: url === undefined ? 'embedded' : 'MONGODB_URL' };
+  } finally {
+    await client.close();
+    await server?.stop();
+  }
+}
+
+export function formatAdapter(rows: AdapterRow[]): string {
+  return table(
+    ['operation', 'raw driver µs', 'DocDbService µs', 'service/raw', 'app.service µs', 'app/raw'],
+    rows.map((r) => [
+      r.operation,
+      fmt(r.rawUs, 1),
+      fmt(r.serviceUs, 1),
+      `${fmt(r.serviceUs / r.rawUs, 2)}×`,
+      fmt(r.appUs, 1),
+      `${fmt(r.appUs / r.rawUs, 2)}×`,
+    ]),
+  );
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { rows, database } = await runAdapterBench({ ops: 500, rounds: 5 });
+  console.log(`database: ${database}\n${formatAdapter(rows)}`);
+}

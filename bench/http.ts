@@ -1,0 +1,226 @@
+/**
+ * HTTP: the same tiny in-memory service (GET a list of 10, GET one by id, POST a JSON body) on seven
+ * servers, each in its own child process, loaded by autocannon from this process over loopback.
+ * Every server is warmed up first; then rounds run every (scenario, server) pair in an order that
+ * rotates each round, and the median req/s and p99 of the rounds are reported.
+ *
+ * Part of `npm run bench`; alone: npx tsx --conditions=source bench/http.ts [--quick] [--profile]
+ *   [--only=plume-http.ts,hono.ts] [--scenario='GET one']
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import autocannon from 'autocannon';
+import { fmt, median, table } from './stats.js';
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const root = dirname(benchDir);
+
+/** The servers, in table order; `file` is under bench/servers. */
+export const servers = [
+  { name: 'node:http (raw)', file: 'node-http.ts' },
+  { name: 'plume Web Standard (toRuntimeHandler)', file: 'plume-http.ts' },
+  { name: 'plume on Express', file: 'plume-express.ts' },
+  { name: 'Hono (@hono/node-server)', file: 'hono.ts' },
+  { name: 'Fastify', file: 'fastify.ts' },
+  { name: 'Express 5', file: 'express.ts' },
+  { name: 'FeathersJS 5 on Express', file: 'feathers.ts' },
+] as const;
+
+export const scenarios = [
+  { name: 'GET list of 10', method: 'GET', path: '/messages' },
+  { name: 'GET one by id', method: 'GET', path: '/messages/3' },
+  {
+    name: 'POST JSON',
+    method: 'POST',
+    path: '/messages',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'A new message, posted by the benchmark', userId: 2 }),
+  },
+] as const;
+
+export interface HttpOptions {
+  /** Seconds of load per server and scenario before measuring. */
+  warmup: number;
+  /** Seconds per measured run. */
+  duration: number;
+  /** Measured runs per (server, scenario); the median is reported. */
+  rounds: number;
+  connections: number;
+  /** Start the servers with `--cpu-prof`, profiles in bench/profiles. */
+  profile?: boolean;
+  /** Only these server files (e.g. `['plume-http.ts']`); default all. */
+  only?: string[];
+  /** Only the scenarios whose names contain one of these strings (e.g. `['GET one']`); default all. */
+  scenarios?: string[];
+}
+
+export interface HttpRow {
+  server: string;
+  scenario: string;
+  reqPerSec: number;
+  p99Ms: number;
+  /** Non-2xx answers and socket errors over all measured runs; must be 0. */
+  failures: number;
+}
+
+interface Running {
+  name: string;
+  child: ChildProcess;
+  port: number;
+}
+
+async function startServer(server: (typeof servers)[number], profile: boolean): Promise<Running> {
+  const args = ['--conditions=source', '--import', 'tsx'];
+  if (profile) {
+    // One folder per server: the tsx loader thread writes a profile of its own next to the main one.
+    const dir = join(benchDir, 'profiles', server.file.replace('.ts', ''));
+    mkdirSync(dir, { recursive: true });
+    args.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
+  }
+  args.push(join(benchDir, 'servers', server.file), '0');
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${server.name} did not start within 60 s`)), 60_000);
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      const match = /LISTENING (\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${server.name} exited with code ${String(code)} before listening`));
+    });
+  });
+  return { name: server.name, child, port };
+}
+
+async function stopServer(running: Running): Promise<void> {
+  if (running.child.exitCode !== null) return;
+  const exited = once(running.child, 'exit');
+  running.child.kill('SIGTERM');
+  await exited;
+}
+
+async function load(
+  port: number,
+  scenario: (typeof scenarios)[number],
+  seconds: number,
+  connections: number,
+): Promise<autocannon.Result> {
+  return autocannon({
+    url: `http://127.0.0.1:${port}${scenario.path}`,
+    method: scenario.method,
+    headers: 'headers' in scenario ? scenario.headers : undefined,
+    body: 'body' in scenario ? scenario.body : undefined,
+    connections,
+    duration: seconds,
+  });
+}
+
+export async function runHttpBench(
+  options: HttpOptions,
+  log: (line: string) => void = () => undefined,
+): Promise<HttpRow[]> {
+  const chosen = servers.filter((s) => options.only === undefined || options.only.includes(s.file));
+  const loads = scenarios.filter(
+    (s) => options.scenarios === undefined || options.scenarios.some((name) => s.name.includes(name)),
+  );
+  const running: Running[] = [];
+  try {
+    const started = await Promise.allSettled(chosen.map((s) => startServer(s, options.profile === true)));
+    for (const result of started) if (result.status === 'fulfilled') running.push(result.value);
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
+    log(`servers up: ${running.map((r) => r.name).join(', ')}`);
+    for (const server of running) {
+      for (const scenario of loads) await load(server.port, scenario, options.warmup, options.connections);
+    }
+    const samples = new Map<string, { rps: number[]; p99: number[]; failures: number }>();
+    for (let round = 0; round < options.rounds; round++) {
+      for (const scenario of loads) {
+        // Rotate the order each round so no server always runs right after the same neighbour.
+        const order = running.map((_, i) => running[(i + round) % running.length]!);
+        for (const server of order) {
+          const result = await load(server.port, scenario, options.duration, options.connections);
+          const key = `${server.name}\u0000${scenario.name}`;
+          const entry = samples.get(key) ?? { rps: [], p99: [], failures: 0 };
+          entry.rps.push(result.requests.total / result.duration);
+          entry.p99.push(result.latency.p99);
+          entry.failures += result.non2xx + result.errors + result.timeouts;
+          samples.set(key, entry);
+        }
+      }
+      log(`round ${round + 1}/${options.rounds} done`);
+    }
+    const rows: HttpRow[] = [];
+    for (const scenario of loads) {
+      for (const server of running) {
+        const entry = samples.get(`${server.name}\u0000${scenario.name}`)!;
+        rows.push({
+          server: server.name,
+          scenario: scenario.name,
+          reqPerSec: median(entry.rps),
+          p99Ms: median(entry.p99),
+          failures: entry.failures,
+        });
+      }
+    }
+    return rows;
+  } finally {
+    await Promise.all(running.map(stopServer));
+  }
+}
+
+/** One table per scenario: req/s, p99 and the ratios to raw node:http and to Hono. */
+export function formatHttp(rows: HttpRow[]): string {
+  const parts: string[] = [];
+  for (const scenario of scenarios) {
+    const inScenario = rows.filter((r) => r.scenario === scenario.name);
+    if (inScenario.length === 0) continue;
+    const raw = inScenario.find((r) => r.server === servers[0].name)?.reqPerSec ?? Number.NaN;
+    const hono = inScenario.find((r) => r.server === servers[3].name)?.reqPerSec ?? Number.NaN;
+    const failures = inScenario.some((r) => r.failures > 0);
+    parts.push(
+      `**${scenario.name}** (${scenario.method} ${scenario.path})\n\n` +
+        table(
+          ['server', 'req/s', 'p99 ms', '× node:http', '× Hono', ...(failures ? ['failures'] : [])],
+          inScenario.map((r) => [
+            r.server,
+            fmt(r.reqPerSec),
+            fmt(r.p99Ms),
+            `${fmt(r.reqPerSec / raw, 2)}×`,
+            `${fmt(r.reqPerSec / hono, 2)}×`,
+            ...(failures ? [fmt(r.failures)] : []),
+          ]),
+        ),
+    );
+  }
+  return parts.join('\n\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const quick = process.argv.includes('--quick');
+  const onlyArg = process.argv.find((a) => a.startsWith('--only='));
+  const scenarioArg = process.argv.find((a) => a.startsWith('--scenario='));
+  const rows = await runHttpBench(
+    {
+      warmup: quick ? 1 : 2,
+      duration: quick ? 1.5 : 3,
+      rounds: quick ? 3 : 5,
+      connections: 10,
+      profile: process.argv.includes('--profile'),
+      only: onlyArg?.slice('--only='.length).split(','),
+      scenarios: scenarioArg?.slice('--scenario='.length).split(','),
+    },
+    console.log,
+  );
+  console.log(formatHttp(rows));
+}
