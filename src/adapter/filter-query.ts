@@ -1,6 +1,7 @@
 import { BadRequest } from '../errors/index.js';
 import type { Query } from '../core/index.js';
 import type { FilterConverter, PaginationParams, QueryFilters } from './declarations.js';
+import { checkRegexPattern } from './regex-guard.js';
 
 /** Operators every adapter query may use (spec: "Adapter query syntax"). */
 export const STANDARD_OPERATORS: readonly string[] = [
@@ -215,6 +216,7 @@ class QueryChecker {
     if ((key === '$or' || key === '$and') && Array.isArray(value) && !value.every(isPlainObject)) {
       throw new BadRequest(`${key} must be a non-empty array of queries`);
     }
+    if (key === '$regex' && typeof value === 'string') checkRegexPattern(value);
   }
 }
 
@@ -227,10 +229,11 @@ class QueryChecker {
  *   field names), plus the `filters` option. `$limit` then follows `paginate` (see `getLimit`).
  * - Operators: `$in $nin $lt $lte $gt $gte $ne $or $and` and the `operators` allow-list, anywhere in
  *   the query (property objects, `$or`/`$and` entries, arrays). `$where`, `$function`,
- *   `$accumulator` and `$expr` are never accepted.
+ *   `$accumulator` and `$expr` are never accepted. A string `$regex` may not hold backreferences or
+ *   a repeated group containing a quantifier or alternation, e.g. `(a+)+` (see regex-guard.ts).
  *
  * Throws `BadRequest` (400) naming the offending key or value: an unknown operator, a forbidden
- * one, a malformed filter (garbage `$limit`/`$skip` is an error, not silently the default), a
+ * one, a `$regex` refused as above, a malformed filter (garbage `$limit`/`$skip` is an error, not silently the default), a
  * non-object query, `$in`/`$nin` that is not an array, `$or`/`$and` that is not a non-empty array of
  * objects, nesting deeper than `maxDepth` or more than `maxItems` keys and items.
  */

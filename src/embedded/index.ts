@@ -12,6 +12,7 @@
  * ```
  */
 import net from 'node:net';
+import v8 from 'node:v8';
 import { ServerCore } from './commands/context.js';
 import { Engine } from './engine/database.js';
 import { Persistence } from './engine/persistence.js';
@@ -74,11 +75,17 @@ export interface EmbeddedServer {
 
 /**
  * Starts a MongoDB wire-protocol server in this process (or a worker thread with `worker: true`).
+ * It turns on V8's `--enable-experimental-regexp-engine-on-excessive-backtracks` for the process, so
+ * a catastrophic `$regex` falls back to linear time instead of blocking the event loop.
  * @returns the server's URI, port and a `stop()` function.
  * @throws Error when the port cannot be bound (e.g. `EADDRINUSE`), or when `dbPath` is locked by
  *   another live process or cannot be read/written.
  */
 export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): Promise<EmbeddedServer> {
+  // `$regex` runs on V8's backtracking engine here: a pattern like `.*.*.*x` or `^(a+)+$` could stall
+  // the process for minutes. This (process-wide) flag makes V8 switch such a regex to its linear-time
+  // engine after 50 000 backtracks; results are the same.
+  v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
   if (options.worker) return startInWorker({ ...options, worker: false });
   const host = options.host ?? '127.0.0.1';
   const engine = new Engine();

@@ -72,3 +72,16 @@ const express: HostileTransport = {
 
 /** Both HTTP transports. */
 export const hostileTransports: HostileTransport[] = [webStandard, express];
+
+/**
+ * The logged errors that are server errors: everything but 4xx client errors (plume errors with a
+ * 4xx `code`, or http-errors with a 4xx `status`). The Express `errorHandler` logs every error, the
+ * Web Standard one only 5xx; either way, none of these may be a server error.
+ */
+export function serverErrors(logger: CapturingLogger): unknown[] {
+  return logger.errors.filter((error) => {
+    const { code, status } = (error ?? {}) as { code?: unknown; status?: unknown };
+    const clientStatus = typeof code === 'number' ? code : status;
+    return !(typeof clientStatus === 'number' && clientStatus >= 400 && clientStatus < 500);
+  });
+}
