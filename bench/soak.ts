@@ -106,8 +106,11 @@ function follow(
       const response = await fetch(`${url}/messages/stream`, { signal });
       if (!response.ok || response.body === null) throw new Error(`stream answered ${response.status}`);
       const decoder = new TextDecoder();
-      for await (const chunk of response.body) {
-        counter.events += decoder.decode(chunk as Uint8Array).split('\n\n').length - 1;
+      const reader = response.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        counter.events += decoder.decode(value, { stream: true }).split('\n\n').length - 1;
       }
     } catch (error) {
       if (!signal.aborted) {
