@@ -1,11 +1,15 @@
 import fc from 'fast-check';
+import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, getServiceMethod, restArguments, type Params } from 'plume';
 import { FORBIDDEN_OPERATORS, STANDARD_OPERATORS, filterQuery, isPlainObject } from 'plume/adapter';
 import { queryParser as expressQueryParser } from 'plume/express';
+import { DocDbService } from 'plume/docdb';
+import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 import { isPlumeError } from 'plume/errors';
 import { parseQueryString } from 'plume/http';
 import { expectPrototypesUnchanged, ownKeysDeep, PROTOTYPE_KEYS, snapshotPrototypes } from './pollution.js';
+import { captureLogger, hostileTransports, serverErrors, type ServedApp } from './servers.js';
 
 /** Runs `fn`; anything it throws must be a plume error (a 4xx the transports answer as JSON). */
 function plumeErrorsOnly<T>(fn: () => T): { ok: true; value: T } | { ok: false; code: number } {
@@ -339,5 +343,97 @@ describe('REST mapping with arbitrary requests', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe.each(hostileTransports)('arbitrary HTTP requests to a DocDbService ($name)', (transport) => {
+  let database: EmbeddedServer;
+  let client: MongoClient;
+  let served: ServedApp;
+  const logger = captureLogger();
+
+  beforeAll(async () => {
+    database = await startEmbeddedServer();
+    client = await MongoClient.connect(database.uri);
+    const collection = client.db('fuzz').collection('items');
+    await collection.insertMany([
+      { text: 'a', n: 1 },
+      { text: 'b', n: 2 },
+    ]);
+    served = await transport.serve((app) => {
+      app.use(
+        'items',
+        new DocDbService({
+          Model: collection,
+          paginate: { default: 5, max: 10 },
+          operators: ['$regex', '$options'],
+        }),
+      );
+    }, logger);
+  });
+  afterAll(async () => {
+    await served?.close();
+    await client?.close();
+    await database?.stop();
+  });
+
+  const segment = fc.oneof(
+    fc.constantFrom(
+      'items',
+      'items',
+      '0123456789abcdef01234567',
+      '%ZZ',
+      '%C0%AF',
+      '__proto__',
+      'constructor',
+      '',
+    ),
+    fc.webSegment(),
+  );
+  const request = fc.record({
+    method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'),
+    path: fc.array(segment, { minLength: 1, maxLength: 3 }).map((parts) => `/${parts.join('/')}`),
+    query: hostileQueryString,
+    serviceMethod: fc.option(fc.constantFrom('setup', '_find', 'constructor', 'find', 'nope', '__proto__'), {
+      nil: undefined,
+    }),
+    contentType: fc.constantFrom(
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'multipart/form-data; boundary=x',
+    ),
+    body: fc.oneof(
+      fc.jsonValue().map((value) => JSON.stringify(value)),
+      fc.string({ maxLength: 40 }),
+      tree.map((value) => JSON.stringify(value) ?? 'null'),
+    ),
+  });
+
+  it('never answers 5xx, and errors are JSON without a stack', async () => {
+    const before = snapshotPrototypes();
+    await fc.assert(
+      fc.asyncProperty(request, async ({ method, path, query: search, serviceMethod, contentType, body }) => {
+        const withBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
+        const headers: Record<string, string> = { accept: 'application/json' };
+        if (withBody) headers['content-type'] = contentType;
+        if (serviceMethod !== undefined) headers['x-service-method'] = serviceMethod;
+        const response = await fetch(`${served.url}${path}?${search}`, {
+          method,
+          headers,
+          body: withBody ? body : undefined,
+          signal: AbortSignal.timeout(10_000),
+        });
+        const text = await response.text();
+        expect(response.status, text).toBeLessThan(500);
+        expect(text).not.toMatch(/\n\s+at |"stack"/);
+        if (response.status >= 400 && method !== 'HEAD') {
+          expect(JSON.parse(text)).toMatchObject({ code: response.status });
+        }
+      }),
+      { numRuns: 150 },
+    );
+    expect(serverErrors(logger)).toEqual([]);
+    expectPrototypesUnchanged(before);
   });
 });
