@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -47,63 +47,67 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-describe.each(['web', 'express'] as const)('SIGTERM on the example server (%s)', (transport) => {
-  let child: ChildProcess | undefined;
-  afterEach(() => {
-    if (child && child.exitCode === null) child.kill('SIGKILL');
+describe('SIGTERM on the example server', () => {
+  const children = new Set<ChildProcess>();
+  afterAll(() => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   });
 
-  it('stops accepting, finishes the in-flight request, ends event streams and exits 0', async () => {
-    const started = await startExample(transport);
-    child = started.child;
-    const { url } = started;
-    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  // Both transports at once: most of the time is spent starting the child and waiting for it.
+  it.concurrent.for(['web', 'express'] as const)(
+    '%s: stops accepting, finishes the in-flight request, ends event streams and exits 0',
+    async (transport, { expect }) => {
+      const started = await startExample(transport);
+      const { child, url } = started;
+      children.add(child);
+      const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
 
-    // An event stream that would never end by itself.
-    const stream = openConnection(
-      url,
-      `GET /messages/stream HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`,
-    );
-    await until(() => stream.received().includes('\r\n\r\n'));
-    expect(stream.received()).toMatch(/^HTTP\/1\.1 200/);
+      // An event stream that would never end by itself.
+      const stream = openConnection(
+        url,
+        `GET /messages/stream HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`,
+      );
+      await until(() => stream.received().includes('\r\n\r\n'));
+      expect(stream.received()).toMatch(/^HTTP\/1\.1 200/);
 
-    // A signup whose body is only half sent when the signal arrives.
-    const body = JSON.stringify({ email: 'late@example.com', password: 'correct horse battery' });
-    const half = Math.floor(body.length / 2);
-    const inFlight = openConnection(
-      url,
-      `POST /users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`,
-    );
-    // The server has the request once a second request on another connection was answered.
-    const probe = await fetch(new URL('/messages', url), { headers: { connection: 'close' } });
-    expect(probe.status).toBe(200);
-    await probe.text();
+      // A signup whose body is only half sent when the signal arrives.
+      const body = JSON.stringify({ email: 'late@example.com', password: 'correct horse battery' });
+      const half = Math.floor(body.length / 2);
+      const inFlight = openConnection(
+        url,
+        `POST /users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, half)}`,
+      );
+      // The server has the request once a second request on another connection was answered.
+      const probe = await fetch(new URL('/messages', url), { headers: { connection: 'close' } });
+      expect(probe.status).toBe(200);
+      await probe.text();
 
-    child.kill('SIGTERM');
-    await until(() => started.output().includes('SIGTERM'));
+      child.kill('SIGTERM');
+      await until(() => started.output().includes('SIGTERM'));
 
-    // New connections are refused once the server stopped listening.
-    const refused = await new Promise<string>((resolve) => {
-      const socket = connect(Number(url.port), url.hostname);
-      socket.once('connect', () => {
-        socket.destroy();
-        resolve('connected');
+      // New connections are refused once the server stopped listening.
+      const refused = await new Promise<string>((resolve) => {
+        const socket = connect(Number(url.port), url.hostname);
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve('connected');
+        });
+        socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
       });
-      socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
-    });
-    expect(refused).toBe('ECONNREFUSED');
+      expect(refused).toBe('ECONNREFUSED');
 
-    // The in-flight request still completes.
-    inFlight.socket.write(body.slice(half));
-    await until(() => /\r\n\r\n\{.*\}$/s.test(inFlight.received()));
-    expect(inFlight.received()).toMatch(/^HTTP\/1\.1 201 /);
-    expect(inFlight.received()).toContain('"email":"late@example.com"');
-    expect(inFlight.received()).not.toContain('password');
+      // The in-flight request still completes.
+      inFlight.socket.write(body.slice(half));
+      await until(() => /\r\n\r\n\{.*\}$/s.test(inFlight.received()));
+      expect(inFlight.received()).toMatch(/^HTTP\/1\.1 201 /);
+      expect(inFlight.received()).toContain('"email":"late@example.com"');
+      expect(inFlight.received()).not.toContain('password');
 
-    const [code, signal] = await exited;
-    expect({ code, signal }).toEqual({ code: 0, signal: null });
-    // The event stream ended instead of holding the shutdown open.
-    await until(() => stream.socket.readableEnded || stream.socket.destroyed);
-    expect(started.output()).not.toMatch(/Error|at .+:\d+:\d+/);
-  });
+      const [code, signal] = await exited;
+      expect({ code, signal }).toEqual({ code: 0, signal: null });
+      // The event stream ended instead of holding the shutdown open.
+      await until(() => stream.socket.readableEnded || stream.socket.destroyed);
+      expect(started.output()).not.toMatch(/Error|at .+:\d+:\d+/);
+    },
+  );
 });
