@@ -6,7 +6,7 @@
  * Part of `npm run bench`; alone: npx tsx --conditions=source bench/embedded.ts [maxDocs]
  */
 import { pathToFileURL } from 'node:url';
-import { MongoClient } from 'mongodb';
+import { MongoClient, type Collection } from 'mongodb';
 import { startEmbeddedServer } from 'plume/embedded';
 import { fmt, median, now, percentile, table } from './stats.js';
 
@@ -21,12 +21,14 @@ interface Doc {
 /** Measurements at one collection size. */
 export interface EmbeddedRow {
   docs: number;
-  /** Documents per second loaded with `insertMany` batches of 10 000 while growing to this size. */
+  /** Documents per second loaded with `insertMany` batches of 10 000. */
   bulkInsertPerSec: number;
   insertOnePerSec: number;
   getByIdPerSec: number;
   getByIdMedianUs: number;
   getByIdP99Us: number;
+  /** Median over rounds of this size's get-by-`_id` time ÷ the smallest size's, in the same round. */
+  getByIdRatio: number;
   /** `find({ group })` on the indexed field, 10 documents per answer. */
   indexedFindPerSec: number;
   indexedFindMedianUs: number;
@@ -36,6 +38,8 @@ export interface EmbeddedOptions {
   sizes: number[];
   /** Operations timed per measurement. */
   ops: number;
+  /** Rounds over all sizes, interleaved. */
+  rounds?: number;
 }
 
 const random = (count: number): number => Math.floor(Math.random() * count);
@@ -51,62 +55,69 @@ async function time(ops: number, fn: () => Promise<unknown>): Promise<number[]> 
   return latencies;
 }
 
-const perSec = (latencies: number[]): number =>
-  1e6 / (latencies.reduce((a, b) => a + b, 0) / latencies.length);
+const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / values.length;
 
+/**
+ * Loads one collection per size (all in the same server, so every size shares the same heap and
+ * machine state), then measures get-by-`_id` and the indexed find on every size, round after round,
+ * so that drift on a shared machine hits all sizes alike.
+ */
 export async function runEmbeddedBench(options: EmbeddedOptions): Promise<EmbeddedRow[]> {
+  const rounds = options.rounds ?? 3;
   const server = await startEmbeddedServer();
   const client = new MongoClient(server.uri);
   try {
-    const coll = client.db('bench').collection<Doc>('docs');
-    await coll.createIndex({ group: 1 });
-    let count = 0;
-    let extra = 1_000_000_000; // `_id`s of insertOne documents, kept apart from the loaded range
-    const rows: EmbeddedRow[] = [];
+    const db = client.db('bench');
     const makeDoc = (i: number): Doc => ({ _id: i, name: `doc ${i}`, n: i, group: Math.floor(i / 10) });
-    // Warm the driver and the server's code paths so the first size is not measured cold.
-    await coll.insertOne(makeDoc(extra++));
-    await time(options.ops, () => coll.findOne({ _id: extra - 1 }));
-    await time(options.ops, () => coll.find({ group: 0 }).toArray());
+    const loaded: { size: number; coll: Collection<Doc>; bulk: number; insertOne: number }[] = [];
     for (const size of options.sizes) {
-      const loadStart = now();
-      const loaded = size - count;
-      while (count < size) {
+      const coll = db.collection<Doc>(`docs_${size}`);
+      await coll.createIndex({ group: 1 });
+      const start = now();
+      for (let count = 0; count < size; count += 10_000) {
         const batch = Array.from({ length: Math.min(10_000, size - count) }, (_, i) => makeDoc(count + i));
         await coll.insertMany(batch, { ordered: false });
-        count += batch.length;
       }
-      const bulkInsertPerSec = loaded / ((now() - loadStart) / 1e9);
+      const bulk = size / ((now() - start) / 1e9);
+      // `_id`s of insertOne documents are kept apart from the loaded range.
+      let extra = 1_000_000_000;
       const inserts = await time(options.ops, () => coll.insertOne(makeDoc(extra++)));
-      // Three interleaved samples each; the median smooths out GC pauses and neighbours on the machine.
-      const gets: number[][] = [];
-      const finds: number[][] = [];
-      for (let round = 0; round < 3; round++) {
-        gets.push(await time(options.ops, () => coll.findOne({ _id: random(count) })));
-        finds.push(await time(options.ops, () => coll.find({ group: random(count / 10) }).toArray()));
-      }
-      const getAll = gets.flat();
-      rows.push({
-        docs: size,
-        bulkInsertPerSec,
-        insertOnePerSec: perSec(inserts),
-        getByIdPerSec: median(gets.map(perSec)),
-        getByIdMedianUs: median(getAll),
-        getByIdP99Us: percentile(getAll, 99),
-        indexedFindPerSec: median(finds.map(perSec)),
-        indexedFindMedianUs: median(finds.flat()),
-      });
+      loaded.push({ size, coll, bulk, insertOne: 1e6 / mean(inserts) });
     }
-    return rows;
+    // Warm the driver and the server's code paths so the first size is not measured cold.
+    for (const { coll, size } of loaded) await time(options.ops, () => coll.findOne({ _id: random(size) }));
+    const gets = loaded.map(() => [] as number[][]);
+    const finds = loaded.map(() => [] as number[][]);
+    for (let round = 0; round < rounds; round++) {
+      for (const [index, { coll, size }] of loaded.entries()) {
+        gets[index]!.push(await time(options.ops, () => coll.findOne({ _id: random(size) })));
+        finds[index]!.push(await time(options.ops, () => coll.find({ group: random(size / 10) }).toArray()));
+      }
+    }
+    return loaded.map(({ size, bulk, insertOne }, index) => {
+      const all = gets[index]!.flat();
+      const perRound = gets[index]!.map(mean);
+      const basePerRound = gets[0]!.map(mean);
+      return {
+        docs: size,
+        bulkInsertPerSec: bulk,
+        insertOnePerSec: insertOne,
+        getByIdPerSec: 1e6 / median(perRound),
+        getByIdMedianUs: median(all),
+        getByIdP99Us: percentile(all, 99),
+        getByIdRatio: median(perRound.map((t, round) => t / basePerRound[round]!)),
+        indexedFindPerSec: 1e6 / median(finds[index]!.map(mean)),
+        indexedFindMedianUs: median(finds[index]!.flat()),
+      };
+    });
   } finally {
     await client.close();
     await server.stop();
   }
 }
 
-/** The results as a Markdown table, with get-by-`_id` latency relative to the smallest size. */
+/** The results as a Markdown table, with get-by-`_id` time relative to the smallest size (paired by round). */
 export function formatEmbedded(rows: EmbeddedRow[]): string {
-  const base = rows[0]?.getByIdMedianUs ?? Number.NaN;
   return table(
     [
       'documents',
@@ -115,7 +126,7 @@ export function formatEmbedded(rows: EmbeddedRow[]): string {
       'get by _id ops/s',
       'get median µs',
       'get p99 µs',
-      'get vs first size',
+      'get time vs smallest',
       'indexed find ops/s',
       'find median µs',
     ],
@@ -126,7 +137,7 @@ export function formatEmbedded(rows: EmbeddedRow[]): string {
       fmt(r.getByIdPerSec),
       fmt(r.getByIdMedianUs),
       fmt(r.getByIdP99Us),
-      `${fmt(r.getByIdMedianUs / base, 2)}×`,
+      `${fmt(r.getByIdRatio, 2)}×`,
       fmt(r.indexedFindPerSec),
       fmt(r.indexedFindMedianUs),
     ]),

@@ -5,7 +5,8 @@
  * rotates each round, and the median req/s and p99 of the rounds are reported.
  *
  * Part of `npm run bench`; alone: npx tsx --conditions=source bench/http.ts [--quick] [--profile]
- *   [--only=plume-http.ts,hono.ts] [--scenario='GET one']
+ *   [--only=plume-http.ts,hono.ts] [--scenario='GET one'] [--compare=/path/to/other/checkout]
+ *   [--rounds=5] [--duration=3]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -55,12 +56,20 @@ export interface HttpOptions {
   only?: string[];
   /** Only the scenarios whose names contain one of these strings (e.g. `['GET one']`); default all. */
   scenarios?: string[];
+  /**
+   * Another checkout of plume (e.g. an older commit, with node_modules): its two plume servers run in
+   * the same rounds, named "… (compared)", for before/after numbers measured side by side.
+   */
+  compare?: string;
 }
 
 export interface HttpRow {
   server: string;
   scenario: string;
+  /** Median req/s of the rounds. */
   reqPerSec: number;
+  /** req/s of each round, in round order (for ratios paired round by round). */
+  perRound: number[];
   p99Ms: number;
   /** Non-2xx answers and socket errors over all measured runs; must be 0. */
   failures: number;
@@ -72,7 +81,15 @@ interface Running {
   port: number;
 }
 
-async function startServer(server: (typeof servers)[number], profile: boolean): Promise<Running> {
+interface ServerToStart {
+  name: string;
+  file: string;
+  /** The checkout the server runs in; default this one. */
+  root?: string;
+}
+
+async function startServer(server: ServerToStart, profile: boolean): Promise<Running> {
+  const cwd = server.root ?? root;
   const args = ['--conditions=source', '--import', 'tsx'];
   if (profile) {
     // One folder per server: the tsx loader thread writes a profile of its own next to the main one.
@@ -80,8 +97,8 @@ async function startServer(server: (typeof servers)[number], profile: boolean): 
     mkdirSync(dir, { recursive: true });
     args.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
   }
-  args.push(join(benchDir, 'servers', server.file), '0');
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  args.push(join(cwd, 'bench', 'servers', server.file), '0');
+  const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout.setEncoding('utf8');
   const port = await new Promise<number>((resolve, reject) => {
@@ -129,7 +146,14 @@ export async function runHttpBench(
   options: HttpOptions,
   log: (line: string) => void = () => undefined,
 ): Promise<HttpRow[]> {
-  const chosen = servers.filter((s) => options.only === undefined || options.only.includes(s.file));
+  const chosen: ServerToStart[] = servers.filter(
+    (s) => options.only === undefined || options.only.includes(s.file),
+  );
+  if (options.compare !== undefined) {
+    for (const server of chosen.filter((s) => s.file.startsWith('plume-'))) {
+      chosen.push({ ...server, name: `${server.name} (compared)`, root: options.compare });
+    }
+  }
   const loads = scenarios.filter(
     (s) => options.scenarios === undefined || options.scenarios.some((name) => s.name.includes(name)),
   );
@@ -168,6 +192,7 @@ export async function runHttpBench(
           server: server.name,
           scenario: scenario.name,
           reqPerSec: median(entry.rps),
+          perRound: entry.rps,
           p99Ms: median(entry.p99),
           failures: entry.failures,
         });
@@ -179,14 +204,23 @@ export async function runHttpBench(
   }
 }
 
-/** One table per scenario: req/s, p99 and the ratios to raw node:http and to Hono. */
+/**
+ * How `server` compares to `reference` in `scenario`: the median over rounds of the ratio of their
+ * req/s in the same round. Pairing by round cancels much of the drift of a shared machine.
+ */
+export function ratio(rows: HttpRow[], server: string, reference: string, scenario: string): number {
+  const a = rows.find((r) => r.server === server && r.scenario === scenario)?.perRound;
+  const b = rows.find((r) => r.server === reference && r.scenario === scenario)?.perRound;
+  if (a === undefined || b === undefined) return Number.NaN;
+  return median(a.map((value, round) => value / b[round]!));
+}
+
+/** One table per scenario: req/s, p99 and the ratios to raw node:http and to Hono (paired by round). */
 export function formatHttp(rows: HttpRow[]): string {
   const parts: string[] = [];
   for (const scenario of scenarios) {
     const inScenario = rows.filter((r) => r.scenario === scenario.name);
     if (inScenario.length === 0) continue;
-    const raw = inScenario.find((r) => r.server === servers[0].name)?.reqPerSec ?? Number.NaN;
-    const hono = inScenario.find((r) => r.server === servers[3].name)?.reqPerSec ?? Number.NaN;
     const failures = inScenario.some((r) => r.failures > 0);
     parts.push(
       `**${scenario.name}** (${scenario.method} ${scenario.path})\n\n` +
@@ -196,8 +230,8 @@ export function formatHttp(rows: HttpRow[]): string {
             r.server,
             fmt(r.reqPerSec),
             fmt(r.p99Ms),
-            `${fmt(r.reqPerSec / raw, 2)}×`,
-            `${fmt(r.reqPerSec / hono, 2)}×`,
+            `${fmt(ratio(rows, r.server, servers[0].name, scenario.name), 2)}×`,
+            `${fmt(ratio(rows, r.server, servers[3].name, scenario.name), 2)}×`,
             ...(failures ? [fmt(r.failures)] : []),
           ]),
         ),
@@ -208,17 +242,21 @@ export function formatHttp(rows: HttpRow[]): string {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const quick = process.argv.includes('--quick');
+  const numberArg = (name: string): string | undefined =>
+    process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const onlyArg = process.argv.find((a) => a.startsWith('--only='));
   const scenarioArg = process.argv.find((a) => a.startsWith('--scenario='));
+  const compareArg = process.argv.find((a) => a.startsWith('--compare='));
   const rows = await runHttpBench(
     {
       warmup: quick ? 1 : 2,
-      duration: quick ? 1.5 : 3,
-      rounds: quick ? 3 : 5,
+      duration: Number(numberArg('duration') ?? (quick ? 1.5 : 3)),
+      rounds: Number(numberArg('rounds') ?? (quick ? 3 : 5)),
       connections: 10,
       profile: process.argv.includes('--profile'),
       only: onlyArg?.slice('--only='.length).split(','),
       scenarios: scenarioArg?.slice('--scenario='.length).split(','),
+      compare: compareArg?.slice('--compare='.length),
     },
     console.log,
   );

@@ -12,7 +12,7 @@
 import os from 'node:os';
 import { formatAdapter, runAdapterBench } from './adapter.js';
 import { formatEmbedded, runEmbeddedBench } from './embedded.js';
-import { formatHttp, runHttpBench, servers, type HttpRow } from './http.js';
+import { formatHttp, ratio, runHttpBench, servers } from './http.js';
 import { fmt } from './stats.js';
 
 const quick = process.argv.includes('--quick');
@@ -29,13 +29,13 @@ console.log(
 log('HTTP: starting 7 servers');
 const http = await runHttpBench(
   quick
-    ? { warmup: 0.5, duration: 1, rounds: 3, connections: 10 }
+    ? { warmup: 0.3, duration: 0.8, rounds: 3, connections: 10 }
     : { warmup: 2, duration: 2.5, rounds: 5, connections: 10 },
   log,
 );
 console.log(
   `## HTTP\n\nautocannon, 10 connections, loopback; median of ${quick ? 3 : 5} interleaved runs of ` +
-    `${quick ? 1 : 2.5} s per server and scenario.\n\n${formatHttp(http)}\n`,
+    `${quick ? 0.8 : 2.5} s per server and scenario.\n\n${formatHttp(http)}\n`,
 );
 
 log('adapter overhead');
@@ -47,32 +47,30 @@ console.log(
 
 log('embedded database');
 const sizes = quick ? [1_000, 10_000, 100_000] : [1_000, 10_000, 100_000, 1_000_000];
-const embedded = await runEmbeddedBench({ sizes, ops: quick ? 500 : 2000 });
+const embedded = await runEmbeddedBench({ sizes, ops: quick ? 300 : 1000, rounds: quick ? 3 : 5 });
 console.log(`## Embedded database\n\n${formatEmbedded(embedded)}\n`);
 
 // The issue's targets, judged on this run.
-const rps = (server: string, scenario: string): number =>
-  http.find((r: HttpRow) => r.server === server && r.scenario === scenario)?.reqPerSec ?? Number.NaN;
 const [raw, plumeHttp, plumeExpress, hono, , , feathers] = servers.map((s) => s.name) as string[];
 const getOne = 'GET one by id';
 const targets: [string, number, number, string][] = [
-  ['Web Standard handler ÷ Hono, GET one', rps(plumeHttp!, getOne) / rps(hono!, getOne), 1.0, '≥'],
-  ['Web Standard handler ÷ raw node:http, GET one', rps(plumeHttp!, getOne) / rps(raw!, getOne), 0.6, '≥'],
+  ['Web Standard handler ÷ Hono, GET one', ratio(http, plumeHttp!, hono!, getOne), 1.0, '≥'],
+  ['Web Standard handler ÷ raw node:http, GET one', ratio(http, plumeHttp!, raw!, getOne), 0.6, '≥'],
   ...['GET list of 10', getOne, 'POST JSON'].map((scenario): [string, number, number, string] => [
     `plume on Express ÷ FeathersJS 5 on Express, ${scenario}`,
-    rps(plumeExpress!, scenario) / rps(feathers!, scenario),
+    ratio(http, plumeExpress!, feathers!, scenario),
     1.2,
     '≥',
   ]),
   ...adapter.rows.map((r): [string, number, number, string] => [
     `DocDbService ÷ raw driver, ${r.operation}`,
-    r.serviceUs / r.rawUs,
+    r.serviceRatio,
     1.1,
     '≤',
   ]),
   [
     `embedded get by _id, largest ÷ smallest size (${fmt(sizes[sizes.length - 1]!)} ÷ ${fmt(sizes[0]!)})`,
-    embedded[embedded.length - 1]!.getByIdMedianUs / embedded[0]!.getByIdMedianUs,
+    embedded[embedded.length - 1]!.getByIdRatio,
     1.2,
     '≤ (±20 %)',
   ],
