@@ -3,6 +3,8 @@ import { EJSON } from 'bson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../examples/api/database.js';
 import { startServer, type RunningServer } from '../../examples/api/server.js';
+import { queryParser as expressQueryParser } from 'plume/express';
+import { createHandler } from 'plume/http';
 import { sendHostile, type Answer, type HostileRequest } from './http.js';
 import { expectPrototypesUnchanged, snapshotPrototypes } from './pollution.js';
 
@@ -562,6 +564,21 @@ describe.each(transports)('hostile clients against examples/api on the %s transp
       }
     });
   }
+
+  it('a 10,000-item $in that a larger Node header limit would let through is still a 400', async () => {
+    const items = Array.from({ length: 10_000 }, (_, i) => `text[$in][]=${i}`).join('&');
+    if (transport === 'web') {
+      // The Web Standard handler in process: no Node header limit in the way.
+      const response = await createHandler(running.app)(new Request(`${running.url}/messages?${items}`));
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ name: 'BadRequest', code: 400 });
+    }
+    // What the Express transport hands the service for the same query string.
+    const query = expressQueryParser()(items);
+    await expect(running.app.service('messages').find({ provider: 'rest', query })).rejects.toMatchObject({
+      code: 400,
+    });
+  });
 
   it('a $regex that passes the guard but backtracks heavily is answered, not stalled', async () => {
     const answer = await call('GET', '/messages?text[$regex]=.*.*.*x');
