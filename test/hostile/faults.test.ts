@@ -4,7 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient, type Collection, type Document, type FindCursor } from 'mongodb';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DocDbService } from 'plume/docdb';
 import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 import {
@@ -176,6 +176,14 @@ describe.each(hostileTransports)('errors a service did not mean to throw ($name)
           throw 'hunter2 string';
         },
       });
+      app.use('boom/stream', {
+        async find() {
+          return (async function* () {
+            yield { n: 1 };
+            throw secret;
+          })();
+        },
+      });
     }, logger);
   });
   afterAll(() => served?.close());
@@ -203,6 +211,24 @@ describe.each(hostileTransports)('errors a service did not mean to throw ($name)
       expect(logger.errors).toEqual([thrown]);
     },
   );
+
+  it('an event stream that fails mid-way sends a generic error event, ends, and the error is logged', async () => {
+    const consoleErrors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const answer = await send(`${served.url}/boom/stream`);
+      expect(answer.status).toBe(200);
+      expect(answer.text).toBe(
+        'data: {"n":1}\n\nevent: error\ndata: {"name":"GeneralError","message":"Internal server error","code":500,"className":"general-error"}\n\n',
+      );
+      // The Web Standard handler logs to errorHandler's logger; the Express transport, which has no
+      // access to errorHandler's logger once the response has started, logs to the console.
+      expect([...logger.errors, ...consoleErrors.mock.calls.map(([error]) => error as unknown)]).toEqual([
+        secret,
+      ]);
+    } finally {
+      consoleErrors.mockRestore();
+    }
+  });
 
   it('client errors (4xx) are answered, and never logged as server errors', async () => {
     expect((await send(`${served.url}/nowhere`)).status).toBe(404);
