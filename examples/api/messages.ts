@@ -64,7 +64,9 @@ function queryOptions(context: HookContext): void {
 function setAuthor(context: HookContext): void {
   const user = context.params.user as { _id: unknown } | undefined;
   if (user === undefined) throw new BadRequest('Only users can write messages');
-  context.data = { ...(context.data as object), userId: user._id, createdAt: Date.now() };
+  const stamp = (data: unknown) => ({ ...(data as object), userId: user._id, createdAt: Date.now() });
+  // An array stays an array, so the service refuses it (405) unless `multi` allows it.
+  context.data = Array.isArray(context.data) ? context.data.map(stamp) : stamp(context.data);
 }
 
 /** `update` replaces the text; the author and `createdAt` of the stored message stay. */

@@ -95,13 +95,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   let closing: Promise<void> | undefined;
   const shutdown = async (): Promise<void> => {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
     // Event streams never finish by themselves.
     (app.service('messages/stream') as unknown as MessageStream).end();
+    // A keep-alive connection goes idle when its last response ends; close it then, not 5 s later.
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    server.closeIdleConnections();
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, shutdownTimeout)));
     await Promise.race([closed, timeout]);
     clearTimeout(timer);
+    clearInterval(idle);
     server.closeAllConnections();
     await app.teardown();
     if (options.database === undefined) await database.close();
