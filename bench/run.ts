@@ -35,14 +35,15 @@ const http = await runHttpBench(
 );
 console.log(
   `## HTTP\n\nautocannon, 10 connections, loopback; median of ${quick ? 3 : 5} interleaved runs of ` +
-    `${quick ? 0.8 : 2.5} s per server and scenario.\n\n${formatHttp(http)}\n`,
+    `${quick ? 0.8 : 2.5} s per server and scenario; the × columns are medians of per-round ratios.\n\n${formatHttp(http)}\n`,
 );
 
 log('adapter overhead');
-const adapter = await runAdapterBench(quick ? { ops: 200, rounds: 3 } : { ops: 500, rounds: 5 });
+const adapter = await runAdapterBench(quick ? { ops: 50, rounds: 8 } : { ops: 100, rounds: 20 });
 console.log(
   `## Adapter overhead (${adapter.database} database)\n\nMean time per call, median of ` +
-    `${quick ? 3 : 5} interleaved blocks of ${quick ? 200 : 500} calls.\n\n${formatAdapter(adapter.rows)}\n`,
+    `${quick ? 8 : 20} blocks of ${quick ? 50 : 100} calls; raw, service and app.service blocks take ` +
+    `turns, and each ratio is the median of the per-round ratios.\n\n${formatAdapter(adapter.rows)}\n`,
 );
 
 log('embedded database');
