@@ -195,8 +195,16 @@ export class DocDbService<
     } else {
       await insertAll(model, docs, options);
     }
-    const ids = docs.map((doc) => doc._id as unknown);
     const select = this.selectOnly(params);
+    if (!Array.isArray(data) && !params.pipeline) {
+      // One record without a pipeline: read it back with findOne, as get does, not a general find.
+      const { filters } = this.prepareQuery(null, this.internalParams(params, select));
+      const projection = getProjection(filters.$select, this.id);
+      const doc = docs[0]!;
+      const found = await this.run(() => model.findOne({ _id: doc._id as unknown }, { ...options, projection }));
+      return (found ?? doc) as Result;
+    }
+    const ids = docs.map((doc) => doc._id as unknown);
     const stored = await this.findAll(this.internalParams(params, { ...select, _id: { $in: ids } }));
     const byId = new Map(stored.map((doc) => [String(doc._id), doc]));
     const results = docs.map((doc) => byId.get(String(doc._id)) ?? (doc as Result));
