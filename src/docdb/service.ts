@@ -201,7 +201,9 @@ export class DocDbService<
       const { filters } = this.prepareQuery(null, this.internalParams(params, select));
       const projection = getProjection(filters.$select, this.id);
       const doc = docs[0]!;
-      const found = await this.run(() => model.findOne({ _id: doc._id as unknown }, { ...options, projection }));
+      const found = await this.run(() =>
+        model.findOne({ _id: doc._id as unknown }, { ...options, projection }),
+      );
       return (found ?? doc) as Result;
     }
     const ids = docs.map((doc) => doc._id as unknown);
