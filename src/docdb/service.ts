@@ -202,7 +202,7 @@ export class DocDbService<
       const projection = getProjection(filters.$select, this.id);
       const doc = docs[0]!;
       const found = await this.run(() =>
-        model.findOne({ _id: doc._id as unknown }, { ...options, projection }),
+        model.findOne({ _id: doc._id as ObjectId }, { ...options, projection }),
       );
       return (found ?? doc) as Result;
     }
