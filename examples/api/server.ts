@@ -10,6 +10,7 @@ import {
 import * as express from 'plume/express';
 import { bodyParser, createHandler, errorHandler, queryParser, toRuntimeHandler } from 'plume/http';
 import { createApiApp, type ApiSettings } from './app.js';
+import { answerClientErrors } from './client-errors.js';
 import { connectDatabase, type Database } from './database.js';
 import type { MessageStream } from './stream.js';
 
@@ -90,6 +91,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     if (options.database === undefined) await database.close();
     throw error;
   }
+  answerClientErrors(server);
   const { port: actualPort } = server.address() as AddressInfo;
 
   let closing: Promise<void> | undefined;
