@@ -35,6 +35,13 @@ export interface RestOptions {
   authentication?: AuthenticationSettings;
 }
 
+/** Pipes a Web Standard stream into the Express response; a failing stream ends the connection. */
+function pipeWebStream(body: ReadableStream<Uint8Array>, res: Response): void {
+  Readable.fromWeb(body as NodeReadableStream<Uint8Array>)
+    .on('error', () => res.destroy())
+    .pipe(res);
+}
+
 /**
  * Streams an async iterable as Server-Sent Events, exactly as the Web Standard handler does (spec:
  * "Response behaviour", 2): one `data: <json>` event per item, the iterator closed when the client leaves.
@@ -44,23 +51,18 @@ function sendEventStream(res: Response, iterable: AsyncIterable<unknown>): void 
   res.once('close', () => abort.abort());
   res.set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   res.flushHeaders();
-  const body = createEventStream(iterable, abort.signal, (error) => console.error(error));
-  Readable.fromWeb(body as NodeReadableStream<Uint8Array>)
-    .on('error', () => res.destroy())
-    .pipe(res);
+  pipeWebStream(
+    createEventStream(iterable, abort.signal, (error) => console.error(error)),
+    res,
+  );
 }
 
 /** Sends a Web Standard `Response` a service returned as it is: status, headers and body (spec: "Response behaviour", 1). */
 function sendResponse(res: Response, response: globalThis.Response): void {
   res.status(response.status);
   response.headers.forEach((value, name) => res.append(name, value));
-  if (response.body === null) {
-    res.end();
-    return;
-  }
-  Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>)
-    .on('error', () => res.destroy())
-    .pipe(res);
+  if (response.body === null) res.end();
+  else pipeWebStream(response.body, res);
 }
 
 /**

@@ -124,13 +124,14 @@ function copyPlumeMembers(plumeApp: Application, expressApp: Express): void {
   }
 }
 
+/** plume's error handler for the final handler below: made once, not per request. */
+const finalErrorHandler: ErrorRequestHandler = errorHandler();
+
 /**
  * Answers what no middleware answered when the app is the top-level request listener: a 404 for
  * unmatched requests and plume's `errorHandler()` for errors, so Express' default handler (which
  * shows stacks outside production) never answers.
  */
-let finalErrorHandler: ErrorRequestHandler | undefined;
-
 function createFinalHandler(req: Request, res: Response): (error?: unknown) => void {
   return (error?: unknown) => {
     if (res.headersSent) {
@@ -138,7 +139,6 @@ function createFinalHandler(req: Request, res: Response): (error?: unknown) => v
       return;
     }
     const thrown = error === undefined || error === null ? new NotFound('Page not found') : error;
-    finalErrorHandler ??= errorHandler(); // once, not per request
     finalErrorHandler(thrown, req, res, () => {
       req.socket.destroy();
     });
