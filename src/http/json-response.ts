@@ -1,4 +1,5 @@
 import { isRuntimeRequest } from './runtime-request.js';
+import { forwardMembers } from './forward-members.js';
 
 /** Statuses whose responses must not have a body (Fetch: "null body status"). */
 const nullBodyStatuses = new Set([101, 103, 204, 205, 304]);
@@ -66,30 +67,7 @@ class JsonResponse {
 }
 
 // Every other member of Response (body, text(), json(), type, …) goes to the real one.
-Object.setPrototypeOf(JsonResponse.prototype, Response.prototype);
-for (const key of Reflect.ownKeys(Response.prototype)) {
-  if (key === 'constructor' || key === Symbol.toStringTag || Object.hasOwn(JsonResponse.prototype, key))
-    continue;
-  const descriptor = Object.getOwnPropertyDescriptor(Response.prototype, key);
-  if (descriptor === undefined) continue;
-  if (typeof descriptor.value === 'function') {
-    const method = descriptor.value as (...args: unknown[]) => unknown;
-    Object.defineProperty(JsonResponse.prototype, key, {
-      value(this: JsonResponse, ...args: unknown[]) {
-        return method.apply(this.realResponse(), args);
-      },
-      writable: true,
-      configurable: true,
-    });
-  } else if (descriptor.get !== undefined) {
-    Object.defineProperty(JsonResponse.prototype, key, {
-      get(this: JsonResponse) {
-        return Reflect.get(Response.prototype, key, this.realResponse()) as unknown;
-      },
-      configurable: true,
-    });
-  }
-}
+forwardMembers(JsonResponse.prototype, Response.prototype, (instance) => instance.realResponse());
 
 /**
  * Creates a `Response` with `body` serialised as JSON, `status`, and `headers` (which may override

@@ -10,6 +10,8 @@
  * Standard runtime.
  */
 
+import { forwardMembers } from './forward-members.js';
+
 /** The abort signal of a request, made only when someone asks for it. */
 export class LazySignal {
   #controller: AbortController | undefined;
@@ -121,30 +123,7 @@ class LightRequest implements RuntimeRequestFields {
 }
 
 // Every other member of Request (body, bodyUsed, text(), clone(), cache, mode, …) goes to the real one.
-Object.setPrototypeOf(LightRequest.prototype, Request.prototype);
-for (const key of Reflect.ownKeys(Request.prototype)) {
-  if (key === 'constructor' || key === Symbol.toStringTag || Object.hasOwn(LightRequest.prototype, key))
-    continue;
-  const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, key);
-  if (descriptor === undefined) continue;
-  if (typeof descriptor.value === 'function') {
-    const method = descriptor.value as (...args: unknown[]) => unknown;
-    Object.defineProperty(LightRequest.prototype, key, {
-      value(this: LightRequest, ...args: unknown[]) {
-        return method.apply(this.realRequest(), args);
-      },
-      writable: true,
-      configurable: true,
-    });
-  } else if (descriptor.get !== undefined) {
-    Object.defineProperty(LightRequest.prototype, key, {
-      get(this: LightRequest) {
-        return Reflect.get(Request.prototype, key, this.realRequest()) as unknown;
-      },
-      configurable: true,
-    });
-  }
-}
+forwardMembers(LightRequest.prototype, Request.prototype, (instance) => instance.realRequest());
 
 /** A `Request` made by `toRuntimeHandler` (see the file comment). Throws a `TypeError` for a request `Request` would refuse. */
 export type RuntimeRequest = Request & LightRequest;
