@@ -14,8 +14,12 @@ export const MSG_CHECKSUM_PRESENT = 1;
 export const MSG_MORE_TO_COME = 2;
 export const MSG_EXHAUST_ALLOWED = 1 << 16;
 
-/** The decoding options every incoming document uses (regexes stay BSONRegExp so all options survive). */
-export const DESERIALIZE_OPTIONS = { bsonRegExp: true } as const;
+/**
+ * The decoding options every incoming document uses: regexes stay BSONRegExp so all options survive, and
+ * every int64 stays a `Long` so that it is stored and returned as an int64 (numbers.ts makes them compare
+ * as numbers).
+ */
+export const DESERIALIZE_OPTIONS = { bsonRegExp: true, promoteLongs: false } as const;
 
 /** A decoded request. `command` is the OP_MSG body merged with its document sequences, or the OP_QUERY query. */
 export interface WireRequest {

@@ -6,7 +6,9 @@
 import { ObjectId } from 'bson';
 import { update as mingoUpdate, updateOne as mingoUpdateOne } from 'mingo/updater';
 import type { Modifier, PipelineStage } from 'mingo/updater';
+import { compare } from 'mingo/util';
 import type { Collation } from './collation.js';
+import { longArithmetic, needsLongArithmetic, plainNumbers } from './numbers.js';
 import { mingoOptions } from './query.js';
 import { bsonTypeName, cloneValue, getPath, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -64,6 +66,8 @@ function describeId(doc: Doc): string {
 /** Validates an operator update against the current document; returns the modifier to hand to mingo. */
 function validateOperators(doc: Doc, update: Doc, inserting: boolean): Doc {
   const modifier: Doc = {};
+  // Arithmetic and comparisons mingo cannot do on int64 values, done here and applied as `$set`.
+  const computed: Doc = {};
   const seen: string[] = [];
   for (const [op, arg] of Object.entries(update)) {
     if (!OPERATORS.has(op)) {
@@ -164,12 +168,56 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean): Doc {
           ErrorCodes.BadValue,
           `The 'to' field for $rename must be a string: ${path}: ${JSON.stringify(value)}`,
         );
+      if (!positional && int64Update(op, path, current, value, computed, doc)) continue;
       fields[path] = value;
     }
     const target = op === '$setOnInsert' ? '$set' : op;
     if (Object.keys(fields).length > 0) modifier[target] = { ...(modifier[target] ?? {}), ...fields };
   }
+  if (Object.keys(computed).length > 0) modifier['$set'] = { ...(modifier['$set'] ?? {}), ...computed };
   return modifier;
+}
+
+/**
+ * `$inc`/`$mul`/`$min`/`$max` where an int64 is involved (or an int result overflows into one): computes the
+ * new value into `computed` and returns true; returns false to leave the operator to mingo.
+ * @throws CommandError BadValue when int64 arithmetic overflows, as MongoDB does.
+ */
+function int64Update(
+  op: string,
+  path: string,
+  current: unknown,
+  value: unknown,
+  computed: Doc,
+  doc: Doc,
+): boolean {
+  const involvesLong = bsonTypeName(current) === 'long' || bsonTypeName(value) === 'long';
+  if (op === '$inc' || op === '$mul') {
+    if (!needsLongArithmetic(op, current, value)) {
+      if (!involvesLong || !NUMERIC.has(bsonTypeName(current))) return false;
+      // A double is involved: MongoDB's result is a double.
+      const a = Number(String(current));
+      const b = Number(String(value));
+      computed[path] = op === '$inc' ? a + b : a * b;
+      return true;
+    }
+    try {
+      computed[path] = longArithmetic(op, current, value);
+    } catch {
+      throw new CommandError(
+        ErrorCodes.BadValue,
+        `Failed to apply ${op} operations to current value ((NumberLong)${String(current)}) for document ${describeId(doc)}`,
+      );
+    }
+    return true;
+  }
+  if ((op === '$min' || op === '$max') && current !== undefined) {
+    if (!involvesLong) return false;
+    const order = compare(plainNumbers(current), plainNumbers(value));
+    if (op === '$min' ? order > 0 : order < 0) computed[path] = value;
+    return true;
+  }
+  return false;
 }
 
 /** MongoDB refuses to create a field under a scalar: PathNotViable (28). */

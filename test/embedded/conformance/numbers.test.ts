@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import { connect, drivers, failure } from '../helpers.js';
+
+type Doc = Record<string, any>;
+
+for (const driver of drivers) {
+  describe(`int64 (Long) conformance (${driver.name})`, () => {
+    const t = connect(driver, 'numbers');
+    const { Long, ObjectId } = driver.bson;
+    let counter = 0;
+
+    async function collection(docs: Doc[]) {
+      counter++;
+      const coll = t.db.collection<any>(`numbers_${counter}`);
+      if (docs.length > 0) await coll.insertMany(docs);
+      return coll;
+    }
+
+    /** The stored value of `field` in document `id`, read without promoting int64 to JS numbers. */
+    async function raw(
+      coll: Awaited<ReturnType<typeof collection>>,
+      id: unknown,
+      field = 'v',
+    ): Promise<unknown> {
+      const doc = await coll.findOne({ _id: id }, { promoteLongs: false });
+      return doc?.[field];
+    }
+
+    it('keeps an int64 an int64 on a round trip, whatever its size', async () => {
+      const coll = await collection([
+        { _id: 1, v: Long.fromNumber(5) },
+        { _id: 2, v: Long.fromNumber(-7) },
+        { _id: 3, v: Long.fromString('9007199254740993') },
+        { _id: 4, v: 5 },
+      ]);
+      const small = await raw(coll, 1);
+      expect(Long.isLong(small)).toBe(true);
+      expect(String(small)).toBe('5');
+      expect(String(await raw(coll, 2))).toBe('-7');
+      expect(String(await raw(coll, 3))).toBe('9007199254740993');
+      expect(Long.isLong(await raw(coll, 4))).toBe(false);
+      const bigints = await coll.find({}, { useBigInt64: true }).sort({ _id: 1 }).toArray();
+      expect(bigints.map((d) => d['v'])).toEqual([5n, -7n, 9007199254740993n, 5]);
+      const promoted = await coll
+        .find({ _id: { $in: [1, 2] } })
+        .sort({ _id: 1 })
+        .toArray();
+      expect(promoted.map((d) => d['v'])).toEqual([5, -7]);
+    });
+
+    it('matches $type long (18) only for int64 values', async () => {
+      const coll = await collection([
+        { _id: 1, v: Long.fromNumber(5) },
+        { _id: 2, v: 5 },
+        { _id: 3, v: 5.5 },
+      ]);
+      const ids = async (type: unknown) =>
+        (await coll.find({ v: { $type: type as never } }).toArray()).map((d) => d['_id']);
+      expect(await ids('long')).toEqual([1]);
+      expect(await ids(18)).toEqual([1]);
+      expect(await ids('int')).toEqual([2]);
+      expect(await ids('number')).toEqual([1, 2, 3]);
+    });
+
+    it('compares int64 values with ints and doubles by value in filters', async () => {
+      const coll = await collection([
+        { _id: 1, v: Long.fromNumber(5) },
+        { _id: 2, v: 5 },
+        { _id: 3, v: 5.5 },
+        { _id: 4, v: Long.fromNumber(10) },
+        { _id: 5, v: [Long.fromNumber(7)] },
+      ]);
+      const ids = async (filter: Doc) =>
+        (await coll.find(filter).sort({ _id: 1 }).toArray()).map((d) => d['_id']);
+      expect(await ids({ v: 5 })).toEqual([1, 2]);
+      expect(await ids({ v: Long.fromNumber(5) })).toEqual([1, 2]);
+      expect(await ids({ v: { $gt: 5 } })).toEqual([3, 4, 5]);
+      expect(await ids({ v: { $lte: Long.fromNumber(5) } })).toEqual([1, 2]);
+      expect(await ids({ v: { $ne: 5 } })).toEqual([3, 4, 5]);
+      expect(await ids({ v: { $in: [Long.fromNumber(7), 10] } })).toEqual([4, 5]);
+      expect(await ids({ v: { $nin: [5, 10] } })).toEqual([3, 5]);
+      expect(await ids({ $expr: { $gt: ['$v', 6] } })).toEqual([4, 5]);
+    });
+
+    it('matches int64 values beyond 2^53 exactly', async () => {
+      const coll = await collection([
+        { _id: 1, v: Long.fromString('9007199254740993') },
+        { _id: 2, v: Long.fromString('9007199254740992') },
+      ]);
+      const found = await coll.find({ v: Long.fromString('9007199254740993') }).toArray();
+      expect(found.map((d) => d['_id'])).toEqual([1]);
+    });
+
+    it('sorts int64 values among ints and doubles by value', async () => {
+      const coll = await collection([
+        { _id: 1, v: Long.fromNumber(3) },
+        { _id: 2, v: 1 },
+        { _id: 3, v: 2.5 },
+        { _id: 4, v: Long.fromNumber(10) },
+        { _id: 5, v: Long.fromNumber(-2) },
+        { _id: 6, v: 'text' },
+      ]);
+      const up = await coll.find({}).sort({ v: 1 }).toArray();
+      expect(up.map((d) => d['_id'])).toEqual([5, 2, 3, 1, 4, 6]);
+      const down = await coll.aggregate([{ $sort: { v: -1 } }]).toArray();
+      expect(down.map((d) => d['_id'])).toEqual([6, 4, 1, 3, 2, 5]);
+    });
+
+    it('does $inc and $mul with int64 arithmetic and MongoDB result types', async () => {
+      const coll = await collection([
+        { _id: 1, v: Long.fromNumber(5) },
+        { _id: 2, v: 2147483647 },
+        { _id: 3, v: Long.fromNumber(5) },
+        { _id: 4, v: Long.fromNumber(3) },
+        { _id: 5 },
+        { _id: 6 },
+      ]);
+      await coll.updateOne({ _id: 1 }, { $inc: { v: 1 } });
+      await coll.updateOne({ _id: 2 }, { $inc: { v: 1 } });
+      await coll.updateOne({ _id: 3 }, { $inc: { v: 1.5 } });
+      await coll.updateOne({ _id: 4 }, { $mul: { v: 2 } });
+      await coll.updateOne({ _id: 5 }, { $inc: { v: Long.fromNumber(4) } });
+      await coll.updateOne({ _id: 6 }, { $mul: { v: Long.fromNumber(2) } });
+      const one = await raw(coll, 1);
+      expect(Long.isLong(one) && String(one)).toBe('6');
+      const overflowed = await raw(coll, 2);
+      expect(Long.isLong(overflowed) && String(overflowed)).toBe('2147483648');
+      expect(await raw(coll, 3)).toBe(6.5);
+      const doubled = await raw(coll, 4);
+      expect(Long.isLong(doubled) && String(doubled)).toBe('6');
+      const created = await raw(coll, 5);
+      expect(Long.isLong(created) && String(created)).toBe('4');
+      const zero = await raw(coll, 6);
+      expect(Long.isLong(zero) && String(zero)).toBe('0');
+    });
+
+    it('refuses an $inc that overflows int64 and leaves the document unchanged', async () => {
+      const coll = await collection([{ _id: 1, v: Long.MAX_VALUE }]);
+      const error = await failure(() => coll.updateOne({ _id: 1 }, { $inc: { v: 1 } }));
+      expect(String(error['message'])).toMatch(/Failed to apply \$inc operations to current value/);
+      expect(String(await raw(coll, 1))).toBe(Long.MAX_VALUE.toString());
+    });
+
+    it('does $min and $max across int64 and int by value', async () => {
+      const coll = await collection([
+        { _id: 1, v: Long.fromNumber(5) },
+        { _id: 2, v: Long.fromNumber(5) },
+        { _id: 3, v: 5 },
+      ]);
+      await coll.updateOne({ _id: 1 }, { $min: { v: 3 } });
+      await coll.updateOne({ _id: 2 }, { $max: { v: 3 } });
+      await coll.updateOne({ _id: 3 }, { $max: { v: Long.fromNumber(8) } });
+      expect(await raw(coll, 1)).toBe(3);
+      expect(String(await raw(coll, 2))).toBe('5');
+      expect(Long.isLong(await raw(coll, 2))).toBe(true);
+      const raised = await raw(coll, 3);
+      expect(Long.isLong(raised) && String(raised)).toBe('8');
+    });
+
+    it('treats an int64 and an int of the same value as one unique key', async () => {
+      const coll = await collection([]);
+      await coll.createIndex({ n: 1 }, { unique: true });
+      await coll.insertOne({ n: Long.fromNumber(5) });
+      const error = await failure(() => coll.insertOne({ n: 5 }));
+      expect(error['code']).toBe(11000);
+    });
+
+    it('sums, adds and compares int64 values in aggregation', async () => {
+      const coll = await collection([
+        { _id: 1, v: Long.fromNumber(2), g: 'a' },
+        { _id: 2, v: Long.fromNumber(3), g: 'a' },
+        { _id: 3, v: 4, g: 'a' },
+      ]);
+      const [group] = await coll
+        .aggregate([{ $group: { _id: '$g', total: { $sum: '$v' }, top: { $max: '$v' } } }])
+        .toArray();
+      expect(group).toMatchObject({ _id: 'a', total: 9, top: 4 });
+      const added = await coll
+        .aggregate([{ $match: { _id: 2 } }, { $project: { _id: 0, next: { $add: ['$v', 1] } } }])
+        .toArray();
+      expect(added).toEqual([{ next: 4 }]);
+      const big = await coll.aggregate([{ $match: { $expr: { $gte: ['$v', 3] } } }]).toArray();
+      expect(big.map((d) => d['_id'])).toEqual([2, 3]);
+    });
+
+    it('names BSON types in the $type expression as MongoDB does', async () => {
+      const coll = await collection([
+        { _id: 1, v: Long.fromNumber(5) },
+        { _id: 2, v: 5 },
+        { _id: 3, v: 5.5 },
+        { _id: 4, v: new ObjectId() },
+        { _id: 5, v: 2 ** 40 },
+        { _id: 6 },
+      ]);
+      const types = await coll
+        .aggregate([{ $sort: { _id: 1 } }, { $project: { _id: 0, t: { $type: '$v' } } }])
+        .toArray();
+      expect(types.map((d) => d['t'])).toEqual(['long', 'int', 'double', 'objectId', 'double', 'missing']);
+    });
+
+    it('counts an int64 and an int of the same value as one distinct value', async () => {
+      const coll = await collection([{ v: Long.fromNumber(5) }, { v: 5 }, { v: 6 }]);
+      const values = await coll.distinct('v');
+      expect(values.map(Number).sort()).toEqual([5, 6]);
+    });
+  });
+}
