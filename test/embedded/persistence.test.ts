@@ -17,8 +17,13 @@ function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'plume-db-'));
 }
 
-function runTs(file: string, args: string[]): { child: ChildProcess; firstLine: Promise<string> } {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', file, ...args], {
+/** Runs `node [nodeArgs] file args` and resolves the first line it prints. */
+function runNode(
+  nodeArgs: string[],
+  file: string,
+  args: string[],
+): { child: ChildProcess; firstLine: Promise<string> } {
+  const child = spawn(process.execPath, [...nodeArgs, file, ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -108,7 +113,11 @@ describe('persistence (embedded only)', () => {
 
   it('loses no acknowledged write when the process is killed', async () => {
     const dbPath = tempDir();
-    const { child, firstLine } = runTs(path.join(here, 'fixtures/crash-child.ts'), [dbPath]);
+    const { child, firstLine } = runNode(
+      ['--conditions=source', '--import', 'tsx'],
+      path.join(here, 'fixtures/crash-child.ts'),
+      [dbPath],
+    );
     try {
       const uri = await firstLine;
       await withClient(uri, async (client) => {
@@ -156,8 +165,8 @@ describe('worker thread and command line', () => {
     expect(() => parseArgs(['--port', 'abc'])).toThrow(/invalid --port/);
   });
 
-  it('starts from the command line, prints the URI and stops on SIGTERM', async () => {
-    const { child, firstLine } = runTs(path.join(here, 'fixtures/cli-child.ts'), ['--port', '0']);
+  it('starts from the command line (bin/plume-db.js, no build needed), prints the URI and stops on SIGTERM', async () => {
+    const { child, firstLine } = runNode([], path.join(root, 'bin/plume-db.js'), ['--port', '0']);
     const uri = await firstLine;
     expect(uri).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+\/$/);
     await withClient(uri, async (client) =>
