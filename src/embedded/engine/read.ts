@@ -160,7 +160,12 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   if (skip > 0) pipeline.push({ $skip: skip });
   if (limit > 0) pipeline.push({ $limit: limit });
   let positional: { field: string; query: ReturnType<typeof compile> } | undefined;
-  if (projection) {
+  // A find projection made only of `$meta` fields adds them to whole documents (MongoDB's rule).
+  const metaFields =
+    projection && Object.values(projection).every((v) => isPlainObject(v) && v['$meta'] === 'textScore')
+      ? Object.keys(projection)
+      : undefined;
+  if (projection && !metaFields) {
     const p: Doc = {};
     for (const [k, v] of Object.entries(projection)) {
       if (k.endsWith('.$')) {
@@ -191,6 +196,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   }
   return out.map((d) => {
     const c = cloneValue(d);
+    for (const field of metaFields ?? []) c[field] = c[SCORE_FIELD];
     if (meta) delete c[SCORE_FIELD];
     return idFirst(c);
   });

@@ -295,6 +295,8 @@ describe.each(drivers)('aggregation conformance ($name)', (driver) => {
     expect(hits.map((d) => d['_id']).sort()).toEqual([1, 3]);
     expect(hits[0]!['_id']).toBe(1);
     expect(hits[0]!['score']).toBeGreaterThan(0);
+    // A projection of only `$meta` keeps every field.
+    expect(hits[0]!['title']).toBe('Cooking pasta');
     expect((await posts.find({ $text: { $search: 'run' } }).toArray()).map((d) => d['_id'])).toEqual([2]);
     expect(
       (await posts.find({ $text: { $search: '"odd combination"' } }).toArray()).map((d) => d['_id']),
