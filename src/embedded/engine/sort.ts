@@ -1,12 +1,15 @@
 /**
- * The `$sort` stage (also behind `find`'s sort): mingo's own sort, run on views of the documents in which
- * int64 values are numbers, so that longs, ints and doubles interleave by value as in MongoDB.
+ * The `$sort` stage (also behind `find`'s sort), in MongoDB's order (compare.ts): mingo's own sort orders
+ * BSON types differently, sorts arrays by their smallest element in both directions and compares int64
+ * values as text.
  */
 import { Lazy } from 'mingo/lazy';
 import type { Iterator } from 'mingo/lazy';
 import * as pipelineOperators from 'mingo/operators/pipeline';
 import type { Options } from 'mingo/types';
-import { plainFields } from './numbers.js';
+import { resolve } from 'mingo/util';
+import { normalizeCollation } from './collation.js';
+import { compareSortKeys, sortKey } from './compare.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
@@ -16,18 +19,25 @@ const builtinSort = (pipelineOperators as unknown as Record<string, PipelineOp>)
 
 /** The `$sort` pipeline operator registered in the engine's context (same arguments as mingo's). */
 export const sortStage: PipelineOp = (collection, sortKeys, options) => {
-  if (!isPlainObject(sortKeys)) return builtinSort(collection, sortKeys, options);
-  const paths = Object.keys(sortKeys);
+  const entries = isPlainObject(sortKeys) ? Object.entries(sortKeys) : [];
+  // Anything but a list of 1 / -1 keys goes to mingo, which reports what is wrong with it.
+  if (entries.length === 0 || !entries.every(([, dir]) => dir === 1 || dir === -1)) {
+    return builtinSort(collection, sortKeys, options);
+  }
+  const fields = entries.map(([path, dir]) => ({ path, descending: dir === -1 }));
+  const collation = normalizeCollation(options.collation);
   return collection.transform((items: unknown[]) => {
-    const docs = items as Doc[];
-    let original: Map<unknown, Doc> | undefined;
-    const views = docs.map((doc) => {
-      const view = isPlainObject(doc) ? plainFields(doc, paths) : doc;
-      if (view !== doc) (original ??= new Map()).set(view, doc);
-      return view;
+    const keyed = (items as Doc[]).map((doc) => ({
+      doc,
+      keys: fields.map((f) => sortKey(resolve(doc, f.path), f.descending, collation)),
+    }));
+    keyed.sort((x, y) => {
+      for (let i = 0; i < fields.length; i++) {
+        const c = compareSortKeys(x.keys[i], y.keys[i], collation);
+        if (c !== 0) return fields[i]!.descending ? -c : c;
+      }
+      return 0;
     });
-    if (!original) return builtinSort(Lazy(docs), sortKeys, options);
-    const back = original;
-    return builtinSort(Lazy(views), sortKeys, options).map((view) => back.get(view) ?? view);
+    return Lazy(keyed.map((k) => k.doc));
   });
 };

@@ -6,9 +6,9 @@
 import { ObjectId } from 'bson';
 import { update as mingoUpdate, updateOne as mingoUpdateOne } from 'mingo/updater';
 import type { Modifier, PipelineStage } from 'mingo/updater';
-import { compare } from 'mingo/util';
 import type { Collation } from './collation.js';
-import { longArithmetic, needsLongArithmetic, plainNumbers } from './numbers.js';
+import { compareBson } from './compare.js';
+import { longArithmetic, needsLongArithmetic } from './numbers.js';
 import { mingoOptions } from './query.js';
 import { bsonTypeName, cloneValue, getPath, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -179,8 +179,9 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean): Doc {
 }
 
 /**
- * `$inc`/`$mul`/`$min`/`$max` where an int64 is involved (or an int result overflows into one): computes the
- * new value into `computed` and returns true; returns false to leave the operator to mingo.
+ * `$inc`/`$mul` where an int64 is involved (or an int result overflows into one), and `$min`/`$max` on an
+ * existing value: computes the new value into `computed` and returns true; returns false to leave the
+ * operator to mingo.
  * @throws CommandError BadValue when int64 arithmetic overflows, as MongoDB does.
  */
 function int64Update(
@@ -212,8 +213,8 @@ function int64Update(
     return true;
   }
   if ((op === '$min' || op === '$max') && current !== undefined) {
-    if (!involvesLong) return false;
-    const order = compare(plainNumbers(current), plainNumbers(value));
+    // MongoDB's comparison order (mingo's puts ObjectId, booleans and int64 elsewhere).
+    const order = compareBson(current, value);
     if (op === '$min' ? order > 0 : order < 0) computed[path] = value;
     return true;
   }
