@@ -158,9 +158,10 @@ export async function parseRequestBody(request: Request, limit = DEFAULT_BODY_LI
  */
 export function bodyParser(options: BodyParserOptions = {}): Middleware<HandlerContext> {
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
-  return async (context, next) => {
-    if (bodyMethods.has(context.request.method))
-      context.data = await parseRequestBody(context.request, limit);
+  const parse = async (context: HandlerContext, next: () => Promise<void>): Promise<void> => {
+    context.data = await parseRequestBody(context.request, limit);
     await next();
   };
+  // Requests without a body go straight on: no promise and no turn of their own.
+  return (context, next) => (bodyMethods.has(context.request.method) ? parse(context, next) : next());
 }

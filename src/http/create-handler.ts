@@ -18,7 +18,8 @@ import { applyCors, createPreflightResponse } from './cors.js';
 import { createErrorResponse, errorHandler, logServerError } from './error-handler.js';
 import { createJsonResponse, getJsonText } from './json-response.js';
 import { queryParser } from './query-parser.js';
-import { getRequestHeader, getRequestHeaders, parseRequestUrl } from './runtime-request.js';
+import { getPathname, RequestContext } from './handler-context.js';
+import { getRequestHeader, getRequestHeaders } from './runtime-request.js';
 import { createEventStream, isAsyncIterable } from '../core/index.js';
 
 /** Service params of a call made through the Web Standard handler (spec: "Request params"). */
@@ -98,9 +99,9 @@ function createServiceResponse(hook: HookContext, context: HandlerContext): Resp
 
 /** The last step of every chain: route, map to a service method, call it and build the response. */
 const callService: Middleware<HandlerContext> = async (context) => {
-  const { app, request, url, params } = context;
-  const lookup = context.lookup === undefined ? app.lookup(url.pathname) : context.lookup;
-  if (lookup === null) throw new NotFound(`Path '${url.pathname.slice(0, 200)}' not found`);
+  const { app, request, params } = context;
+  const lookup = context.lookup === undefined ? app.lookup(getPathname(context)) : context.lookup;
+  if (lookup === null) throw new NotFound(`Path '${getPathname(context).slice(0, 200)}' not found`);
   const service = lookup.value;
   const method = getServiceMethod(
     service,
@@ -155,25 +156,18 @@ export function createHandler(
     if (request.method === 'OPTIONS') return createPreflightResponse(origin);
     let response: Response;
     try {
-      const url = parseRequestUrl(request);
-      let lookup: ServiceLookup | null | undefined;
+      const context = new RequestContext(app, request, {
+        provider: 'rest',
+        headers: getRequestHeaders(request),
+        route: {},
+        request,
+      });
       try {
-        lookup = app.lookup(url.pathname);
+        context.lookup = app.lookup(context.pathname);
+        if (context.lookup !== null) context.params.route = context.lookup.route;
       } catch {
         // Malformed percent-encoding: the lookup is repeated in the chain, where errorHandler answers it.
       }
-      const context: HandlerContext = {
-        app,
-        request,
-        url,
-        lookup,
-        params: {
-          provider: 'rest',
-          headers: getRequestHeaders(request),
-          route: lookup?.route ?? {},
-          request,
-        },
-      };
       await run(context);
       response =
         context.response ??

@@ -1,6 +1,7 @@
 import qs from 'qs';
 import type { Middleware, Query } from '../core/index.js';
 import type { HandlerContext } from './create-handler.js';
+import { getSearch } from './handler-context.js';
 
 /** A query-string parser: the text after `?` (without it) → `params.query`. */
 export type QueryParseFunction = (queryString: string) => Query;
@@ -48,9 +49,11 @@ export function parseQueryString(queryString: string): Query {
  * `?` (`''` when there is none) and returns the query object. Errors it throws reach `errorHandler`.
  */
 export function queryParser(parse: QueryParseFunction = parseQueryString): Middleware<HandlerContext> {
-  return async (context, next) => {
-    const search = context.url.search;
+  // Not an async function, which would add a promise and a turn to every request: an error `parse`
+  // throws is thrown from here, and the chain turns it into a rejection as for any middleware.
+  return (context, next) => {
+    const search = getSearch(context);
     context.params.query = parse(search.length > 1 ? search.slice(1) : '');
-    await next();
+    return next();
   };
 }

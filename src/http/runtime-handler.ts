@@ -29,14 +29,55 @@ export type RuntimeListener = (req: IncomingMessage, res: ServerResponse) => voi
 const ignore = (): void => undefined;
 const validHost = /^[\w.\-~%!$&'()*+,;=:[\]]*$/;
 
-function createUrl(req: IncomingMessage): string {
-  const target = req.url ?? '/';
-  if (!target.startsWith('/')) return target; // absolute-form target, parsed (and checked) by Request
+/** Hosts already checked, per scheme, mapped to their origin (`URL.origin`); kept small. */
+const origins = { http: new Map<string, string>(), https: new Map<string, string>() };
+const MAX_ORIGINS = 100;
+
+/**
+ * The origin (`http://host[:port]`, normalised as `URL.origin`) of an origin-form request, from its
+ * `Host` header; `undefined` for an absolute-form target (or `*`), which the URL parser checks as a
+ * whole. Throws `BadRequest` for a Host the URL parser refuses or that would change the routed path.
+ */
+function getOrigin(req: IncomingMessage, target: string): string | undefined {
+  if (!target.startsWith('/')) return undefined;
   const host = req.headers.host ?? '';
+  const known = (req.socket as Partial<TLSSocket>).encrypted === true ? origins.https : origins.http;
+  const cached = known.get(host);
+  if (cached !== undefined) return cached;
   // A Host with '/', '?' or '#' would move the path the router sees away from the request target.
   if (!validHost.test(host)) throw new BadRequest('Invalid Host header');
-  const protocol = (req.socket as Partial<TLSSocket>).encrypted === true ? 'https' : 'http';
-  return `${protocol}://${host === '' ? 'localhost' : host}${target}`;
+  const scheme = known === origins.https ? 'https' : 'http';
+  let origin: string;
+  try {
+    origin = new URL(`${scheme}://${host === '' ? 'localhost' : host}/`).origin;
+  } catch (error: unknown) {
+    throw new BadRequest('The request could not be read (invalid URL or header)', { cause: error });
+  }
+  if (known.size >= MAX_ORIGINS) known.clear(); // many different hosts: stay small, re-check them
+  known.set(host, origin);
+  return origin;
+}
+
+/** Aborts when the client goes away before the response is finished; listens only once the signal is read. */
+class ClientSignal extends LazySignal {
+  readonly #res: ServerResponse;
+
+  constructor(res: ServerResponse) {
+    super();
+    this.#res = res;
+  }
+
+  protected override watch(): void {
+    const res = this.#res;
+    if (res.destroyed) {
+      // Gone already ('close' was emitted before anyone asked for the signal).
+      if (!res.writableFinished) this.abort();
+      return;
+    }
+    res.once('close', () => {
+      if (!res.writableFinished) this.abort();
+    });
+  }
 }
 
 /** Reads a request body into memory, refusing with 413 as soon as it passes `limit` bytes. */
@@ -76,41 +117,46 @@ function bufferBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 }
 
 /**
- * Builds the Web Standard `Request` for a Node.js request: parsed content types are buffered (up to
- * `limit`), other bodies streamed. Throws `BadRequest` for a request `Request` refuses and
- * `PayloadTooLarge` for an oversized parsed body.
+ * The body of a Node.js request for its `Request`: parsed content types (JSON, urlencoded, multipart)
+ * are buffered up to `limit` bytes (a promise), other bodies streamed; `undefined` when there is none.
+ * Throws (or rejects with) `PayloadTooLarge` for an oversized parsed body.
  */
-async function createRequest(
+function getBody(
   req: IncomingMessage,
+  method: string,
   limit: number,
-  signal: LazySignal,
-): Promise<RuntimeRequest> {
-  const url = createUrl(req);
-  const method = req.method ?? 'GET';
-  const raw = req.rawHeaders;
-  const headers: [string, string][] = [];
-  for (let i = 0; i + 1 < raw.length; i += 2) {
-    const name = raw[i] as string;
-    if (name.charCodeAt(0) !== 58) headers.push([name, raw[i + 1] as string]); // skip HTTP/2 ':pseudo' headers
-  }
-  const init: RuntimeRequestInit = { method, headers };
+): Promise<Uint8Array<ArrayBuffer>> | ReadableStream<Uint8Array> | undefined {
   const length = req.headers['content-length'];
   const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
-  if (hasBody && method !== 'GET' && method !== 'HEAD') {
-    if (getBodyKind(req.headers['content-type']) !== undefined) {
-      if (length !== undefined && Number(length) > limit) {
-        throw new PayloadTooLarge(`Request body is larger than the limit of ${limit} bytes`, {
-          data: { limit },
-        });
-      }
-      init.body = (await bufferBody(req, limit)) as Uint8Array<ArrayBuffer>;
-    } else {
-      // Node's web stream type and the DOM one are the same object with different declarations.
-      init.body = Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
-    }
+  if (!hasBody || method === 'GET' || method === 'HEAD') return undefined;
+  if (getBodyKind(req.headers['content-type']) === undefined) {
+    // Node's web stream type and the DOM one are the same object with different declarations.
+    return Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
   }
+  if (length !== undefined && Number(length) > limit) {
+    throw new PayloadTooLarge(`Request body is larger than the limit of ${limit} bytes`, {
+      data: { limit },
+    });
+  }
+  return bufferBody(req, limit) as Promise<Uint8Array<ArrayBuffer>>;
+}
+
+/**
+ * Builds the Web Standard `Request` for a Node.js request (URL `origin + target`, all headers,
+ * `body`). Throws `BadRequest` for a request `Request` refuses.
+ */
+function createRequest(
+  req: IncomingMessage,
+  method: string,
+  origin: string | undefined,
+  target: string,
+  body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | undefined,
+  signal: LazySignal,
+): RuntimeRequest {
+  const init: RuntimeRequestInit = { method, rawHeaders: req.rawHeaders };
+  if (body !== undefined) init.body = body;
   try {
-    return createRuntimeRequest(url, init, signal);
+    return createRuntimeRequest(origin, target, init, signal);
   } catch (error: unknown) {
     throw new BadRequest('The request could not be read (invalid URL or header)', { cause: error });
   }
@@ -153,12 +199,15 @@ async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): 
   }
 }
 
-/** Writes a `Response` to a Node.js response: status, headers (each `Set-Cookie` apart) and body. */
-async function writeResponse(response: Response, res: ServerResponse): Promise<void> {
+/**
+ * Writes a `Response` to a Node.js response: status, headers (each `Set-Cookie` apart) and body.
+ * Returns a promise only while a body stream is being piped; everything else is written at once.
+ */
+function writeResponse(response: Response, res: ServerResponse): Promise<void> | undefined {
   const text = getJsonText(response);
   if (res.destroyed) {
     if (text === undefined) response.body?.cancel().catch(ignore);
-    return;
+    return undefined;
   }
   const record = text === undefined ? undefined : getHeaderRecord(response);
   if (text !== undefined && record !== undefined) {
@@ -166,7 +215,7 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
     record['content-length'] = String(Buffer.byteLength(text));
     res.writeHead(response.status, record);
     res.end(text);
-    return;
+    return undefined;
   }
   const headers: string[] = [];
   response.headers.forEach((value, name) => {
@@ -178,11 +227,12 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
     headers.push('content-length', String(Buffer.byteLength(text)));
     res.writeHead(response.status, headers);
     res.end(text);
-    return;
+    return undefined;
   }
   res.writeHead(response.status, headers);
-  if (response.body === null) res.end();
-  else await pipeBody(response.body, res);
+  if (response.body !== null) return pipeBody(response.body, res);
+  res.end();
+  return undefined;
 }
 
 async function serve(
@@ -191,14 +241,23 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
-  // Made only if the handler reads `request.signal`: most requests never do.
-  const signal = new LazySignal();
-  res.once('close', () => {
-    if (!res.writableFinished) signal.abort();
-  });
   let response: Response;
   try {
-    response = await handler(await createRequest(req, limit, signal));
+    const target = req.url ?? '/';
+    const origin = getOrigin(req, target);
+    const method = req.method ?? 'GET';
+    const body = getBody(req, method, limit);
+    // The signal listens for the client going away only if the handler reads it: most never do.
+    const signal = new ClientSignal(res);
+    const request = createRequest(
+      req,
+      method,
+      origin,
+      target,
+      body instanceof Promise ? await body : body,
+      signal,
+    );
+    response = await handler(request);
   } catch (error: unknown) {
     const origin = req.headers.origin;
     response = applyCors(createErrorResponse(error, console), typeof origin === 'string' ? origin : null);
@@ -206,7 +265,8 @@ async function serve(
     if (error instanceof PayloadTooLarge) response.headers.set('connection', 'close');
   }
   try {
-    await writeResponse(response, res);
+    const piping = writeResponse(response, res);
+    if (piping !== undefined) await piping;
   } catch (error: unknown) {
     // Headers that Node refuses, or a failure after they were sent: never let it reach the process.
     console.error(error);

@@ -5,14 +5,21 @@
  * and builds the real `Request` only when other code asks for something else (`body`, `text()`,
  * `clone()`, `cache`, …). It inherits from `Request.prototype`, so `instanceof Request` holds and
  * every member is there. `signal` is the runtime's own abort signal, created on first use.
+ * Its URL is not parsed when the request target is one the URL parser would copy as it is (see
+ * `request-target.ts`): `url` is then the known-valid origin plus the target.
  * Responses made for it may be lazy JSON responses, because `toRuntimeHandler` is the consumer that
  * writes them. No Node.js imports here: `createHandler` uses this file and must run on any Web
  * Standard runtime.
  */
 
 import { forwardMembers } from './forward-members.js';
+import { isSimpleTarget } from './request-target.js';
 
-/** The abort signal of a request, made only when someone asks for it. */
+/**
+ * The abort signal of a request, made only when someone asks for it. Subclasses start watching for
+ * the reason to abort in `watch()`, called once when the signal is made, so that requests whose
+ * signal is never read cost no listener.
+ */
 export class LazySignal {
   #controller: AbortController | undefined;
   #aborted = false;
@@ -21,8 +28,14 @@ export class LazySignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       if (this.#aborted) this.#controller.abort();
+      else this.watch();
     }
     return this.#controller.signal;
+  }
+
+  /** Called once, when the signal is made and not aborted yet: start watching (call `abort()` later). */
+  protected watch(): void {
+    // Nothing to watch by default: only `abort()` aborts.
   }
 
   /** Aborts the signal, now if it exists or as soon as it is made. */
@@ -35,12 +48,17 @@ export class LazySignal {
 /** Methods `Request` refuses (Fetch: "forbidden method"). */
 const forbiddenMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const token = /^[!#$%&'*+\-.^_`|~\w]+$/;
+/** The usual methods, known valid: no need to check them. */
+const commonMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 /** What `RuntimeRequest` holds; only its own code and `toRuntimeHandler` build one. */
 export interface RuntimeRequestInit {
   method: string;
-  /** Header name/value pairs as they arrived. */
-  headers: [string, string][];
+  /**
+   * Headers as they arrived, names and values alternating (`IncomingMessage.rawHeaders`); names
+   * starting with `:` (HTTP/2 pseudo-headers) are left out.
+   */
+  rawHeaders: string[];
   /** A buffered body, or a stream to be read by the service (then `duplex: 'half'`). */
   body?: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | undefined;
 }
@@ -57,7 +75,9 @@ class LightRequest implements RuntimeRequestFields {
   readonly url: string;
   /** The parsed URL, handed once to `createHandler` (which may give it to middleware). */
   parsedUrl: URL | undefined;
-  #pairs: [string, string][];
+  /** The request target (`/path?query`) when the URL was not parsed because the parser would copy it as it is. */
+  readonly simpleTarget: string | undefined;
+  #raw: string[];
   #record: Record<string, string> | undefined;
   #headers: Headers | undefined;
   #body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | undefined;
@@ -65,14 +85,21 @@ class LightRequest implements RuntimeRequestFields {
   #real: Request | undefined;
   #signal: LazySignal;
 
-  constructor(url: string, init: RuntimeRequestInit, signal: LazySignal) {
-    if (!token.test(init.method) || forbiddenMethods.has(init.method.toUpperCase())) {
-      throw new TypeError(`'${init.method.slice(0, 20)}' is not a valid request method`);
+  constructor(origin: string | undefined, target: string, init: RuntimeRequestInit, signal: LazySignal) {
+    const method = init.method;
+    if (!commonMethods.has(method) && (!token.test(method) || forbiddenMethods.has(method.toUpperCase()))) {
+      throw new TypeError(`'${method.slice(0, 20)}' is not a valid request method`);
     }
-    this.parsedUrl = new URL(url); // throws a TypeError for a URL `Request` would refuse
-    this.url = this.parsedUrl.href;
+    if (origin !== undefined && isSimpleTarget(target)) {
+      // The origin is valid and normalised and the parser would not change the target: no need to parse.
+      this.url = origin + target;
+      this.simpleTarget = target;
+    } else {
+      this.parsedUrl = new URL(origin === undefined ? target : origin + target); // throws a TypeError for a URL `Request` would refuse
+      this.url = this.parsedUrl.href;
+    }
     this.method = init.method;
-    this.#pairs = init.headers;
+    this.#raw = init.rawHeaders;
     this.#body = init.body;
     this.#signal = signal;
   }
@@ -81,13 +108,27 @@ class LightRequest implements RuntimeRequestFields {
   headerRecord(): Record<string, string> {
     if (this.#record !== undefined) return this.#record;
     const record: Record<string, string> = {};
-    for (const [name, value] of this.#pairs) {
-      const key = name.toLowerCase();
-      if (key === '__proto__') continue; // as `object[name] = value` would: never a prototype
+    const raw = this.#raw;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const key = (raw[i] as string).toLowerCase();
+      // Never a prototype (as `object[name] = value` would make it), never an HTTP/2 pseudo-header.
+      if (key === '__proto__' || key.charCodeAt(0) === 58) continue;
+      const value = raw[i + 1] as string;
       record[key] = Object.hasOwn(record, key) ? `${record[key]}, ${value}` : value;
     }
     this.#record = record;
     return record;
+  }
+
+  /** The headers as name/value pairs, for `Headers` and the real `Request`. */
+  #pairs(): [string, string][] {
+    const pairs: [string, string][] = [];
+    const raw = this.#raw;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = raw[i] as string;
+      if (name.charCodeAt(0) !== 58) pairs.push([name, raw[i + 1] as string]);
+    }
+    return pairs;
   }
 
   /** The buffered body bytes, once; `undefined` when there are none, they were taken, or the body is a stream. */
@@ -99,7 +140,7 @@ class LightRequest implements RuntimeRequestFields {
 
   get headers(): Headers {
     if (this.#real !== undefined) return this.#real.headers;
-    this.#headers ??= new Headers(this.#pairs);
+    this.#headers ??= new Headers(this.#pairs());
     return this.#headers;
   }
 
@@ -110,7 +151,7 @@ class LightRequest implements RuntimeRequestFields {
   /** The real `Request`, built on first need (a body already taken by `bodyParser` is marked used). */
   realRequest(): Request {
     if (this.#real !== undefined) return this.#real;
-    const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers: this.#pairs };
+    const init: RequestInit & { duplex?: 'half' } = { method: this.method, headers: this.#pairs() };
     if (this.#body !== undefined) {
       init.body = this.#body;
       if (!(this.#body instanceof Uint8Array)) init.duplex = 'half';
@@ -128,13 +169,19 @@ forwardMembers(LightRequest.prototype, Request.prototype, (instance) => instance
 /** A `Request` made by `toRuntimeHandler` (see the file comment). Throws a `TypeError` for a request `Request` would refuse. */
 export type RuntimeRequest = Request & LightRequest;
 
-/** Builds the lightweight `Request` for `toRuntimeHandler`. */
+/**
+ * Builds the lightweight `Request` for `toRuntimeHandler`. Its URL is `origin + target`: `origin` is
+ * the scheme and host, already validated and normalised as `URL.origin` (`undefined` for an
+ * absolute-form target, which is then the whole URL). Throws a `TypeError` for a method or URL
+ * `Request` would refuse.
+ */
 export function createRuntimeRequest(
-  url: string,
+  origin: string | undefined,
+  target: string,
   init: RuntimeRequestInit,
   signal: LazySignal,
 ): RuntimeRequest {
-  return new LightRequest(url, init, signal) as RuntimeRequest;
+  return new LightRequest(origin, target, init, signal) as RuntimeRequest;
 }
 
 /** True for a request built by `toRuntimeHandler`. */
@@ -145,6 +192,14 @@ export function isRuntimeRequest(request: unknown): request is RuntimeRequest {
 /** One request header (`null` when absent), read without building a `Headers` object for runtime requests. */
 export function getRequestHeader(request: Request, name: string): string | null {
   return request instanceof LightRequest ? (request.headerRecord()[name] ?? null) : request.headers.get(name);
+}
+
+/**
+ * The request target (`/path?query`) of a runtime request whose URL was not parsed, because the URL
+ * parser would copy the target as it is; else `undefined` (use `parseRequestUrl`).
+ */
+export function getSimpleTarget(request: Request): string | undefined {
+  return request instanceof LightRequest ? request.simpleTarget : undefined;
 }
 
 /** The request URL parsed: for a runtime request the `URL` it already parsed (handed out once), else a new one. */
