@@ -9,8 +9,12 @@ import type { Collation } from './collation.js';
 import { compareStrings } from './collation.js';
 import { bsonTag, isPlainObject } from './values.js';
 
-/** A type's place in the comparison order. */
-function rank(value: unknown): number {
+/** The type rank of MinKey and MaxKey, which compare with values of every type in queries. */
+export const MIN_KEY_RANK = 1;
+export const MAX_KEY_RANK = 13;
+
+/** A type's place in the comparison order (1 MinKey … 13 MaxKey; every number type is 3). */
+export function typeRank(value: unknown): number {
   if (value === undefined || value === null) return 2;
   switch (typeof value) {
     case 'number':
@@ -28,7 +32,7 @@ function rank(value: unknown): number {
   if (value instanceof RegExp) return 12;
   switch (bsonTag(value)) {
     case 'MinKey':
-      return 1;
+      return MIN_KEY_RANK;
     case 'Long':
     case 'Int32':
     case 'Double':
@@ -45,7 +49,7 @@ function rank(value: unknown): number {
     case 'BSONRegExp':
       return 12;
     case 'MaxKey':
-      return 13;
+      return MAX_KEY_RANK;
     default:
       return 5;
   }
@@ -86,8 +90,8 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
  * @returns a negative number, 0 or a positive number, as `Array.prototype.sort` expects.
  */
 export function compareBson(a: unknown, b: unknown, collation?: Collation): number {
-  const ra = rank(a);
-  const rb = rank(b);
+  const ra = typeRank(a);
+  const rb = typeRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
   switch (ra) {
     case 3:
@@ -159,7 +163,7 @@ function compareObjects(
   for (let i = 0; i < n; i++) {
     const va = a[ka[i]!];
     const vb = b[kb[i]!];
-    const byType = rank(va) - rank(vb);
+    const byType = typeRank(va) - typeRank(vb);
     if (byType !== 0) return sign(byType);
     const byName = compareText(ka[i]!, kb[i]!);
     if (byName !== 0) return byName;
@@ -191,7 +195,7 @@ export function sortKey(value: unknown, descending: boolean, collation?: Collati
 export function compareSortKeys(a: unknown, b: unknown, collation?: Collation): number {
   if (a === EMPTY_ARRAY || b === EMPTY_ARRAY) {
     // Between MinKey (1) and null (2).
-    return sign((a === EMPTY_ARRAY ? 1.5 : rank(a)) - (b === EMPTY_ARRAY ? 1.5 : rank(b)));
+    return sign((a === EMPTY_ARRAY ? 1.5 : typeRank(a)) - (b === EMPTY_ARRAY ? 1.5 : typeRank(b)));
   }
   return compareBson(a, b, collation);
 }

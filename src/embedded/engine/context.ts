@@ -15,6 +15,7 @@ import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
 import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
+import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
 import { plainFields, plainNumbers } from './numbers.js';
 import { matchesSchema } from './schema.js';
 import { sortStage } from './sort.js';
@@ -122,13 +123,22 @@ function eqPredicate(selector: string, value: unknown, options: Options): Predic
   return builtin['$eq']!(selector, value, options);
 }
 
-function orderOp(name: '$gt' | '$gte' | '$lt' | '$lte', test: (n: number) => boolean): QueryOp {
+/**
+ * `$gt`, `$gte`, `$lt`, `$lte` in MongoDB's comparison order (compare.ts), with its type bracketing: a value
+ * only compares with values of the same type class (every number type is one class), except MinKey and
+ * MaxKey, which compare with everything. Arrays match when an element does.
+ */
+function orderOp(test: (n: number) => boolean): QueryOp {
   return (selector, value, options) => {
     const collation = collationOf(options);
-    if (collation && typeof value === 'string') {
-      return stringPredicate(selector, (s) => test(compareStrings(s, value, collation)));
-    }
-    return builtin[name]!(selector, value, options);
+    const bracket = typeRank(value);
+    const anyType = bracket === MIN_KEY_RANK || bracket === MAX_KEY_RANK;
+    const matches = (v: unknown): boolean =>
+      (anyType || typeRank(v) === bracket) && test(compareBson(v, value, collation));
+    return (obj) => {
+      const v = resolve(obj, selector, { unwrapArray: true });
+      return Array.isArray(v) ? v.some(matches) : matches(v);
+    };
   };
 }
 
@@ -165,10 +175,10 @@ const overrides: Record<string, QueryOp> = {
     const p = eqPredicate(selector, value, options);
     return (obj) => !p(obj);
   },
-  $gt: orderOp('$gt', (n) => n > 0),
-  $gte: orderOp('$gte', (n) => n >= 0),
-  $lt: orderOp('$lt', (n) => n < 0),
-  $lte: orderOp('$lte', (n) => n <= 0),
+  $gt: orderOp((n) => n > 0),
+  $gte: orderOp((n) => n >= 0),
+  $lt: orderOp((n) => n < 0),
+  $lte: orderOp((n) => n <= 0),
   $in: inPredicate,
   $nin: (selector, value, options) => {
     const p = inPredicate(selector, value, options);
@@ -183,7 +193,7 @@ const overrides: Record<string, QueryOp> = {
   },
 };
 
-for (const name of ['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin']) {
+for (const name of ['$eq', '$ne', '$in', '$nin']) {
   overrides[name] = numericQuery(overrides[name]!);
 }
 

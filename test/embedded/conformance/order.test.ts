@@ -6,7 +6,7 @@ type Doc = Record<string, any>;
 for (const driver of drivers) {
   describe(`BSON comparison order conformance (${driver.name})`, () => {
     const t = connect(driver, 'order');
-    const { Binary, Long, ObjectId } = driver.bson;
+    const { Binary, Long, MinKey, ObjectId } = driver.bson;
     let counter = 0;
 
     async function collection(docs: Doc[]) {
@@ -58,6 +58,38 @@ for (const driver of drivers) {
       ]);
       const up = await coll.find().sort({ v: 1 }).toArray();
       expect(up.map((d) => d['_id'])).toEqual([4, 2, 3, 1]);
+    });
+
+    it('brackets range queries by type, numbers of every type together', async () => {
+      const coll = await collection([
+        { _id: 1, v: 5 },
+        { _id: 2, v: Long.fromNumber(7) },
+        { _id: 3, v: 'z' },
+        { _id: 4, v: new Date(10) },
+        { _id: 5, v: null },
+        { _id: 6 },
+        { _id: 7, v: [0, 9] },
+      ]);
+      const ids = async (filter: Doc) =>
+        (await coll.find(filter).sort({ _id: 1 }).toArray()).map((d) => d['_id']);
+      expect(await ids({ v: { $gt: 6 } })).toEqual([2, 7]);
+      expect(await ids({ v: { $lt: 1 } })).toEqual([7]);
+      expect(await ids({ v: { $gte: 'a' } })).toEqual([3]);
+      expect(await ids({ v: { $lt: new Date(20) } })).toEqual([4]);
+      expect(await ids({ v: { $lte: null } })).toEqual([5, 6]);
+      expect(await ids({ v: { $gt: new MinKey() } })).toEqual(expect.arrayContaining([1, 2, 3, 4, 5, 7]));
+    });
+
+    it('compares int64 values beyond 2^53 exactly in range queries', async () => {
+      const coll = await collection([
+        { _id: 1, v: Long.fromString('9007199254740993') },
+        { _id: 2, v: Long.fromString('9007199254740992') },
+        { _id: 3, v: 9007199254740990 },
+      ]);
+      const above = await coll.find({ v: { $gt: Long.fromString('9007199254740992') } }).toArray();
+      expect(above.map((d) => d['_id'])).toEqual([1]);
+      const below = await coll.find({ v: { $lt: Long.fromString('9007199254740993') } }).toArray();
+      expect(below.map((d) => d['_id']).sort()).toEqual([2, 3]);
     });
 
     it('compares embedded documents field by field', async () => {
