@@ -16,6 +16,7 @@ import { resolve } from 'mingo/util';
 import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
+import { groupStage } from './group.js';
 import { plainFields, plainNumbers } from './numbers.js';
 import { matchesSchema } from './schema.js';
 import { sortStage } from './sort.js';
@@ -214,7 +215,7 @@ export const CONTEXT: Context = Context.init({
     ...wrapped(expressions, NUMERIC_EXPRESSIONS, numericExpression),
     $type: typeExpression,
   },
-  pipeline: { ...pipelineOperators, $sort: sortStage },
+  pipeline: { ...pipelineOperators, $group: groupStage, $sort: sortStage },
   projection: projectionOperators,
   query: { ...builtin, ...overrides },
   window: windowOperators,

@@ -254,6 +254,18 @@ describe.each(drivers)('aggregation conformance ($name)', (driver) => {
     ).toEqual([{ n: 2 }]);
   });
 
+  it('groups strings equal under the collation together', async () => {
+    const coll = t.db.collection<any>('grouped_names');
+    await coll.insertMany([{ name: 'Ann' }, { name: 'ann' }, { name: 'ANN' }, { name: 'bob' }]);
+    const groups = await coll
+      .aggregate([{ $group: { _id: '$name', n: { $sum: 1 } } }, { $sort: { n: -1 } }], {
+        collation: { locale: 'en', strength: 2 },
+      })
+      .toArray();
+    expect(groups.map((g) => g['n'])).toEqual([3, 1]);
+    expect(String(groups[0]!['_id']).toLowerCase()).toBe('ann');
+  });
+
   it('countDocuments and estimatedDocumentCount agree', async () => {
     const coll = await seeded();
     expect(await coll.countDocuments()).toBe(4);

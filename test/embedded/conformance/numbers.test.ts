@@ -183,6 +183,18 @@ for (const driver of drivers) {
       expect(big.map((d) => d['_id'])).toEqual([2, 3]);
     });
 
+    it('groups an int64 and an int of the same value together', async () => {
+      const coll = await collection([{ g: Long.fromNumber(5) }, { g: 5 }, { g: 6 }, { g: null }, {}]);
+      const groups = await coll
+        .aggregate([{ $group: { _id: '$g', n: { $sum: 1 } } }, { $sort: { _id: 1 } }])
+        .toArray();
+      expect(groups).toEqual([
+        { _id: null, n: 2 },
+        { _id: 5, n: 2 },
+        { _id: 6, n: 1 },
+      ]);
+    });
+
     it('names BSON types in the $type expression as MongoDB does', async () => {
       const coll = await collection([
         { _id: 1, v: Long.fromNumber(5) },
