@@ -73,6 +73,10 @@ const create: Handler = (cmd, ctx) => {
     if (cmd[key] !== undefined) options[key] = cmd[key];
   }
   if (options['validator'] !== undefined) compile(prepareFilter(options['validator']));
+  // MongoDB 7.0+ answers ok, doing nothing, when the collection exists with identical options
+  // (NamespaceExists only when the options differ).
+  const existing = ctx.core.engine.collection(ctx.db, name);
+  if (existing && keyOf(existing.options) === keyOf(options)) return { ok: 1 };
   ctx.core.engine.create(ctx.db, name, options, true);
   return { ok: 1 };
 };
