@@ -18,7 +18,7 @@ async function rawClient(port: number) {
     buffer = Buffer.concat([buffer, chunk]);
     while (buffer.length >= 4 && buffer.length >= buffer.readInt32LE(0)) {
       const len = buffer.readInt32LE(0);
-      const doc = BSON.deserialize(buffer.subarray(21, len));
+      const doc = BSON.deserialize(buffer.subarray(21, len), { promoteLongs: false });
       buffer = buffer.subarray(len);
       waiting?.(doc);
     }

@@ -4,7 +4,7 @@ import { runAggregate } from '../engine/aggregate.js';
 import { lookupCandidates } from '../engine/indexes.js';
 import { matchDocs, queryStats, runQuery } from '../engine/read.js';
 import { prepareFilter } from '../engine/query.js';
-import { keyOf, pathValues } from '../engine/values.js';
+import { bsonTypeName, keyOf, pathValues } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import type { Collection } from '../engine/database.js';
@@ -75,9 +75,17 @@ const find: Handler = (cmd, ctx) => {
   });
 };
 
+/** A cursor id as MongoDB takes it: an int64, nothing else. @throws CommandError TypeMismatch. */
+function cursorId(raw: unknown, field: string): Long {
+  if (Long.isLong(raw)) return raw;
+  throw new CommandError(
+    ErrorCodes.TypeMismatch,
+    `BSON field '${field}' is the wrong type '${bsonTypeName(raw)}', expected type 'long'`,
+  );
+}
+
 const getMore: Handler = (cmd, ctx) => {
-  const raw = cmd['getMore'];
-  const id = Long.isLong(raw) ? raw : Long.fromNumber(Number(raw));
+  const id = cursorId(cmd['getMore'], 'getMore.getMore');
   const cursor = ctx.core.cursors.get(id);
   if (!cursor) throw new CommandError(ErrorCodes.CursorNotFound, `cursor id ${id.toString()} not found`);
   const ns = `${ctx.db}.${String(cmd['collection'])}`;
@@ -100,7 +108,7 @@ const killCursors: Handler = (cmd, ctx) => {
   const killed: Long[] = [];
   const notFound: Long[] = [];
   for (const raw of ids) {
-    const id = Long.isLong(raw) ? raw : Long.fromNumber(Number(raw));
+    const id = cursorId(raw, 'killCursors.cursors');
     (ctx.core.cursors.kill(id) ? killed : notFound).push(id);
   }
   return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };

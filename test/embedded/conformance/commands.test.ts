@@ -169,6 +169,13 @@ describe.each(drivers)('command conformance ($name)', (driver) => {
     expect(error['code']).toBe(43);
   });
 
+  it('getMore and killCursors take only int64 cursor ids: TypeMismatch (14) otherwise', async () => {
+    const getMore = await failure(() => t.db.command({ getMore: 123456789, collection: 'x' }));
+    expect(getMore).toMatchObject({ code: 14, codeName: 'TypeMismatch' });
+    const kill = await failure(() => t.db.command({ killCursors: 'x', cursors: [123456789] }));
+    expect(kill).toMatchObject({ code: 14, codeName: 'TypeMismatch' });
+  });
+
   it('an invalid collection name is InvalidNamespace (73)', async () => {
     const error = await failure(() => t.db.command({ insert: 'bad$name', documents: [{}] }));
     expect(error['code']).toBe(73);
