@@ -1,8 +1,9 @@
 /**
  * The mingo operator context the engine uses: mingo's own operators, with collation-aware comparison
- * operators and a BSON-aware `$type` registered over the built-ins, and the operators that compare or do
- * arithmetic wrapped so that they see int64 values as numbers (numbers.ts). Used with the *base* `Query`
- * and `Aggregator` classes (the default `mingo` entry would merge its built-ins over ours).
+ * operators, range operators in MongoDB's comparison order, a BSON-aware `$type`, MongoDB's `$sort` and
+ * `$group`, and the operators that compare or compute numbers (number-operators.ts) registered over the
+ * built-ins. Used with the *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge
+ * its built-ins over ours).
  */
 import { Context, evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
@@ -17,7 +18,12 @@ import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
 import { groupStage } from './group.js';
-import { plainFields, plainNumbers } from './numbers.js';
+import {
+  numberAccumulators,
+  numberExpressions,
+  numberQueryOperators,
+  numericQuery,
+} from './number-operators.js';
 import { matchesSchema } from './schema.js';
 import { sortStage } from './sort.js';
 import { bsonTypeName, hasType, keyOf, typeAlias } from './values.js';
@@ -26,71 +32,8 @@ import { CommandError, ErrorCodes } from '../errors.js';
 type Predicate = (obj: Record<string, unknown>) => boolean;
 type QueryOp = (selector: string, value: unknown, options: Options) => Predicate;
 type ExpressionOp = (obj: unknown, expr: unknown, options: Options) => unknown;
-type AccumulatorOp = (collection: unknown[], expr: unknown, options: Options) => unknown;
 
 const builtin = queryOperators as unknown as Record<string, QueryOp>;
-const expressions = expressionOperators as unknown as Record<string, ExpressionOp>;
-const accumulators = accumulatorOperators as unknown as Record<string, AccumulatorOp>;
-
-/** A query operator that compares the field's int64 values (and the operand's) as numbers. */
-function numericQuery(op: QueryOp): QueryOp {
-  return (selector, value, options) => {
-    const predicate = op(selector, plainNumbers(value), options);
-    const paths = [selector];
-    return (obj) => predicate(plainFields(obj, paths));
-  };
-}
-
-/** An evaluated value as an expression that evaluates to it (numbers, dates … evaluate to themselves). */
-const literal = (value: unknown): unknown =>
-  value === null ||
-  value === undefined ||
-  typeof value === 'number' ||
-  typeof value === 'boolean' ||
-  value instanceof Date
-    ? value
-    : { $literal: value };
-
-/**
- * An expression operator that sees its arguments' int64 values as numbers. Field paths resolve against the
- * pipeline's root document, not the `obj` an operator is given, so the arguments are evaluated here and
- * handed on as literals.
- */
-function numericExpression(op: ExpressionOp): ExpressionOp {
-  return (obj, expr, options) => {
-    const args = plainNumbers(evalExpr(obj as Record<string, unknown>, expr, options));
-    return op(obj, Array.isArray(args) ? args.map(literal) : literal(args), options);
-  };
-}
-
-/**
- * An accumulator that sees int64 values as numbers: the values are collected (as mingo's `$push` does) and
- * made plain, and the accumulator is given them with no expression, as mingo does for operand arrays.
- */
-function numericAccumulator(op: AccumulatorOp): AccumulatorOp {
-  return (collection, expr, options) => {
-    if (typeof expr === 'number') return op(collection, expr, options);
-    const values =
-      expr === null || expr === undefined ? collection : accumulators['$push']!(collection, expr, options);
-    return op(plainNumbers(values as unknown[]), null, options);
-  };
-}
-
-/** Applies `wrap` to the named operators of `ops`. */
-function wrapped<T>(ops: Record<string, T>, names: readonly string[], wrap: (op: T) => T): Record<string, T> {
-  const out: Record<string, T> = {};
-  for (const name of names) if (ops[name]) out[name] = wrap(ops[name]);
-  return out;
-}
-
-const NUMERIC_QUERY = ['$mod', '$all', '$elemMatch'];
-const NUMERIC_EXPRESSIONS = [
-  ...['$abs', '$add', '$ceil', '$divide', '$exp', '$floor', '$ln', '$log', '$log10', '$mod', '$multiply'],
-  ...['$pow', '$round', '$sqrt', '$subtract', '$trunc', '$cmp', '$eq', '$gt', '$gte', '$lt', '$lte', '$ne'],
-  ...['$sum', '$avg', '$min', '$max', '$stdDevPop', '$stdDevSamp', '$in', '$toDouble', '$toInt'],
-  ...['$toDecimal', '$toString', '$isNumber'],
-];
-const NUMERIC_ACCUMULATORS = ['$sum', '$avg', '$min', '$max', '$stdDevPop', '$stdDevSamp'];
 
 /** Values a path reaches, with arrays contributing both themselves and their elements. */
 function candidates(obj: unknown, selector: string): unknown[] {
@@ -170,7 +113,7 @@ function typePredicate(selector: string, value: unknown): Predicate {
 }
 
 const overrides: Record<string, QueryOp> = {
-  ...wrapped(builtin, NUMERIC_QUERY, numericQuery),
+  ...numberQueryOperators,
   $eq: eqPredicate,
   $ne: (selector, value, options) => {
     const p = eqPredicate(selector, value, options);
@@ -206,15 +149,8 @@ const typeExpression: ExpressionOp = (obj, expr, options) => {
 
 /** The engine's operator context. */
 export const CONTEXT: Context = Context.init({
-  accumulator: {
-    ...accumulatorOperators,
-    ...wrapped(accumulators, NUMERIC_ACCUMULATORS, numericAccumulator),
-  },
-  expression: {
-    ...expressionOperators,
-    ...wrapped(expressions, NUMERIC_EXPRESSIONS, numericExpression),
-    $type: typeExpression,
-  },
+  accumulator: { ...accumulatorOperators, ...numberAccumulators },
+  expression: { ...expressionOperators, ...numberExpressions, $type: typeExpression },
   pipeline: { ...pipelineOperators, $group: groupStage, $sort: sortStage },
   projection: projectionOperators,
   query: { ...builtin, ...overrides },

@@ -4,11 +4,12 @@
  * conflicting paths, and type errors (`$inc` on a string …).
  */
 import { ObjectId } from 'bson';
+import type { Long } from 'bson';
 import { update as mingoUpdate, updateOne as mingoUpdateOne } from 'mingo/updater';
 import type { Modifier, PipelineStage } from 'mingo/updater';
 import type { Collation } from './collation.js';
 import { compareBson } from './compare.js';
-import { longArithmetic, needsLongArithmetic } from './numbers.js';
+import { add, LongOverflowError, multiply, numberKind, zeroLike } from './arithmetic.js';
 import { mingoOptions } from './query.js';
 import { bsonTypeName, cloneValue, getPath, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -66,7 +67,7 @@ function describeId(doc: Doc): string {
 /** Validates an operator update against the current document; returns the modifier to hand to mingo. */
 function validateOperators(doc: Doc, update: Doc, inserting: boolean): Doc {
   const modifier: Doc = {};
-  // Arithmetic and comparisons mingo cannot do on int64 values, done here and applied as `$set`.
+  // Arithmetic and comparisons done here with MongoDB's types and order, applied as `$set`.
   const computed: Doc = {};
   const seen: string[] = [];
   for (const [op, arg] of Object.entries(update)) {
@@ -168,7 +169,7 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean): Doc {
           ErrorCodes.BadValue,
           `The 'to' field for $rename must be a string: ${path}: ${JSON.stringify(value)}`,
         );
-      if (!positional && int64Update(op, path, current, value, computed, doc)) continue;
+      if (!positional && computeUpdate(op, path, current, value, computed, doc)) continue;
       fields[path] = value;
     }
     const target = op === '$setOnInsert' ? '$set' : op;
@@ -179,12 +180,12 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean): Doc {
 }
 
 /**
- * `$inc`/`$mul` where an int64 is involved (or an int result overflows into one), and `$min`/`$max` on an
- * existing value: computes the new value into `computed` and returns true; returns false to leave the
- * operator to mingo.
+ * `$inc`/`$mul` on numbers and `$min`/`$max` on an existing value, with MongoDB's types and order (mingo's
+ * lose longs and decimals): computes the new value into `computed` and returns true; returns false to
+ * leave the operator to mingo (positional paths, non-numeric values it reports).
  * @throws CommandError BadValue when int64 arithmetic overflows, as MongoDB does.
  */
-function int64Update(
+function computeUpdate(
   op: string,
   path: string,
   current: unknown,
@@ -192,22 +193,20 @@ function int64Update(
   computed: Doc,
   doc: Doc,
 ): boolean {
-  const involvesLong = bsonTypeName(current) === 'long' || bsonTypeName(value) === 'long';
   if (op === '$inc' || op === '$mul') {
-    if (!needsLongArithmetic(op, current, value)) {
-      if (!involvesLong || !NUMERIC.has(bsonTypeName(current))) return false;
-      // A double is involved: MongoDB's result is a double.
-      const a = Number(String(current));
-      const b = Number(String(value));
-      computed[path] = op === '$inc' ? a + b : a * b;
+    if (numberKind(value) === undefined) return false;
+    if (current === undefined) {
+      computed[path] = op === '$inc' ? add([0, value]) : zeroLike(value);
       return true;
     }
+    if (numberKind(current) === undefined) return false;
     try {
-      computed[path] = longArithmetic(op, current, value);
-    } catch {
+      computed[path] = (op === '$inc' ? add : multiply)([current, value], 'throw');
+    } catch (error) {
+      if (!(error instanceof LongOverflowError)) throw error;
       throw new CommandError(
         ErrorCodes.BadValue,
-        `Failed to apply ${op} operations to current value ((NumberLong)${String(current)}) for document ${describeId(doc)}`,
+        `Failed to apply ${op} operations to current value ((NumberLong)${(current as Long).toString()}) for document ${describeId(doc)}`,
       );
     }
     return true;

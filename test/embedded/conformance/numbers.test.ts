@@ -6,7 +6,7 @@ type Doc = Record<string, any>;
 for (const driver of drivers) {
   describe(`int64 (Long) conformance (${driver.name})`, () => {
     const t = connect(driver, 'numbers');
-    const { Long, ObjectId } = driver.bson;
+    const { Decimal128, Long, ObjectId } = driver.bson;
     let counter = 0;
 
     async function collection(docs: Doc[]) {
@@ -193,6 +193,75 @@ for (const driver of drivers) {
         { _id: 5, n: 2 },
         { _id: 6, n: 1 },
       ]);
+    });
+
+    it('keeps int64 and int results typed as MongoDB does in aggregation arithmetic', async () => {
+      const coll = await collection([
+        { _id: 1, v: Long.fromNumber(2) },
+        { _id: 2, v: Long.fromNumber(3) },
+        { _id: 3, v: 4 },
+        { _id: 4, v: 2147483647 },
+      ]);
+      const options = { promoteLongs: false };
+      const [sums] = await coll
+        .aggregate(
+          [
+            {
+              $group: {
+                _id: null,
+                longs: { $sum: { $cond: [{ $lte: ['$_id', 3] }, '$v', 0] } },
+                ints: { $sum: { $cond: [{ $gte: ['$_id', 3] }, '$v', 0] } },
+                low: { $min: '$v' },
+              },
+            },
+          ],
+          options,
+        )
+        .toArray();
+      expect(Long.isLong(sums!['longs']) && String(sums!['longs'])).toBe('9');
+      expect(Long.isLong(sums!['ints']) && String(sums!['ints'])).toBe('2147483651');
+      expect(Long.isLong(sums!['low']) && String(sums!['low'])).toBe('2');
+      const [added] = await coll
+        .aggregate([{ $match: { _id: 1 } }, { $project: { _id: 0, next: { $add: ['$v', 1] } } }], options)
+        .toArray();
+      expect(Long.isLong(added!['next']) && String(added!['next'])).toBe('3');
+    });
+
+    it('computes with Decimal128 exactly, in updates and aggregation', async () => {
+      const d = (s: string) => Decimal128.fromString(s);
+      const coll = await collection([
+        { _id: 1, v: d('1.5') },
+        { _id: 2, v: 2 },
+        { _id: 3, v: d('1.5') },
+        { _id: 4 },
+        { _id: 5 },
+        { _id: 6, v: d('0.1') },
+        { _id: 7, v: d('0.2') },
+      ]);
+      await coll.updateOne({ _id: 1 }, { $inc: { v: 1 } });
+      await coll.updateOne({ _id: 2 }, { $inc: { v: d('0.25') } });
+      await coll.updateOne({ _id: 3 }, { $mul: { v: 2 } });
+      await coll.updateOne({ _id: 4 }, { $mul: { v: d('3') } });
+      await coll.updateOne({ _id: 5 }, { $inc: { v: d('0.25') } });
+      const values = (
+        await coll
+          .find({ _id: { $lte: 5 } })
+          .sort({ _id: 1 })
+          .toArray()
+      ).map((doc) => String(doc['v']));
+      expect(values).toEqual(['2.5', '2.25', '3.0', '0', '0.25']);
+      const [total] = await coll
+        .aggregate([
+          { $match: { _id: { $in: [6, 7] } } },
+          { $group: { _id: null, sum: { $sum: '$v' }, avg: { $avg: '$v' } } },
+        ])
+        .toArray();
+      expect(String(total!['sum'])).toBe('0.3');
+      expect(String(total!['avg'])).toBe('0.15');
+      const [difference] = await coll
+        .aggregate([{ $match: { _id: 6 } }, { $project: { d: { $subtract: ['$v', 1] } } }])
+        .toArray();
+      expect(String(difference!['d'])).toBe('-0.9');
     });
 
     it('names BSON types in the $type expression as MongoDB does', async () => {

@@ -1,0 +1,198 @@
+/**
+ * Addition and multiplication across BSON's number types with MongoDB's result types, for `$inc`/`$mul`
+ * and the aggregation operators that add or multiply: the widest operand type wins (int < long < double <
+ * decimal); an int result that leaves 32 bits becomes a long, a long result that leaves 64 bits a double
+ * (updates refuse it instead). Decimals are computed exactly, as MongoDB does; a double meeting a decimal
+ * is first rounded to 15 significant digits, as MongoDB converts it.
+ */
+import { Decimal128, Long } from 'bson';
+import { bsonTag } from './values.js';
+
+/** MongoDB's number types, narrowest first. */
+export type NumberKind = 'int' | 'long' | 'double' | 'decimal';
+
+const WIDTH: Record<NumberKind, number> = { int: 0, long: 1, double: 2, decimal: 3 };
+const INT32_MIN = -(2n ** 31n);
+const INT32_MAX = 2n ** 31n - 1n;
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** The number type of a value, or undefined when it is not a number. */
+export function numberKind(value: unknown): NumberKind | undefined {
+  if (typeof value === 'number') {
+    return Number.isInteger(value) && value >= -2147483648 && value <= 2147483647 ? 'int' : 'double';
+  }
+  switch (bsonTag(value)) {
+    case 'Long':
+      return 'long';
+    case 'Decimal128':
+      return 'decimal';
+    case 'Int32':
+      return 'int';
+    case 'Double':
+      return 'double';
+    default:
+      return undefined;
+  }
+}
+
+/** A decimal as coefficient × 10^exponent, or a special value. */
+type Dec = { coef: bigint; exp: number } | 'NaN' | 'Infinity' | '-Infinity';
+
+function parseDecimal(text: string): Dec {
+  if (/^[+-]?(inf|infinity)$/i.test(text)) return text.startsWith('-') ? '-Infinity' : 'Infinity';
+  const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
+  if (!match) return 'NaN';
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+  const coef = BigInt((whole + fraction || '0').replace(/^0+(?=\d)/, ''));
+  return { coef: sign === '-' ? -coef : coef, exp: Number(exponent) - fraction.length };
+}
+
+function toDec(value: unknown): Dec {
+  switch (numberKind(value)) {
+    case 'decimal':
+      return parseDecimal((value as Decimal128).toString());
+    case 'double': {
+      const n = Number(value);
+      if (Number.isNaN(n)) return 'NaN';
+      if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
+      return parseDecimal(n.toPrecision(15));
+    }
+    default:
+      return { coef: BigInt(String(value)), exp: 0 };
+  }
+}
+
+function fromDec(dec: Dec): Decimal128 {
+  if (typeof dec === 'string') return Decimal128.fromString(dec);
+  return Decimal128.fromStringWithRounding(`${dec.coef.toString()}E${dec.exp}`);
+}
+
+function addDec(a: Dec, b: Dec): Dec {
+  if (a === 'NaN' || b === 'NaN') return 'NaN';
+  if (typeof a === 'string' || typeof b === 'string') {
+    if (typeof a === 'string' && typeof b === 'string' && a !== b) return 'NaN';
+    return typeof a === 'string' ? a : b;
+  }
+  const exp = Math.min(a.exp, b.exp);
+  const scale = (d: { coef: bigint; exp: number }): bigint => d.coef * 10n ** BigInt(d.exp - exp);
+  return { coef: scale(a) + scale(b), exp };
+}
+
+function multiplyDec(a: Dec, b: Dec): Dec {
+  if (a === 'NaN' || b === 'NaN') return 'NaN';
+  if (typeof a === 'string' || typeof b === 'string') {
+    const finite = typeof a === 'string' ? b : a;
+    if (typeof finite !== 'string' && finite.coef === 0n) return 'NaN';
+    const negative = [a, b].filter((d) => d === '-Infinity' || (typeof d !== 'string' && d.coef < 0n)).length;
+    return negative % 2 === 1 ? '-Infinity' : 'Infinity';
+  }
+  return { coef: a.coef * b.coef, exp: a.exp + b.exp };
+}
+
+/** What to do when a long result leaves 64 bits: MongoDB's aggregation gives a double, updates fail. */
+export type LongOverflow = 'double' | 'throw';
+
+/** Thrown by {@link add}/{@link multiply} for a long overflow when asked to (`'throw'`). */
+export class LongOverflowError extends RangeError {}
+
+function combine(
+  values: readonly unknown[],
+  kind: NumberKind,
+  onOverflow: LongOverflow,
+  ops: {
+    dec: (a: Dec, b: Dec) => Dec;
+    big: (a: bigint, b: bigint) => bigint;
+    num: (a: number, b: number) => number;
+  },
+  identity: number,
+): number | Long | Decimal128 {
+  if (kind === 'decimal') return fromDec(values.map(toDec).reduce(ops.dec, toDec(identity)));
+  if (kind === 'double') return values.map((v) => Number(String(v))).reduce(ops.num, identity);
+  const result = values.map((v) => BigInt(String(v))).reduce(ops.big, BigInt(identity));
+  if (kind === 'int' && result >= INT32_MIN && result <= INT32_MAX) return Number(result);
+  if (result >= INT64_MIN && result <= INT64_MAX) return Long.fromBigInt(result);
+  if (onOverflow === 'throw') throw new LongOverflowError('integer overflow');
+  return values.map((v) => Number(String(v))).reduce(ops.num, identity);
+}
+
+/** The widest number type among `values` (all of which must be numbers). */
+export function widestKind(values: readonly unknown[]): NumberKind {
+  let kind: NumberKind = 'int';
+  for (const v of values) {
+    const k = numberKind(v) ?? 'double';
+    if (WIDTH[k] > WIDTH[kind]) kind = k;
+  }
+  return kind;
+}
+
+/**
+ * The sum of numbers of any BSON type, typed as MongoDB types it.
+ * @throws LongOverflowError when a long sum leaves 64 bits and `onOverflow` is `'throw'`.
+ */
+export function add(
+  values: readonly unknown[],
+  onOverflow: LongOverflow = 'double',
+): number | Long | Decimal128 {
+  return combine(
+    values,
+    widestKind(values),
+    onOverflow,
+    { dec: addDec, big: (a, b) => a + b, num: (a, b) => a + b },
+    0,
+  );
+}
+
+/**
+ * The product of numbers of any BSON type, typed as MongoDB types it.
+ * @throws LongOverflowError when a long product leaves 64 bits and `onOverflow` is `'throw'`.
+ */
+export function multiply(
+  values: readonly unknown[],
+  onOverflow: LongOverflow = 'double',
+): number | Long | Decimal128 {
+  return combine(
+    values,
+    widestKind(values),
+    onOverflow,
+    { dec: multiplyDec, big: (a, b) => a * b, num: (a, b) => a * b },
+    1,
+  );
+}
+
+/** `a − b` for numbers of any BSON type, typed as MongoDB types it. */
+export function subtract(a: unknown, b: unknown): number | Long | Decimal128 {
+  const negated =
+    numberKind(b) === 'decimal'
+      ? multiply([b, -1])
+      : numberKind(b) === 'long'
+        ? (b as Long).negate()
+        : -Number(b);
+  return add([a, negated]);
+}
+
+/** `value ÷ divisor` as a decimal, rounded to decimal128's 34 significant digits (for `$avg`). */
+export function divideDecimal(value: unknown, divisor: number): Decimal128 {
+  const dec = toDec(value);
+  if (typeof dec === 'string') return fromDec(dec);
+  // 40 extra digits before the integer division, so that rounding to 34 digits sees the true quotient.
+  const dividend = dec.coef * 10n ** 40n;
+  let coef = dividend / BigInt(divisor);
+  let exp = dec.exp - 40;
+  // An exact quotient takes the dividend's exponent where it can (IEEE 754's preferred exponent).
+  if (coef * BigInt(divisor) === dividend) {
+    while (exp < dec.exp && coef % 10n === 0n) {
+      coef /= 10n;
+      exp++;
+    }
+  }
+  return fromDec({ coef, exp });
+}
+
+/** A zero of `value`'s number type (what `$mul` leaves in a field that did not exist). */
+export function zeroLike(value: unknown): number | Long | Decimal128 {
+  const kind = numberKind(value);
+  if (kind === 'decimal') return Decimal128.fromString('0');
+  if (kind === 'long') return Long.ZERO;
+  return 0;
+}

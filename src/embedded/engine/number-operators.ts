@@ -1,0 +1,149 @@
+/**
+ * The operators that compare or compute numbers, made to treat BSON's number types as MongoDB does.
+ * mingo only knows JS numbers: stored int64s are bson `Long`s and decimals `Decimal128`s. Comparisons and
+ * most arithmetic get "plain" views in which each `Long` within ±2^53 is a JS number (numbers.ts);
+ * addition, subtraction, multiplication, `$sum` and `$avg` are computed here with MongoDB's result types
+ * (arithmetic.ts), and the `$min`/`$max` accumulators pick values in MongoDB's comparison order.
+ */
+import { evalExpr } from 'mingo/core';
+import * as accumulatorOperators from 'mingo/operators/accumulator';
+import * as expressionOperators from 'mingo/operators/expression';
+import * as queryOperators from 'mingo/operators/query';
+import type { Options } from 'mingo/types';
+import { add, divideDecimal, multiply, numberKind, subtract } from './arithmetic.js';
+import { compareBson } from './compare.js';
+import { plainFields, plainNumbers } from './numbers.js';
+
+type Predicate = (obj: Record<string, unknown>) => boolean;
+type QueryOp = (selector: string, value: unknown, options: Options) => Predicate;
+type ExpressionOp = (obj: unknown, expr: unknown, options: Options) => unknown;
+type AccumulatorOp = (collection: unknown[], expr: unknown, options: Options) => unknown;
+
+const queries = queryOperators as unknown as Record<string, QueryOp>;
+const expressions = expressionOperators as unknown as Record<string, ExpressionOp>;
+const accumulators = accumulatorOperators as unknown as Record<string, AccumulatorOp>;
+
+/** A query operator that compares the field's int64 values (and the operand's) as numbers. */
+export function numericQuery(op: QueryOp): QueryOp {
+  return (selector, value, options) => {
+    const predicate = op(selector, plainNumbers(value), options);
+    const paths = [selector];
+    return (obj) => predicate(plainFields(obj, paths));
+  };
+}
+
+/** An evaluated value as an expression that evaluates to it (numbers, dates … evaluate to themselves). */
+const literal = (value: unknown): unknown =>
+  value === null ||
+  value === undefined ||
+  typeof value === 'number' ||
+  typeof value === 'boolean' ||
+  value instanceof Date
+    ? value
+    : { $literal: value };
+
+const evaluate = (obj: unknown, expr: unknown, options: Options): unknown => evalExpr(obj, expr, options);
+
+/**
+ * An expression operator that sees its arguments' int64 values as numbers. Field paths resolve against the
+ * pipeline's root document, not the `obj` an operator is given, so the arguments are evaluated here and
+ * handed on as literals.
+ */
+function numericExpression(op: ExpressionOp): ExpressionOp {
+  return (obj, expr, options) => {
+    const args = plainNumbers(evaluate(obj, expr, options));
+    return op(obj, Array.isArray(args) ? args.map(literal) : literal(args), options);
+  };
+}
+
+/** The values an accumulator works on: its expression evaluated per document (mingo's `$push`). */
+function collect(collection: unknown[], expr: unknown, options: Options): unknown[] {
+  if (expr === null || expr === undefined) return collection;
+  return accumulators['$push']!(collection, expr, options) as unknown[];
+}
+
+/** An accumulator that sees int64 values as numbers (it is given the collected values, as mingo allows). */
+function numericAccumulator(op: AccumulatorOp): AccumulatorOp {
+  return (collection, expr, options) => op(plainNumbers(collect(collection, expr, options)), null, options);
+}
+
+const isNumber = (value: unknown): boolean => numberKind(value) !== undefined;
+
+/** `$sum` of the numbers among `values` (others are ignored, as in MongoDB); 0 when there are none. */
+function sum(values: unknown[]): unknown {
+  return add(values.filter(isNumber));
+}
+
+/** `$avg` of the numbers among `values`: a decimal when one is a decimal, a double otherwise; null when none. */
+function average(values: unknown[]): unknown {
+  const numbers = values.filter(isNumber);
+  if (numbers.length === 0) return null;
+  const total = add(numbers);
+  if (numberKind(total) !== 'decimal') return Number(String(total)) / numbers.length;
+  return divideDecimal(total, numbers.length);
+}
+
+/**
+ * `$add`/`$subtract`/`$multiply` with MongoDB's result types; anything but numbers (dates, wrong types)
+ * goes to mingo's operator, which handles dates and reports errors.
+ */
+function arithmetic(name: '$add' | '$subtract' | '$multiply'): ExpressionOp {
+  const fallback = numericExpression(expressions[name]!);
+  return (obj, expr, options) => {
+    const args = evaluate(obj, expr, options);
+    if (!Array.isArray(args) || !args.every(isNumber)) {
+      if (Array.isArray(args) && args.some((v) => v === null || v === undefined)) return null;
+      return fallback(obj, expr, options);
+    }
+    if (name === '$add') return add(args);
+    if (name === '$multiply') return multiply(args);
+    return args.length === 2 ? subtract(args[0], args[1]) : fallback(obj, expr, options);
+  };
+}
+
+/** `$min`/`$max` accumulators: the smallest/largest non-null value in MongoDB's order, type kept. */
+function extreme(sign: 1 | -1): AccumulatorOp {
+  return (collection, expr, options) => {
+    let best: unknown = null;
+    for (const v of collect(collection, expr, options)) {
+      if (v === null || v === undefined) continue;
+      if (best === null || sign * compareBson(v, best) < 0) best = v;
+    }
+    return best;
+  };
+}
+
+/** Query operators that compare numbers inside their operand (registered over mingo's). */
+export const numberQueryOperators: Record<string, QueryOp> = {
+  $mod: numericQuery(queries['$mod']!),
+  $all: numericQuery(queries['$all']!),
+  $elemMatch: numericQuery(queries['$elemMatch']!),
+};
+
+const PLAIN_EXPRESSIONS = [
+  ...['$abs', '$ceil', '$divide', '$exp', '$floor', '$ln', '$log', '$log10', '$mod', '$pow', '$round'],
+  ...['$sqrt', '$trunc', '$cmp', '$eq', '$gt', '$gte', '$lt', '$lte', '$ne', '$in', '$toDouble', '$toInt'],
+  ...['$toDecimal', '$toString', '$isNumber'],
+];
+
+/**
+ * Expression operators registered over mingo's. (`$sum`, `$avg`, `$min`, `$max` used as expressions are
+ * the accumulators below: mingo calls them with the evaluated operand.)
+ */
+export const numberExpressions: Record<string, ExpressionOp> = {
+  ...Object.fromEntries(PLAIN_EXPRESSIONS.map((name) => [name, numericExpression(expressions[name]!)])),
+  $add: arithmetic('$add'),
+  $subtract: arithmetic('$subtract'),
+  $multiply: arithmetic('$multiply'),
+};
+
+/** Accumulators registered over mingo's. */
+export const numberAccumulators: Record<string, AccumulatorOp> = {
+  $sum: (collection, expr, options) =>
+    typeof expr === 'number' ? multiply([expr, collection.length]) : sum(collect(collection, expr, options)),
+  $avg: (collection, expr, options) => average(collect(collection, expr, options)),
+  $min: extreme(1),
+  $max: extreme(-1),
+  $stdDevPop: numericAccumulator(accumulators['$stdDevPop']!),
+  $stdDevSamp: numericAccumulator(accumulators['$stdDevSamp']!),
+};
