@@ -6,6 +6,8 @@
  * is first rounded to 15 significant digits, as MongoDB converts it.
  */
 import { Decimal128, Long } from 'bson';
+import { parseDecimal } from './decimal.js';
+import type { Dec } from './decimal.js';
 import { bsonTag } from './values.js';
 
 /** MongoDB's number types, narrowest first. */
@@ -34,18 +36,6 @@ export function numberKind(value: unknown): NumberKind | undefined {
     default:
       return undefined;
   }
-}
-
-/** A decimal as coefficient × 10^exponent, or a special value. */
-type Dec = { coef: bigint; exp: number } | 'NaN' | 'Infinity' | '-Infinity';
-
-function parseDecimal(text: string): Dec {
-  if (/^[+-]?(inf|infinity)$/i.test(text)) return text.startsWith('-') ? '-Infinity' : 'Infinity';
-  const match = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(text);
-  if (!match) return 'NaN';
-  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
-  const coef = BigInt((whole + fraction || '0').replace(/^0+(?=\d)/, ''));
-  return { coef: sign === '-' ? -coef : coef, exp: Number(exponent) - fraction.length };
 }
 
 function toDec(value: unknown): Dec {

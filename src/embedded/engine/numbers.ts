@@ -1,20 +1,26 @@
 /**
  * Numbers across BSON's numeric types. The wire decoder keeps every int64 as a bson `Long` so that it keeps
  * its type on a round trip, while mingo only understands JS numbers. MongoDB compares numbers of any type by
- * value, so the engine hands mingo "plain" views in which each `Long` within ±2^53 is a JS number.
- * Longs beyond that range stay `Long` objects: converting them would make neighbouring ids (snowflakes,
- * counters) compare equal.
+ * value, so the engine hands mingo "plain" views in which each `Long` within ±2^53, and each `Decimal128`
+ * that is exactly a double, is a JS number. Longs beyond that range stay `Long` objects: converting them
+ * would make neighbouring ids (snowflakes, counters) compare equal.
  */
 import { Long } from 'bson';
+import { decimalAsDouble } from './decimal.js';
 import { bsonTag, isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
 const MAX_SAFE = Long.fromNumber(Number.MAX_SAFE_INTEGER);
 const MIN_SAFE = Long.fromNumber(Number.MIN_SAFE_INTEGER);
 
-/** The JS number for a `Long` within ±2^53, `undefined` for any other value. */
-function safeLong(value: unknown): number | undefined {
-  if (bsonTag(value) !== 'Long') return undefined;
+/**
+ * The JS number for a `Long` within ±2^53 or a `Decimal128` that is exactly a double, `undefined` for
+ * any other value.
+ */
+function plainValue(value: unknown): number | undefined {
+  const tag = bsonTag(value);
+  if (tag === 'Decimal128') return decimalAsDouble(String(value));
+  if (tag !== 'Long') return undefined;
   const long = value as Long;
   if (long.greaterThan(MAX_SAFE) || long.lessThan(MIN_SAFE)) return undefined;
   return long.toNumber();
@@ -26,7 +32,7 @@ function safeLong(value: unknown): number | undefined {
  */
 export function plainNumbers<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
-  const n = safeLong(value);
+  const n = plainValue(value);
   if (n !== undefined) return n as T;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;

@@ -4,6 +4,7 @@
  */
 import type { Collation } from './collation.js';
 import { collationKey } from './collation.js';
+import { decimalKey } from './decimal.js';
 
 /** A stored document. */
 export type Doc = Record<string, unknown>;
@@ -137,7 +138,8 @@ export function keyOf(value: unknown, collation?: Collation): string {
   if (value instanceof RegExp) return 'r' + value.source + '/' + value.flags;
   const tag = bsonTag(value);
   if (tag === 'ObjectId') return 'o' + (value as { toHexString(): string }).toHexString();
-  if (tag === 'Long' || tag === 'Int32' || tag === 'Double' || tag === 'Decimal128') {
+  if (tag === 'Decimal128') return 'n' + decimalKey((value as { toString(): string }).toString());
+  if (tag === 'Long' || tag === 'Int32' || tag === 'Double') {
     return 'n' + (value as { toString(): string }).toString();
   }
   if (tag === 'Binary') {

@@ -4,7 +4,7 @@ import { connect, drivers, failure } from '../helpers.js';
 type Doc = Record<string, any>;
 
 for (const driver of drivers) {
-  describe(`int64 (Long) conformance (${driver.name})`, () => {
+  describe(`number types (int, long, double, decimal) conformance (${driver.name})`, () => {
     const t = connect(driver, 'numbers');
     const { Decimal128, Long, ObjectId } = driver.bson;
     let counter = 0;
@@ -262,6 +262,28 @@ for (const driver of drivers) {
         .aggregate([{ $match: { _id: 6 } }, { $project: { d: { $subtract: ['$v', 1] } } }])
         .toArray();
       expect(String(difference!['d'])).toBe('-0.9');
+    });
+
+    it('compares Decimal128 with doubles by exact value', async () => {
+      const d = (s: string) => Decimal128.fromString(s);
+      const coll = await collection([
+        { _id: 1, v: d('2.5') },
+        { _id: 2, v: d('0.1') },
+        { _id: 3, v: 2.5 },
+        { _id: 4, v: d('2.50') },
+      ]);
+      const ids = async (filter: Doc) =>
+        (await coll.find(filter).sort({ _id: 1 }).toArray()).map((doc) => doc['_id']);
+      expect(await ids({ v: 2.5 })).toEqual([1, 3, 4]);
+      expect(await ids({ v: d('2.5') })).toEqual([1, 3, 4]);
+      expect(await ids({ v: 0.1 })).toEqual([]);
+      expect(await ids({ v: d('0.1') })).toEqual([2]);
+      expect(await ids({ v: { $in: [2.5] } })).toEqual([1, 3, 4]);
+      const unique = await collection([]);
+      await unique.createIndex({ v: 1 }, { unique: true });
+      await unique.insertOne({ v: d('1.50') });
+      expect((await failure(() => unique.insertOne({ v: d('1.5') })))['code']).toBe(11000);
+      expect((await failure(() => unique.insertOne({ v: 1.5 })))['code']).toBe(11000);
     });
 
     it('names BSON types in the $type expression as MongoDB does', async () => {
