@@ -44,13 +44,20 @@ export function createErrorResponse(thrown: unknown, logger: ErrorLogger, reques
 export function errorHandler(options: ErrorHandlerOptions = {}): Middleware<HandlerContext> {
   const logger = options.logger ?? console;
   const logError = (error: unknown): void => logServerError(logger, error);
-  return async (context, next) => {
+  // Not an async function: a promise chain allocates less on a path every request takes.
+  return (context, next) => {
     // Errors that happen after the response has started (an SSE iterator throwing) are logged here too.
     context.logError = logError;
-    try {
-      await next();
-    } catch (error: unknown) {
+    const answer = (error: unknown): void => {
       context.response = createErrorResponse(error, logger, context.request);
+    };
+    let rest: Promise<void>;
+    try {
+      rest = next();
+    } catch (error: unknown) {
+      answer(error);
+      return undefined;
     }
+    return rest.then(undefined, answer);
   };
 }

@@ -81,13 +81,12 @@ export function createJsonResponse(
   headers?: Headers,
   request?: Request,
 ): Response {
-  const init = { status, headers: headers ?? { 'content-type': JSON_TYPE } };
   if (headers !== undefined && !headers.has('content-type')) headers.set('content-type', JSON_TYPE);
   const text = body === undefined || nullBodyStatuses.has(status) ? undefined : JSON.stringify(body);
-  if (text === undefined) return new Response(null, init);
-  return isRuntimeRequest(request)
-    ? (new JsonResponse(text, status, headers) as unknown as Response)
-    : new Response(text, init);
+  if (text !== undefined && isRuntimeRequest(request)) {
+    return new JsonResponse(text, status, headers) as unknown as Response;
+  }
+  return new Response(text ?? null, { status, headers: headers ?? { 'content-type': JSON_TYPE } });
 }
 
 /**
