@@ -6,6 +6,7 @@ import { Aggregator } from 'mingo/aggregator';
 import type { CollectionState } from './collection.js';
 import type { Collation } from './collation.js';
 import { lookupCandidates } from './indexes.js';
+import { positionalQuery } from './positional.js';
 import { compile, isEmptyFilter, mingoOptions, prepareFilter, splitText } from './query.js';
 import { parseTextQuery, textScore } from './text.js';
 import { bsonTag, cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
@@ -200,21 +201,4 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     if (meta) delete c[SCORE_FIELD];
     return idFirst(c);
   });
-}
-
-/** The filter's conditions on one array field (for the positional `$` projection). */
-function positionalQuery(
-  filter: unknown,
-  field: string,
-  collation: Collation | undefined,
-): ReturnType<typeof compile> {
-  const prepared = splitText(prepareFilter(filter)).rest;
-  const sub: Doc = {};
-  for (const [k, v] of Object.entries(prepared)) if (k === field || k.startsWith(field + '.')) sub[k] = v;
-  if (Object.keys(sub).length === 0)
-    throw new CommandError(
-      ErrorCodes.BadValue,
-      `Executor error during find command :: caused by :: positional operator '${field}.$' requires corresponding field in query specifier`,
-    );
-  return compile(sub, collation);
 }

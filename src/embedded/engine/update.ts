@@ -10,6 +10,8 @@ import type { Modifier, PipelineStage } from 'mingo/updater';
 import type { Collation } from './collation.js';
 import { compareBson } from './compare.js';
 import { add, LongOverflowError, multiply, numberKind, zeroLike } from './arithmetic.js';
+import { expandPositional } from './positional.js';
+import type { PositionalContext } from './positional.js';
 import { mingoOptions } from './query.js';
 import { bsonTypeName, cloneValue, getPath, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -34,6 +36,9 @@ const OPERATORS = new Set([
 ]);
 
 const NUMERIC = new Set(['int', 'double', 'long', 'decimal']);
+
+/** Operators whose new value the engine computes itself (see computeUpdate). */
+const COMPUTED = new Set(['$inc', '$mul', '$min', '$max']);
 
 /** What kind of update document this is. */
 export function updateKind(update: unknown): 'pipeline' | 'replacement' | 'operators' {
@@ -65,7 +70,7 @@ function describeId(doc: Doc): string {
 }
 
 /** Validates an operator update against the current document; returns the modifier to hand to mingo. */
-function validateOperators(doc: Doc, update: Doc, inserting: boolean): Doc {
+function validateOperators(doc: Doc, update: Doc, inserting: boolean, context: PositionalContext): Doc {
   const modifier: Doc = {};
   // Arithmetic and comparisons done here with MongoDB's types and order, applied as `$set`.
   const computed: Doc = {};
@@ -125,24 +130,22 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean): Doc {
         checkViable(doc, path);
       const current = positional ? undefined : getPath(doc, path);
       const currentType = current === undefined ? undefined : bsonTypeName(current);
-      if (op === '$inc' || op === '$mul') {
-        if (!NUMERIC.has(bsonTypeName(value))) {
-          throw new CommandError(
-            ErrorCodes.TypeMismatch,
-            `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(value)}}`,
-          );
+      if (op === '$inc' || op === '$mul') checkArithmetic(op, path, current, value, doc);
+      if (positional && COMPUTED.has(op)) {
+        // Resolved here, so that numbers keep MongoDB's types (mingo would drop longs and decimals).
+        for (const concrete of expandPositional(doc, path, context)) {
+          const target = getPath(doc, concrete);
+          if (op === '$inc' || op === '$mul') checkArithmetic(op, concrete, target, value, doc);
+          if (computeUpdate(op, concrete, target, value, computed, doc)) continue;
+          if (op === '$min' || op === '$max')
+            computed[concrete] = value; // a missing field takes the value
+          else
+            throw new CommandError(
+              ErrorCodes.TypeMismatch,
+              `Cannot apply ${op} to a value of non-numeric type. ${describeId(doc)} has the field '${concrete}' of non-numeric type ${bsonTypeName(target)}`,
+            );
         }
-        if (currentType !== undefined && currentType !== 'null' && !NUMERIC.has(currentType)) {
-          throw new CommandError(
-            ErrorCodes.TypeMismatch,
-            `Cannot apply ${op} to a value of non-numeric type. ${describeId(doc)} has the field '${path}' of non-numeric type ${currentType}`,
-          );
-        }
-        if (currentType === 'null' && op === '$inc')
-          throw new CommandError(
-            ErrorCodes.TypeMismatch,
-            `Cannot apply $inc to a value of non-numeric type. ${describeId(doc)} has the field '${path}' of non-numeric type null`,
-          );
+        continue;
       }
       if ((op === '$push' || op === '$addToSet') && currentType !== undefined && currentType !== 'array') {
         throw new CommandError(
@@ -177,6 +180,34 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean): Doc {
   }
   if (Object.keys(computed).length > 0) modifier['$set'] = { ...(modifier['$set'] ?? {}), ...computed };
   return modifier;
+}
+
+/** MongoDB's checks on `$inc`/`$mul` operands. @throws CommandError TypeMismatch. */
+function checkArithmetic(
+  op: '$inc' | '$mul',
+  path: string,
+  current: unknown,
+  value: unknown,
+  doc: Doc,
+): void {
+  if (!NUMERIC.has(bsonTypeName(value))) {
+    throw new CommandError(
+      ErrorCodes.TypeMismatch,
+      `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(value)}}`,
+    );
+  }
+  const currentType = current === undefined ? undefined : bsonTypeName(current);
+  if (currentType !== undefined && currentType !== 'null' && !NUMERIC.has(currentType)) {
+    throw new CommandError(
+      ErrorCodes.TypeMismatch,
+      `Cannot apply ${op} to a value of non-numeric type. ${describeId(doc)} has the field '${path}' of non-numeric type ${currentType}`,
+    );
+  }
+  if (currentType === 'null' && op === '$inc')
+    throw new CommandError(
+      ErrorCodes.TypeMismatch,
+      `Cannot apply $inc to a value of non-numeric type. ${describeId(doc)} has the field '${path}' of non-numeric type null`,
+    );
 }
 
 /**
@@ -302,7 +333,7 @@ export function applyUpdate(
         mingoUpdateOne(docs, {}, update as PipelineStage[], {}, queryOptions);
         next = docs[0]!;
       } else {
-        const modifier = validateOperators(next, update as Doc, options.inserting ?? false);
+        const modifier = validateOperators(next, update as Doc, options.inserting ?? false, options);
         const positional = Object.values(modifier).some((f) =>
           Object.keys(f as Doc).some((k) => /\.\$(\.|$)/.test(k)),
         );

@@ -264,6 +264,29 @@ for (const driver of drivers) {
       expect(String(difference!['d'])).toBe('-0.9');
     });
 
+    it('keeps number types in positional updates ($, $[] and $[identifier])', async () => {
+      const d = (s: string) => Decimal128.fromString(s);
+      const coll = await collection([
+        { _id: 1, items: [{ p: d('1.5') }, { p: Long.fromNumber(5) }, { p: 1 }] },
+        { _id: 2, items: [{ p: d('2') }, { p: d('7') }] },
+        { _id: 3, items: [] },
+      ]);
+      await coll.updateOne({ _id: 1 }, { $inc: { 'items.$[].p': 1 } });
+      await coll.updateOne(
+        { _id: 2 },
+        { $mul: { 'items.$[big].p': 2 } },
+        { arrayFilters: [{ 'big.p': { $gt: 5 } }] },
+      );
+      await coll.updateOne({ _id: 2, 'items.p': d('2') }, { $inc: { 'items.$.p': d('0.5') } });
+      const docs = await coll.find({}, { promoteLongs: false }).sort({ _id: 1 }).toArray();
+      const first = docs[0]!['items'].map((i: Doc) => i['p']);
+      expect(first.map(String)).toEqual(['2.5', '6', '2']);
+      expect(Long.isLong(first[1])).toBe(true);
+      expect(docs[1]!['items'].map((i: Doc) => String(i['p']))).toEqual(['2.5', '14']);
+      const error = await failure(() => coll.updateOne({ _id: 3 }, { $inc: { 'missing.$[].p': 1 } }));
+      expect(error['code']).toBe(2);
+    });
+
     it('compares Decimal128 with doubles by exact value', async () => {
       const d = (s: string) => Decimal128.fromString(s);
       const coll = await collection([
