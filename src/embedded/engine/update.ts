@@ -136,7 +136,7 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean, context: P
         for (const concrete of expandPositional(doc, path, context)) {
           const target = getPath(doc, concrete);
           if (op === '$inc' || op === '$mul') checkArithmetic(op, concrete, target, value, doc);
-          if (computeUpdate(op, concrete, target, value, computed, doc)) continue;
+          if (computeUpdate(op, concrete, target, value, computed, doc, context.collation)) continue;
           if (op === '$min' || op === '$max')
             computed[concrete] = value; // a missing field takes the value
           else
@@ -172,7 +172,7 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean, context: P
           ErrorCodes.BadValue,
           `The 'to' field for $rename must be a string: ${path}: ${JSON.stringify(value)}`,
         );
-      if (!positional && computeUpdate(op, path, current, value, computed, doc)) continue;
+      if (!positional && computeUpdate(op, path, current, value, computed, doc, context.collation)) continue;
       fields[path] = value;
     }
     const target = op === '$setOnInsert' ? '$set' : op;
@@ -211,8 +211,8 @@ function checkArithmetic(
 }
 
 /**
- * `$inc`/`$mul` on numbers and `$min`/`$max` on an existing value, with MongoDB's types and order (mingo's
- * lose longs and decimals): computes the new value into `computed` and returns true; returns false to
+ * `$inc`/`$mul` on numbers, `$min`/`$max` on an existing value and `$addToSet`, with MongoDB's types,
+ * order and equality (mingo's lose longs and decimals and compare numbers by type): computes the new value into `computed` and returns true; returns false to
  * leave the operator to mingo (positional paths, non-numeric values it reports).
  * @throws CommandError BadValue when int64 arithmetic overflows, as MongoDB does.
  */
@@ -223,7 +223,23 @@ function computeUpdate(
   value: unknown,
   computed: Doc,
   doc: Doc,
+  collation: Collation | undefined,
 ): boolean {
+  if (op === '$addToSet' && (current === undefined || Array.isArray(current))) {
+    // Set membership by MongoDB's equality (5 and Long(5) are one value; strings under the collation).
+    const each = isPlainObject(value) && Object.keys(value)[0] === '$each' ? value['$each'] : undefined;
+    if (each !== undefined && !Array.isArray(each)) return false;
+    const next = [...((current as unknown[] | undefined) ?? [])];
+    const keys = new Set(next.map((v) => keyOf(v, collation)));
+    for (const item of (each as unknown[] | undefined) ?? [value]) {
+      const key = keyOf(item, collation);
+      if (keys.has(key)) continue;
+      keys.add(key);
+      next.push(cloneValue(item));
+    }
+    computed[path] = next;
+    return true;
+  }
   if (op === '$inc' || op === '$mul') {
     if (numberKind(value) === undefined) return false;
     if (current === undefined) {

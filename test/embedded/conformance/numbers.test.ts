@@ -287,6 +287,26 @@ for (const driver of drivers) {
       expect(error['code']).toBe(2);
     });
 
+    it('$addToSet treats numbers of any type with the same value as one element', async () => {
+      const coll = await collection([
+        { _id: 1, a: [5] },
+        { _id: 2, a: ['Ann'] },
+      ]);
+      const same = await coll.updateOne({ _id: 1 }, { $addToSet: { a: Long.fromNumber(5) } });
+      expect(same.modifiedCount).toBe(0);
+      await coll.updateOne({ _id: 1 }, { $addToSet: { a: { $each: [5.0, 6, Long.fromNumber(6)] } } });
+      await coll.updateOne(
+        { _id: 2 },
+        { $addToSet: { a: { $each: ['ANN', 'Bob'] } } },
+        { collation: { locale: 'en', strength: 2 } },
+      );
+      const docs = await coll.find().sort({ _id: 1 }).toArray();
+      expect(docs.map((d) => d['a'])).toEqual([
+        [5, 6],
+        ['Ann', 'Bob'],
+      ]);
+    });
+
     it('compares Decimal128 with doubles by exact value', async () => {
       const d = (s: string) => Decimal128.fromString(s);
       const coll = await collection([
