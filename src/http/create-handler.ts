@@ -97,12 +97,8 @@ function createServiceResponse(hook: HookContext, context: HandlerContext): Resp
   );
 }
 
-/**
- * The last step of every chain: route, map to a service method, call it and build the response. Not
- * an async function (a promise chain allocates less); what it throws before the call, the chain
- * turns into a rejection.
- */
-const callService: Middleware<HandlerContext> = (context) => {
+/** The last step of every chain: route, map to a service method, call it and build the response. */
+const callService: Middleware<HandlerContext> = async (context) => {
   const { app, request, params } = context;
   const lookup = context.lookup === undefined ? app.lookup(getPathname(context)) : context.lookup;
   if (lookup === null) throw new NotFound(`Path '${getPathname(context).slice(0, 200)}' not found`);
@@ -115,9 +111,7 @@ const callService: Middleware<HandlerContext> = (context) => {
   );
   if (params.query === undefined) params.query = {};
   const args = restArguments(method, { id: lookup.id, data: context.data, params });
-  return invokeService(app, service, method, args).then((hook) => {
-    context.response = createServiceResponse(hook, context);
-  });
+  context.response = createServiceResponse(await invokeService(app, service, method, args), context);
 };
 
 /** A `HEAD` answer: the `GET` response's status and headers, no body (its stream is cancelled). */
@@ -157,17 +151,12 @@ export function createHandler(
 ): RequestHandler {
   const run = compose<HandlerContext>([...middleware, callService]);
 
-  /** The response as sent: `HEAD` without a body, CORS headers added. */
-  const finish = (request: Request, origin: string | null, response: Response): Response =>
-    applyCors(request.method === 'HEAD' ? withoutBody(response) : response, origin);
-
-  // Not an async function: a promise chain allocates less on a path every request takes.
-  return function handle(request: Request): Promise<Response> {
+  return async function handle(request: Request): Promise<Response> {
     const origin = getRequestHeader(request, 'origin');
-    if (request.method === 'OPTIONS') return Promise.resolve(createPreflightResponse(origin));
-    let context: RequestContext;
+    if (request.method === 'OPTIONS') return createPreflightResponse(origin);
+    let response: Response;
     try {
-      context = new RequestContext(app, request, {
+      const context = new RequestContext(app, request, {
         provider: 'rest',
         headers: getRequestHeaders(request),
         route: {},
@@ -179,23 +168,18 @@ export function createHandler(
       } catch {
         // Malformed percent-encoding: the lookup is repeated in the chain, where errorHandler answers it.
       }
-    } catch (error: unknown) {
-      const response = createErrorResponse(error, console, request);
-      return Promise.resolve(response).then((answer) => finish(request, origin, answer));
-    }
-    return run(context).then(
-      () =>
-        finish(
+      await run(context);
+      response =
+        context.response ??
+        createErrorResponse(
+          new GeneralError('The middleware chain did not produce a response'),
+          console,
           request,
-          origin,
-          context.response ??
-            createErrorResponse(
-              new GeneralError('The middleware chain did not produce a response'),
-              console,
-              request,
-            ),
-        ),
-      (error: unknown) => finish(request, origin, createErrorResponse(error, console, request)),
-    );
+        );
+    } catch (error: unknown) {
+      response = createErrorResponse(error, console, request);
+    }
+    if (request.method === 'HEAD') response = withoutBody(response);
+    return applyCors(response, origin);
   };
 }

@@ -44,20 +44,13 @@ export function createErrorResponse(thrown: unknown, logger: ErrorLogger, reques
 export function errorHandler(options: ErrorHandlerOptions = {}): Middleware<HandlerContext> {
   const logger = options.logger ?? console;
   const logError = (error: unknown): void => logServerError(logger, error);
-  // Not an async function: a promise chain allocates less on a path every request takes.
-  return (context, next) => {
+  return async (context, next) => {
     // Errors that happen after the response has started (an SSE iterator throwing) are logged here too.
     context.logError = logError;
-    const answer = (error: unknown): void => {
-      context.response = createErrorResponse(error, logger, context.request);
-    };
-    let rest: Promise<void>;
     try {
-      rest = next();
+      await next();
     } catch (error: unknown) {
-      answer(error);
-      return undefined;
+      context.response = createErrorResponse(error, logger, context.request);
     }
-    return rest.then(undefined, answer);
   };
 }
