@@ -41,6 +41,7 @@ export interface HandlerParams extends Params {
 export interface HandlerContext {
   readonly app: Application;
   readonly request: Request;
+  /** The request URL; for a request from `toRuntimeHandler` it is parsed on first read. */
   readonly url: URL;
   /** Params given to the service: `provider: 'rest'`, `headers`, `route`, `request`, then `query` from `queryParser`. */
   params: HandlerParams;
