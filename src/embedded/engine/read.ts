@@ -167,6 +167,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
       ? Object.keys(projection)
       : undefined;
   if (projection && !metaFields) {
+    checkProjectionKind(projection);
     const p: Doc = {};
     for (const [k, v] of Object.entries(projection)) {
       if (k.endsWith('.$')) {
@@ -201,4 +202,25 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     if (meta) delete c[SCORE_FIELD];
     return idFirst(c);
   });
+}
+
+/**
+ * A find projection either includes or excludes fields (`_id` may be excluded from an inclusion); its
+ * first other field decides which. @throws CommandError 31254 / 31253 as MongoDB does.
+ */
+function checkProjectionKind(projection: Doc): void {
+  let kind: 'inclusion' | 'exclusion' | undefined;
+  for (const [field, value] of Object.entries(projection)) {
+    if (field === '_id') continue;
+    const excludes = value === 0 || value === false;
+    const includes = value === 1 || value === true || (typeof value === 'number' && value !== 0);
+    if (!excludes && !includes) continue; // expressions and $meta, $slice, $elemMatch
+    const current = excludes ? 'exclusion' : 'inclusion';
+    kind ??= current;
+    if (current !== kind) {
+      throw excludes
+        ? new CommandError(31254, `Cannot do exclusion on field ${field} in inclusion projection`)
+        : new CommandError(31253, `Cannot do inclusion on field ${field} in exclusion projection`);
+    }
+  }
 }

@@ -195,7 +195,15 @@ describe.each(drivers)('query conformance ($name)', (driver) => {
 
   it('rejects a projection mixing inclusion and exclusion', async () => {
     const coll = await seeded();
-    await expect(coll.findOne({}, { projection: { name: 1, age: 0 } })).rejects.toBeDefined();
+    await expect(coll.findOne({}, { projection: { name: 1, age: 0 } })).rejects.toMatchObject({
+      code: 31254,
+      message: expect.stringContaining('Cannot do exclusion on field age in inclusion projection'),
+    });
+    await expect(coll.findOne({}, { projection: { age: 0, name: 1 } })).rejects.toMatchObject({
+      code: 31253,
+      message: expect.stringContaining('Cannot do inclusion on field name in exclusion projection'),
+    });
+    expect(await coll.findOne({ _id: 1 }, { projection: { name: 1, _id: 0 } })).toEqual({ name: 'Ann' });
   });
 
   it('matches with a case-insensitive collation (strength 2)', async () => {
