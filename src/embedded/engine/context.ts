@@ -1,7 +1,7 @@
 /**
  * The mingo operator context the engine uses: mingo's own operators, with collation-aware comparison
  * operators, range operators in MongoDB's comparison order, a BSON-aware `$type`, MongoDB's `$sort` and
- * `$group`, and the operators that compare or compute numbers (number-operators.ts) registered over the
+ * `$group` and `$lookup`, and the operators that compare or compute numbers (number-operators.ts) registered over the
  * built-ins. Used with the *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge
  * its built-ins over ours).
  */
@@ -18,6 +18,7 @@ import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
 import { groupStage } from './group.js';
+import { lookupStage } from './lookup.js';
 import {
   numberAccumulators,
   numberExpressions,
@@ -26,7 +27,7 @@ import {
 } from './number-operators.js';
 import { matchesSchema } from './schema.js';
 import { sortStage } from './sort.js';
-import { bsonTypeName, hasType, keyOf, typeAlias } from './values.js';
+import { bsonTypeName, hasType, keyOf, pathCandidates, typeAlias } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 type Predicate = (obj: Record<string, unknown>) => boolean;
@@ -35,24 +36,12 @@ type ExpressionOp = (obj: unknown, expr: unknown, options: Options) => unknown;
 
 const builtin = queryOperators as unknown as Record<string, QueryOp>;
 
-/** Values a path reaches, with arrays contributing both themselves and their elements. */
-function candidates(obj: unknown, selector: string): unknown[] {
-  const value = resolve(obj as Record<string, unknown>, selector, { unwrapArray: true });
-  const out: unknown[] = [];
-  const add = (v: unknown, depth: number): void => {
-    out.push(v);
-    if (Array.isArray(v) && depth < 2) for (const el of v) add(el, depth + 1);
-  };
-  add(value, 0);
-  return out;
-}
-
 function collationOf(options: Options): Collation | undefined {
   return normalizeCollation(options.collation);
 }
 
 function stringPredicate(selector: string, test: (s: string) => boolean): Predicate {
-  return (obj) => candidates(obj, selector).some((v) => typeof v === 'string' && test(v));
+  return (obj) => pathCandidates(obj, selector).some((v) => typeof v === 'string' && test(v));
 }
 
 function eqPredicate(selector: string, value: unknown, options: Options): Predicate {
@@ -62,7 +51,7 @@ function eqPredicate(selector: string, value: unknown, options: Options): Predic
   }
   if (collation && value !== null && typeof value === 'object' && !(value instanceof Date)) {
     const key = keyOf(value, collation);
-    return (obj) => candidates(obj, selector).some((v) => keyOf(v, collation) === key);
+    return (obj) => pathCandidates(obj, selector).some((v) => keyOf(v, collation) === key);
   }
   return builtin['$eq']!(selector, value, options);
 }
@@ -151,7 +140,7 @@ const typeExpression: ExpressionOp = (obj, expr, options) => {
 export const CONTEXT: Context = Context.init({
   accumulator: { ...accumulatorOperators, ...numberAccumulators },
   expression: { ...expressionOperators, ...numberExpressions, $type: typeExpression },
-  pipeline: { ...pipelineOperators, $group: groupStage, $sort: sortStage },
+  pipeline: { ...pipelineOperators, $group: groupStage, $lookup: lookupStage, $sort: sortStage },
   projection: projectionOperators,
   query: { ...builtin, ...overrides },
   window: windowOperators,

@@ -181,6 +181,75 @@ describe.each(drivers)('aggregation conformance ($name)', (driver) => {
     expect(out).toEqual([{ _id: 1, same: [{ _id: 1 }, { _id: 4 }] }]);
   });
 
+  it('$lookup joins numbers by value whatever their BSON type, and arrays by element', async () => {
+    const { Decimal128, Long } = driver.bson;
+    const accounts = t.db.collection<any>('accounts');
+    await accounts.insertMany([
+      { _id: 1, owner: Long.fromNumber(7) },
+      { _id: 2, owner: 7.0 },
+      { _id: 3, owner: Decimal128.fromString('7.00') },
+      { _id: 4, owner: [8, 7] },
+      { _id: 5, owner: 8 },
+      { _id: 6 },
+    ] as Doc[]);
+    const people = t.db.collection<any>('people');
+    await people.insertMany([
+      { _id: 'p7', n: 7 },
+      { _id: 'p8', n: Long.fromNumber(8) },
+      { _id: 'pm' },
+    ] as Doc[]);
+    const out = await people
+      .aggregate([
+        { $lookup: { from: 'accounts', localField: 'n', foreignField: 'owner', as: 'a' } },
+        { $project: { ids: '$a._id' } },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
+    expect(out).toEqual([
+      { _id: 'p7', ids: [1, 2, 3, 4] },
+      { _id: 'p8', ids: [4, 5] },
+      { _id: 'pm', ids: [6] },
+    ]);
+  });
+
+  it('$lookup joins strings under the aggregation collation', async () => {
+    const tags = t.db.collection<any>('tagnames');
+    await tags.insertMany([
+      { _id: 'Fruit', label: 'Fruit' },
+      { _id: 'RED', label: 'Red' },
+    ] as Doc[]);
+    const coll = await seeded();
+    const lookup = { $lookup: { from: 'tagnames', localField: 'tags', foreignField: '_id', as: 't' } };
+    const pipeline = [{ $match: { _id: 1 } }, lookup, { $project: { labels: '$t.label' } }];
+    expect(await coll.aggregate(pipeline).toArray()).toEqual([{ _id: 1, labels: [] }]);
+    const folded = await coll.aggregate(pipeline, { collation: { locale: 'en', strength: 2 } }).toArray();
+    expect(folded).toEqual([{ _id: 1, labels: ['Fruit', 'Red'] }]);
+  });
+
+  it('$lookup with localField/foreignField and a pipeline runs the pipeline on the joined documents', async () => {
+    const coll = await seeded();
+    const out = await coll
+      .aggregate([
+        { $match: { _id: { $in: [1, 2] } } },
+        {
+          $lookup: {
+            from: 'orders',
+            localField: 'customer',
+            foreignField: 'customer',
+            let: { mine: '$_id' },
+            pipeline: [{ $match: { $expr: { $ne: ['$_id', '$$mine'] } } }, { $project: { _id: 1 } }],
+            as: 'others',
+          },
+        },
+        { $project: { others: 1 } },
+      ])
+      .toArray();
+    expect(out).toEqual([
+      { _id: 1, others: [{ _id: 3 }] },
+      { _id: 2, others: [] },
+    ]);
+  });
+
   it('$graphLookup follows references', async () => {
     const staff = t.db.collection<any>('staff');
     await staff.insertMany([

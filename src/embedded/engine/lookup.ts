@@ -1,0 +1,59 @@
+/**
+ * The `$lookup` stage: mingo's, with MongoDB's equality for the `localField`/`foreignField` join. mingo
+ * hashes the join values as JS values, so `Long(5)` and `5` (or `'A'` and `'a'` under a case-insensitive
+ * collation) never join, and with both a join and a `pipeline` it runs the pipeline over the whole
+ * foreign collection instead of the joined documents. Here the join is a map from the canonical key of
+ * each foreign value (values.ts `keyOf`, under the aggregation's collation) to the foreign documents, and
+ * a `pipeline` runs, through mingo's stage, over the joined documents only.
+ */
+import { Lazy } from 'mingo/lazy';
+import type { Iterator } from 'mingo/lazy';
+import * as pipelineOperators from 'mingo/operators/pipeline';
+import type { Options } from 'mingo/types';
+import { resolve } from 'mingo/util';
+import { normalizeCollation } from './collation.js';
+import { isPlainObject, keyOf, pathCandidates } from './values.js';
+import type { Doc } from './values.js';
+
+type PipelineOp = (collection: Iterator, expr: unknown, options: Options) => Iterator;
+
+const builtinLookup = (pipelineOperators as unknown as Record<string, PipelineOp>)['$lookup']!;
+
+/** The `$lookup` pipeline operator registered in the engine's context (same arguments as mingo's). */
+export const lookupStage: PipelineOp = (collection, expr, options) => {
+  if (!isPlainObject(expr)) return builtinLookup(collection, expr, options);
+  const { from, localField, foreignField, as } = expr;
+  const joins =
+    typeof from === 'string' &&
+    typeof localField === 'string' &&
+    typeof foreignField === 'string' &&
+    typeof as === 'string' &&
+    options.collectionResolver !== undefined;
+  if (!joins) return builtinLookup(collection, expr, options);
+  const collation = normalizeCollation(options.collation);
+  const foreign = options.collectionResolver(from) as Doc[];
+  const byKey = new Map<string, number[]>();
+  foreign.forEach((doc, index) => {
+    for (const value of pathCandidates(doc, foreignField)) {
+      const key = keyOf(value, collation);
+      const indexes = byKey.get(key);
+      if (!indexes) byKey.set(key, [index]);
+      else if (indexes[indexes.length - 1] !== index) indexes.push(index);
+    }
+  });
+  const joined = (doc: Doc): Doc[] => {
+    const local = resolve(doc, localField, { unwrapArray: true });
+    const values = Array.isArray(local) ? local : [local];
+    const indexes = new Set<number>();
+    for (const value of values) for (const i of byKey.get(keyOf(value, collation)) ?? []) indexes.add(i);
+    return [...indexes].sort((a, b) => a - b).map((i) => foreign[i]!);
+  };
+  const pipeline = expr['pipeline'];
+  return collection.map((item) => {
+    const doc = item as Doc;
+    const matches = joined(doc);
+    if (pipeline === undefined) return { ...doc, [as]: matches };
+    const { localField: _local, foreignField: _foreign, ...rest } = expr;
+    return builtinLookup(Lazy([doc]), { ...rest, from: matches }, options).collect()[0];
+  });
+};
