@@ -1,13 +1,14 @@
 /** Namespace and index commands, and database/collection statistics. */
 import { BSON } from 'bson';
-import { describeCollation, normalizeCollation } from '../engine/collation.js';
+import { describeCollation } from '../engine/collation.js';
 import type { Collection } from '../engine/database.js';
 
 import { parseIndexSpec, sameIndex } from '../engine/indexes.js';
 import { compile, prepareFilter } from '../engine/query.js';
-import { keyOf } from '../engine/values.js';
+import { isPlainObject, keyOf } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
+import { parseCollation } from './collation.js';
 import type { CommandContext, Handler } from './context.js';
 import { collectionName, docOption } from './context.js';
 
@@ -59,7 +60,7 @@ const create: Handler = (cmd, ctx) => {
     }
   }
   const options: Doc = {};
-  const collation = normalizeCollation(cmd['collation']);
+  const collation = parseCollation(cmd['collation'], 'create');
   if (collation) options['collation'] = collation;
   for (const key of [
     'size',
@@ -114,13 +115,16 @@ const createIndexes: Handler = (cmd, ctx) => {
   const list = cmd['indexes'];
   if (!Array.isArray(list) || list.length === 0)
     throw new CommandError(ErrorCodes.FailedToParse, 'Must specify at least one index to create');
+  const parsed = (list as unknown[]).map((raw) => {
+    const explicit = isPlainObject(raw) && raw['collation'] !== undefined;
+    if (explicit) parseCollation(raw['collation'], 'index');
+    return { spec: parseIndexSpec(raw), explicit };
+  });
   const existed = ctx.core.engine.collection(ctx.db, name) !== undefined;
   const coll = ctx.core.engine.create(ctx.db, name);
   const before = coll.state.indexes.length + 1;
   // Indexes inherit the collection's default collation unless they name their own (`simple` included).
-  const specs = (list as unknown[]).map((raw) => {
-    const spec = parseIndexSpec(raw);
-    const explicit = typeof raw === 'object' && raw !== null && 'collation' in raw;
+  const specs = parsed.map(({ spec, explicit }) => {
     if (!explicit && coll.options.collation) spec.collation = coll.options.collation;
     return spec;
   });

@@ -3,13 +3,13 @@
  * context (database, session, transaction).
  */
 import type { Collation } from '../engine/collation.js';
-import { normalizeCollation } from '../engine/collation.js';
 import { CursorManager } from '../engine/cursors.js';
 import type { Collection, Engine } from '../engine/database.js';
 import { BlockedByTransaction, checkCollectionName } from '../engine/database.js';
 import type { Session, Transaction } from '../engine/transactions.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
+import { parseCollation } from './collation.js';
 
 /** Server identity and tunables the handlers read. */
 export interface ServerSettings {
@@ -65,7 +65,7 @@ export function collationFor(
   coll: Collection | undefined,
   field = 'collation',
 ): Collation | undefined {
-  return normalizeCollation(cmd[field]) ?? coll?.options.collation;
+  return parseCollation(cmd[field]) ?? coll?.options.collation;
 }
 
 /** A non-negative integer option. @throws CommandError TypeMismatch / BadValue. */

@@ -1,10 +1,10 @@
 /** Write commands: insert, update, delete, findAndModify. */
 import type { Collection } from '../engine/database.js';
-import { normalizeCollation } from '../engine/collation.js';
 import { deleteStatement, findAndModify, insertOne, updateStatement } from '../engine/write.js';
 import type { Doc } from '../engine/values.js';
 import { isPlainObject } from '../engine/values.js';
 import { CommandError, ErrorCodes, toCommandError } from '../errors.js';
+import { parseCollation } from './collation.js';
 import type { CommandContext, Handler } from './context.js';
 import { collationFor, collectionName, docOption, retryBlocked } from './context.js';
 
@@ -80,7 +80,7 @@ const update: Handler = async (cmd, ctx) => {
       multi: st['multi'] === true,
       upsert: st['upsert'] === true,
       arrayFilters: st['arrayFilters'] as Doc[] | undefined,
-      collation: normalizeCollation(st['collation']) ?? coll.options.collation,
+      collation: parseCollation(st['collation']) ?? coll.options.collation,
       sort: st['sort'] as Doc | undefined,
       ...(letVars ? { let: letVars } : {}),
     });
@@ -117,7 +117,7 @@ const del: Handler = async (cmd, ctx) => {
       ctx.txn,
       st['q'] ?? {},
       limit,
-      normalizeCollation(st['collation']) ?? coll.options.collation,
+      parseCollation(st['collation']) ?? coll.options.collation,
     );
   });
   ctx.core.opcounters.delete += list.length;

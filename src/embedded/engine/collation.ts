@@ -55,6 +55,13 @@ export function describeCollation(c: Collation): Record<string, unknown> {
 
 const collators = new Map<string, Intl.Collator>();
 
+/** MongoDB's `@collation=` variant names whose Unicode extension (`-u-co-`) spelling differs. */
+const ICU_VARIANTS: Record<string, string> = {
+  phonebook: 'phonebk',
+  traditional: 'trad',
+  gb2312han: 'gb2312',
+};
+
 function sensitivity(c: Collation): Intl.CollatorOptions['sensitivity'] {
   const strength = c.strength ?? 3;
   if (strength === 1) return c.caseLevel ? 'case' : 'base';
@@ -67,7 +74,8 @@ export function collator(c: Collation): Intl.Collator {
   const id = JSON.stringify([c.locale, c.strength, c.caseLevel, c.numericOrdering, c.caseFirst]);
   let found = collators.get(id);
   if (!found) {
-    const locale = c.locale === 'root' ? 'und' : c.locale.replace('@', '-u-').replace(/_/g, '-');
+    const [name = 'en', variant] = c.locale.split('@collation=');
+    const locale = name === 'root' ? 'und' : name.replace(/_/g, '-');
     let resolved = 'en';
     try {
       resolved = Intl.Collator.supportedLocalesOf([locale]).length > 0 ? locale : 'en';
@@ -75,6 +83,9 @@ export function collator(c: Collation): Intl.Collator {
       resolved = 'en';
     }
     found = new Intl.Collator(resolved, {
+      ...(variant
+        ? { collation: (ICU_VARIANTS[variant] ?? variant) as Intl.CollatorOptions['collation'] }
+        : {}),
       sensitivity: sensitivity(c),
       numeric: c.numericOrdering ?? false,
       caseFirst: c.caseFirst === 'upper' || c.caseFirst === 'lower' ? c.caseFirst : 'false',

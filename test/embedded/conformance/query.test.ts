@@ -257,6 +257,54 @@ describe.each(drivers)('query conformance ($name)', (driver) => {
     expect(await coll.countDocuments({ n: 'ZED' })).toBe(2);
   });
 
+  it('sorts by a locale variant (German phonebook: ä as ae)', async () => {
+    const coll = t.db.collection<any>('phonebook');
+    await coll.insertMany([{ w: 'af' }, { w: 'ä' }, { w: 'ae' }, { w: 'a' }]);
+    const sorted = async (locale: string) =>
+      (await coll.find({}, { collation: { locale } }).sort({ w: 1 }).toArray()).map((d) => d['w']);
+    expect(await sorted('de')).toEqual(['a', 'ä', 'ae', 'af']);
+    expect(await sorted('de@collation=phonebook')).toEqual(['a', 'ae', 'ä', 'af']);
+  });
+
+  it('refuses a malformed collation instead of falling back to another language', async () => {
+    const coll = await seeded();
+    const find = (collation: unknown) => failure(() => coll.find({}, { collation } as never).toArray());
+    const unknown = await find({ locale: 'zz_nope' });
+    expect([unknown['code'], unknown['errmsg']]).toEqual([
+      2,
+      `Field 'locale' is invalid in: { locale: "zz_nope" }`,
+    ]);
+    const cased = await find({ locale: 'EN', strength: 2 });
+    expect(cased['errmsg']).toBe(
+      `Field 'locale' is invalid in: { locale: "EN", strength: 2 }. Did you mean 'en'?`,
+    );
+    const strength = await find({ locale: 'en', strength: 6 });
+    expect([strength['code'], strength['errmsg']]).toEqual([
+      51024,
+      "BSON field 'strength' value must be <= 5, actual value '6'",
+    ]);
+    expect((await find({ locale: 'en', bogus: 1 }))['code']).toBe(40415);
+    expect((await find({ strength: 2 }))['code']).toBe(40414);
+    expect((await find({ locale: 'en', caseFirst: 'sideways' }))['code']).toBe(2);
+    expect((await find({ locale: 'en', caseLevel: 'yes' }))['code']).toBe(14);
+    expect((await find({ locale: 1 }))['code']).toBe(14);
+    const agg = await failure(() => coll.aggregate([], { collation: { locale: 'xx' } }).toArray());
+    expect(agg['code']).toBe(2);
+    expect((await failure(() => t.db.createCollection('bad_coll', { collation: {} as never })))['code']).toBe(
+      40414,
+    );
+    const index = await failure(() => coll.createIndex({ name: 1 }, { collation: { locale: 'nope' } }));
+    expect(index['code']).toBe(2);
+    expect((await coll.listIndexes().toArray()).map((i) => i['name'])).toEqual(['_id_']);
+    const update = await failure(() =>
+      coll.updateOne({ _id: 1 }, { $set: { x: 1 } }, { collation: { locale: 'en', bogus: 1 } as never }),
+    );
+    expect(update['code']).toBe(40415);
+    expect(await coll.countDocuments({ x: 1 })).toBe(0);
+    // An empty collation on a query means none, as in MongoDB.
+    expect(await coll.countDocuments({}, { collation: {} as never })).toBe(await coll.countDocuments());
+  });
+
   it('finds nothing in a missing collection', async () => {
     expect(await t.db.collection<any>('nope').find({}).toArray()).toEqual([]);
     expect(await t.db.collection<any>('nope').countDocuments()).toBe(0);
