@@ -3,6 +3,8 @@
  * See https://www.mongodb.com/docs/manual/reference/mongodb-wire-protocol/.
  */
 import { BSON, Long } from 'bson';
+import type { Double, Int32 } from 'bson';
+import { asDouble } from './engine/numbers.js';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -16,10 +18,36 @@ export const MSG_EXHAUST_ALLOWED = 1 << 16;
 
 /**
  * The decoding options every incoming document uses: regexes stay BSONRegExp so all options survive, and
- * every int64 stays a `Long` so that it is stored and returned as an int64 (numbers.ts makes them compare
- * as numbers).
+ * numbers keep their bson wrappers until {@link decodeDocument} decides which must stay wrapped.
  */
-export const DESERIALIZE_OPTIONS = { bsonRegExp: true, promoteLongs: false } as const;
+const DESERIALIZE_OPTIONS = { bsonRegExp: true, promoteLongs: false, promoteValues: false } as const;
+
+/** Int32s become JS numbers, doubles too unless the encoder would then write them as ints. */
+function promoteNumbers(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const tag = (value as { _bsontype?: unknown })._bsontype;
+  if (tag === 'Int32') return (value as Int32).value;
+  if (tag === 'Double') return asDouble((value as Double).value);
+  if (tag !== undefined || value instanceof Date) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = promoteNumbers(value[i]);
+  } else {
+    const doc = value as Record<string, unknown>;
+    for (const key of Object.keys(doc)) doc[key] = promoteNumbers(doc[key]);
+  }
+  return value;
+}
+
+/**
+ * Decodes one BSON document as the engine stores it. Each value keeps its BSON type on a round trip:
+ * regexes stay `BSONRegExp` (all options survive), every int64 stays a `Long`, and a double with an integral
+ * value that fits 32 bits stays a bson `Double` (as a JS number the encoder would write it as an int).
+ * numbers.ts makes them all compare as numbers.
+ * @throws BSONError for malformed bytes.
+ */
+export function decodeDocument(bytes: Uint8Array): Record<string, unknown> {
+  return promoteNumbers(BSON.deserialize(bytes, DESERIALIZE_OPTIONS)) as Record<string, unknown>;
+}
 
 /** A decoded request. `command` is the OP_MSG body merged with its document sequences, or the OP_QUERY query. */
 export interface WireRequest {
@@ -56,7 +84,7 @@ export function decodeMessage(buf: Buffer): WireRequest {
       offset += 1;
       if (kind === 0) {
         const size = buf.readInt32LE(offset);
-        command = BSON.deserialize(buf.subarray(offset, offset + size), DESERIALIZE_OPTIONS);
+        command = decodeDocument(buf.subarray(offset, offset + size));
         offset += size;
       } else if (kind === 1) {
         const size = buf.readInt32LE(offset);
@@ -66,7 +94,7 @@ export function decodeMessage(buf: Buffer): WireRequest {
         let p = docsStart;
         while (p < sectionEnd) {
           const docSize = buf.readInt32LE(p);
-          docs.push(BSON.deserialize(buf.subarray(p, p + docSize), DESERIALIZE_OPTIONS));
+          docs.push(decodeDocument(buf.subarray(p, p + docSize)));
           p += docSize;
         }
         sequences.push([identifier, docs]);
@@ -87,7 +115,7 @@ export function decodeMessage(buf: Buffer): WireRequest {
     const [fullCollectionName, next] = readCString(buf, 20);
     const docStart = next + 8;
     const size = buf.readInt32LE(docStart);
-    let command = BSON.deserialize(buf.subarray(docStart, docStart + size), DESERIALIZE_OPTIONS);
+    let command = decodeDocument(buf.subarray(docStart, docStart + size));
     // Legacy wrapped form: { $query: {...}, $readPreference: ... }
     if (command['$query'] && typeof command['$query'] === 'object')
       command = command['$query'] as typeof command;

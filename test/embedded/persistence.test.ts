@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MongoClient } from 'mongodb';
+import { Double, Long, MongoClient } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedServer } from 'plume/embedded';
 import type { EmbeddedServer } from 'plume/embedded';
@@ -71,6 +71,7 @@ describe('persistence (embedded only)', () => {
       await users.deleteOne({ email: 'b@x' });
       await db.collection('gone').insertOne({});
       await db.collection('gone').drop();
+      await db.collection('types').insertOne({ d: new Double(5), l: Long.fromNumber(5), i: 5 });
     });
     await first.stop();
     const second = await startEmbeddedServer({ dbPath });
@@ -81,9 +82,12 @@ describe('persistence (embedded only)', () => {
       expect(await users.find({}, { projection: { _id: 0 } }).toArray()).toEqual([{ email: 'a@x', n: 11 }]);
       await expect(users.insertOne({ email: 'a@x' })).rejects.toMatchObject({ code: 11000 });
       const names = (await db.listCollections().toArray()).map((c) => c.name).sort();
-      expect(names).toEqual(['ci', 'users']);
+      expect(names).toEqual(['ci', 'types', 'users']);
       await db.collection('ci').insertMany([{ k: 'A' }, { k: 'a' }]);
       expect(await db.collection('ci').countDocuments({ k: 'a' })).toBe(2);
+      const typed = await db.collection('types').findOne({}, { promoteValues: false });
+      const types = ['d', 'l', 'i'].map((k) => (typed![k] as { _bsontype: string })._bsontype);
+      expect(types).toEqual(['Double', 'Long', 'Int32']);
     });
   });
 

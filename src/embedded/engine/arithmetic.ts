@@ -5,8 +5,9 @@
  * (updates refuse it instead). Decimals are computed exactly, as MongoDB does; a double meeting a decimal
  * is first rounded to 15 significant digits, as MongoDB converts it.
  */
-import { Decimal128, Long } from 'bson';
+import { Decimal128, Double, Long } from 'bson';
 import { parseDecimal } from './decimal.js';
+import { asDouble } from './numbers.js';
 import type { Dec } from './decimal.js';
 import { bsonTag } from './values.js';
 
@@ -96,24 +97,29 @@ function combine(
     num: (a: number, b: number) => number;
   },
   identity: number,
-): number | Long | Decimal128 {
+): number | Double | Long | Decimal128 {
   if (kind === 'decimal') return fromDec(values.map(toDec).reduce(ops.dec, toDec(identity)));
-  if (kind === 'double') return values.map((v) => Number(String(v))).reduce(ops.num, identity);
+  if (kind === 'double') return asDouble(values.map((v) => Number(String(v))).reduce(ops.num, identity));
   const result = values.map((v) => BigInt(String(v))).reduce(ops.big, BigInt(identity));
   if (kind === 'int' && result >= INT32_MIN && result <= INT32_MAX) return Number(result);
   if (result >= INT64_MIN && result <= INT64_MAX) return Long.fromBigInt(result);
   if (onOverflow === 'throw') throw new LongOverflowError('integer overflow');
-  return values.map((v) => Number(String(v))).reduce(ops.num, identity);
+  return asDouble(values.map((v) => Number(String(v))).reduce(ops.num, identity));
+}
+
+/** The widest of number types (int < long < double < decimal); an unknown one counts as a double. */
+export function widestOf(kinds: readonly (NumberKind | undefined)[]): NumberKind {
+  let kind: NumberKind = 'int';
+  for (const k of kinds) {
+    const known = k ?? 'double';
+    if (WIDTH[known] > WIDTH[kind]) kind = known;
+  }
+  return kind;
 }
 
 /** The widest number type among `values` (all of which must be numbers). */
 export function widestKind(values: readonly unknown[]): NumberKind {
-  let kind: NumberKind = 'int';
-  for (const v of values) {
-    const k = numberKind(v) ?? 'double';
-    if (WIDTH[k] > WIDTH[kind]) kind = k;
-  }
-  return kind;
+  return widestOf(values.map(numberKind));
 }
 
 /**
@@ -123,7 +129,7 @@ export function widestKind(values: readonly unknown[]): NumberKind {
 export function add(
   values: readonly unknown[],
   onOverflow: LongOverflow = 'double',
-): number | Long | Decimal128 {
+): number | Double | Long | Decimal128 {
   return combine(
     values,
     widestKind(values),
@@ -140,7 +146,7 @@ export function add(
 export function multiply(
   values: readonly unknown[],
   onOverflow: LongOverflow = 'double',
-): number | Long | Decimal128 {
+): number | Double | Long | Decimal128 {
   return combine(
     values,
     widestKind(values),
@@ -151,13 +157,15 @@ export function multiply(
 }
 
 /** `a − b` for numbers of any BSON type, typed as MongoDB types it. */
-export function subtract(a: unknown, b: unknown): number | Long | Decimal128 {
+export function subtract(a: unknown, b: unknown): number | Double | Long | Decimal128 {
   const negated =
     numberKind(b) === 'decimal'
       ? multiply([b, -1])
       : numberKind(b) === 'long'
         ? (b as Long).negate()
-        : -Number(b);
+        : numberKind(b) === 'double'
+          ? new Double(-Number(b))
+          : -Number(b);
   return add([a, negated]);
 }
 
@@ -180,9 +188,9 @@ export function divideDecimal(value: unknown, divisor: number): Decimal128 {
 }
 
 /** A zero of `value`'s number type (what `$mul` leaves in a field that did not exist). */
-export function zeroLike(value: unknown): number | Long | Decimal128 {
+export function zeroLike(value: unknown): number | Double | Long | Decimal128 {
   const kind = numberKind(value);
   if (kind === 'decimal') return Decimal128.fromString('0');
   if (kind === 'long') return Long.ZERO;
-  return 0;
+  return kind === 'double' ? asDouble(0) : 0;
 }

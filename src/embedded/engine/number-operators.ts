@@ -10,9 +10,11 @@ import * as accumulatorOperators from 'mingo/operators/accumulator';
 import * as expressionOperators from 'mingo/operators/expression';
 import * as queryOperators from 'mingo/operators/query';
 import type { Options } from 'mingo/types';
-import { add, divideDecimal, multiply, numberKind, subtract } from './arithmetic.js';
+import { Decimal128, Long } from 'bson';
+import { add, divideDecimal, multiply, numberKind, subtract, widestOf } from './arithmetic.js';
+import type { NumberKind } from './arithmetic.js';
 import { compareBson } from './compare.js';
-import { plainFields, plainNumbers } from './numbers.js';
+import { asDouble, plainFields, plainNumbers } from './numbers.js';
 
 type Predicate = (obj: Record<string, unknown>) => boolean;
 type QueryOp = (selector: string, value: unknown, options: Options) => Predicate;
@@ -50,9 +52,84 @@ const evaluate = (obj: unknown, expr: unknown, options: Options): unknown => eva
  * handed on as literals.
  */
 function numericExpression(op: ExpressionOp): ExpressionOp {
+  return (obj, expr, options) => callPlain(op, obj, evaluate(obj, expr, options), options);
+}
+
+function callPlain(op: ExpressionOp, obj: unknown, evaluated: unknown, options: Options): unknown {
+  const args = plainNumbers(evaluated);
+  return op(obj, Array.isArray(args) ? args.map(literal) : literal(args), options);
+}
+
+/** A JS number result as a value of MongoDB's result type (computed in double precision). */
+function castTo(kind: NumberKind, n: number): unknown {
+  switch (kind) {
+    case 'int':
+      if (!Number.isInteger(n)) return n;
+      return n >= -2147483648 && n <= 2147483647 ? n : Long.fromNumber(n);
+    case 'long':
+      return Number.isInteger(n) ? Long.fromNumber(n) : n;
+    case 'decimal':
+      return Decimal128.fromString(String(n));
+    default:
+      return asDouble(n);
+  }
+}
+
+const sameAsFirst = (kinds: (NumberKind | undefined)[]): NumberKind | undefined => kinds[0];
+const doubleUnlessDecimal = (kinds: (NumberKind | undefined)[]): NumberKind =>
+  kinds.includes('decimal') ? 'decimal' : 'double';
+
+/**
+ * The type MongoDB gives each operator's result, from its arguments' types: `$abs`, `$ceil`, `$floor`,
+ * `$round` and `$trunc` keep their argument's; `$divide`, `$sqrt`, `$exp` and the logarithms give doubles
+ * (decimals for a decimal); `$mod` and `$pow` the widest argument type; conversions their target type.
+ */
+const RESULT_KIND: Record<string, (kinds: (NumberKind | undefined)[]) => NumberKind | undefined> = {
+  ...Object.fromEntries(['$abs', '$ceil', '$floor', '$round', '$trunc'].map((n) => [n, sameAsFirst])),
+  ...Object.fromEntries(
+    ['$divide', '$sqrt', '$exp', '$ln', '$log', '$log10'].map((n) => [n, doubleUnlessDecimal]),
+  ),
+  $mod: widestOf,
+  $pow: (kinds) => (kinds.includes('decimal') || kinds.includes('double') ? widestOf(kinds) : undefined),
+  $toDouble: () => 'double',
+  $toInt: () => 'int',
+  $toLong: () => 'long',
+  $toDecimal: () => 'decimal',
+};
+
+/**
+ * `$pow` of integers: exact, an int while it fits 32 bits (both arguments ints), a long while it fits 64,
+ * a double beyond or for a negative exponent.
+ */
+function integerPower(base: unknown, exponent: unknown): unknown {
+  const e = BigInt(String(exponent));
+  const b = BigInt(String(base));
+  if (e < 0n || e > 64n) return asDouble(Math.pow(Number(b), Number(e)));
+  const result = b ** e;
+  const ints = numberKind(base) === 'int' && numberKind(exponent) === 'int';
+  if (ints && result >= -2147483648n && result <= 2147483647n) return Number(result);
+  if (result >= -(2n ** 63n) && result < 2n ** 63n) return Long.fromBigInt(result);
+  return asDouble(Number(result));
+}
+
+const ROUNDING = new Set(['$round', '$trunc']);
+
+/** An operator computed by mingo on plain numbers whose result is then typed as MongoDB types it. */
+function typedExpression(name: string, op: ExpressionOp): ExpressionOp {
+  const kindOf = RESULT_KIND[name]!;
   return (obj, expr, options) => {
-    const args = plainNumbers(evaluate(obj, expr, options));
-    return op(obj, Array.isArray(args) ? args.map(literal) : literal(args), options);
+    let evaluated = evaluate(obj, expr, options);
+    // `{ $trunc: x }` and `{ $round: x }` are MongoDB's short form of `[x, 0]`; mingo takes only the array.
+    if (ROUNDING.has(name) && !Array.isArray(evaluated)) evaluated = [evaluated];
+    const args = Array.isArray(evaluated) ? (evaluated as unknown[]) : [evaluated];
+    if (name === '$toLong' && numberKind(args[0]) === 'long') return args[0];
+    const kinds = args.map(numberKind);
+    if (name === '$pow' && args.length === 2 && kinds[0] && kinds[1] && !kindOf(kinds)) {
+      return integerPower(args[0], args[1]);
+    }
+    const result = callPlain(op, obj, evaluated, options);
+    const kind = kindOf(kinds);
+    return typeof result === 'number' && kind ? castTo(kind, result) : result;
   };
 }
 
@@ -79,7 +156,7 @@ function average(values: unknown[]): unknown {
   const numbers = values.filter(isNumber);
   if (numbers.length === 0) return null;
   const total = add(numbers);
-  if (numberKind(total) !== 'decimal') return Number(String(total)) / numbers.length;
+  if (numberKind(total) !== 'decimal') return asDouble(Number(String(total)) / numbers.length);
   return divideDecimal(total, numbers.length);
 }
 
@@ -121,9 +198,16 @@ export const numberQueryOperators: Record<string, QueryOp> = {
 };
 
 const PLAIN_EXPRESSIONS = [
-  ...['$abs', '$ceil', '$divide', '$exp', '$floor', '$ln', '$log', '$log10', '$mod', '$pow', '$round'],
-  ...['$sqrt', '$trunc', '$cmp', '$eq', '$gt', '$gte', '$lt', '$lte', '$ne', '$in', '$toDouble', '$toInt'],
-  ...['$toDecimal', '$toString', '$isNumber'],
+  '$cmp',
+  '$eq',
+  '$gt',
+  '$gte',
+  '$lt',
+  '$lte',
+  '$ne',
+  '$in',
+  '$toString',
+  '$isNumber',
 ];
 
 /**
@@ -132,6 +216,9 @@ const PLAIN_EXPRESSIONS = [
  */
 export const numberExpressions: Record<string, ExpressionOp> = {
   ...Object.fromEntries(PLAIN_EXPRESSIONS.map((name) => [name, numericExpression(expressions[name]!)])),
+  ...Object.fromEntries(
+    Object.keys(RESULT_KIND).map((name) => [name, typedExpression(name, expressions[name]!)]),
+  ),
   $add: arithmetic('$add'),
   $subtract: arithmetic('$subtract'),
   $multiply: arithmetic('$multiply'),

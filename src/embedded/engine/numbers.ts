@@ -1,11 +1,12 @@
 /**
- * Numbers across BSON's numeric types. The wire decoder keeps every int64 as a bson `Long` so that it keeps
- * its type on a round trip, while mingo only understands JS numbers. MongoDB compares numbers of any type by
- * value, so the engine hands mingo "plain" views in which each `Long` within ±2^53, and each `Decimal128`
- * that is exactly a double, is a JS number. Longs beyond that range stay `Long` objects: converting them
+ * Numbers across BSON's numeric types. The wire decoder keeps every int64 as a bson `Long`, and each
+ * integral double that fits 32 bits as a bson `Double`, so that they keep their types on a round trip, while
+ * mingo only understands JS numbers. MongoDB compares numbers of any type by value, so the engine hands
+ * mingo "plain" views in which each such `Double`, each `Long` within ±2^53, and each `Decimal128` that is
+ * exactly a double, is a JS number. Longs beyond that range stay `Long` objects: converting them
  * would make neighbouring ids (snowflakes, counters) compare equal.
  */
-import { Long } from 'bson';
+import { Double, Long } from 'bson';
 import { decimalAsDouble } from './decimal.js';
 import { bsonTag, isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -19,11 +20,21 @@ const MIN_SAFE = Long.fromNumber(Number.MIN_SAFE_INTEGER);
  */
 function plainValue(value: unknown): number | undefined {
   const tag = bsonTag(value);
+  if (tag === 'Double' || tag === 'Int32') return (value as Double).value;
   if (tag === 'Decimal128') return decimalAsDouble(String(value));
   if (tag !== 'Long') return undefined;
   const long = value as Long;
   if (long.greaterThan(MAX_SAFE) || long.lessThan(MIN_SAFE)) return undefined;
   return long.toNumber();
+}
+
+/**
+ * A double result as the engine keeps it: a bson `Double` when the value is integral and fits 32 bits
+ * (the BSON encoder writes such a JS number as an int32, which would change its type), the JS number
+ * otherwise.
+ */
+export function asDouble(n: number): number | Double {
+  return Number.isInteger(n) && n >= -2147483648 && n <= 2147483647 && !Object.is(n, -0) ? new Double(n) : n;
 }
 
 /**

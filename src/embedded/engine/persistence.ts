@@ -16,7 +16,7 @@ import { splitNs } from './database.js';
 import type { IndexSpec } from './indexes.js';
 import { keyOf } from './values.js';
 import type { Doc } from './values.js';
-import { DESERIALIZE_OPTIONS } from '../wire.js';
+import { decodeDocument } from '../wire.js';
 
 const SNAPSHOT = 'snapshot.bson';
 const LOCK = 'mongod.lock';
@@ -55,7 +55,7 @@ function readRecords(buf: Buffer): { records: Doc[]; validBytes: number } {
     const size = buf.readInt32LE(offset);
     if (size < 5 || offset + size > buf.length || buf[offset + size - 1] !== 0) break;
     try {
-      records.push(BSON.deserialize(buf.subarray(offset, offset + size), DESERIALIZE_OPTIONS));
+      records.push(decodeDocument(buf.subarray(offset, offset + size)));
     } catch {
       break;
     }

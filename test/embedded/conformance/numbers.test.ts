@@ -48,6 +48,71 @@ for (const driver of drivers) {
       expect(promoted.map((d) => d['v'])).toEqual([5, -7]);
     });
 
+    /** `{ type, value }` of a field read with no number promoted to a JS number. */
+    async function typed(coll: Awaited<ReturnType<typeof collection>>, id: unknown, field = 'v') {
+      const doc = await coll.findOne({ _id: id }, { promoteValues: false });
+      const value = doc?.[field] as { _bsontype?: string; valueOf(): unknown } | undefined;
+      return { type: value?._bsontype, value: Number(value?.valueOf()) };
+    }
+
+    it('keeps a double a double on a round trip, integral values included', async () => {
+      const { Double } = driver.bson;
+      const coll = await collection([
+        { _id: 1, v: new Double(5) },
+        { _id: 2, v: 5 },
+        { _id: 3, v: new Double(2.5) },
+        { _id: 4, v: new Double(0) },
+        { _id: 5, v: [new Double(1), 1] },
+      ]);
+      expect(await typed(coll, 1)).toEqual({ type: 'Double', value: 5 });
+      expect(await typed(coll, 2)).toEqual({ type: 'Int32', value: 5 });
+      expect(await typed(coll, 3)).toEqual({ type: 'Double', value: 2.5 });
+      expect(await typed(coll, 4)).toEqual({ type: 'Double', value: 0 });
+      const array = (await coll.findOne({ _id: 5 }, { promoteValues: false }))!['v'] as Doc[];
+      expect(array.map((v) => v['_bsontype'])).toEqual(['Double', 'Int32']);
+      const ids = async (filter: Doc) =>
+        (await coll.find(filter).sort({ _id: 1 }).toArray()).map((d) => d['_id']);
+      expect(await ids({ v: { $type: 'double' } })).toEqual([1, 3, 4, 5]);
+      expect(await ids({ v: { $type: 'int' } })).toEqual([2, 5]);
+      expect(await ids({ v: 5 })).toEqual([1, 2]);
+      expect(await ids({ v: { $gte: new Double(5) } })).toEqual([1, 2]);
+      expect(await coll.distinct('v', { _id: { $lte: 2 } })).toEqual([5]);
+      const unique = await collection([]);
+      await unique.createIndex({ v: 1 }, { unique: true });
+      await unique.insertOne({ _id: 1, v: 5 });
+      expect((await failure(() => unique.insertOne({ _id: 2, v: new Double(5) })))['code']).toBe(11000);
+    });
+
+    it('types $inc, $mul and $avg results as doubles when MongoDB does, integral or not', async () => {
+      const { Double } = driver.bson;
+      const coll = await collection([
+        { _id: 1, v: new Double(5) },
+        { _id: 2, v: 5 },
+        { _id: 3, v: 4 },
+        { _id: 4, v: 2 },
+      ]);
+      await coll.updateOne({ _id: 1 }, { $inc: { v: 1 } });
+      expect(await typed(coll, 1)).toEqual({ type: 'Double', value: 6 });
+      await coll.updateOne({ _id: 2 }, { $inc: { v: new Double(1) } });
+      expect(await typed(coll, 2)).toEqual({ type: 'Double', value: 6 });
+      await coll.updateOne({ _id: 3 }, { $mul: { v: 2 } });
+      expect(await typed(coll, 3)).toEqual({ type: 'Int32', value: 8 });
+      await coll.updateOne({ _id: 4 }, { $mul: { w: new Double(3) } });
+      expect(await typed(coll, 4, 'w')).toEqual({ type: 'Double', value: 0 });
+      const [stats] = await coll
+        .aggregate(
+          [
+            { $match: { _id: { $in: [3, 4] } } },
+            { $group: { _id: null, avg: { $avg: '$v' }, sum: { $sum: '$v' }, d: { $sum: new Double(1) } } },
+          ],
+          { promoteValues: false },
+        )
+        .toArray();
+      expect([stats!['avg']._bsontype, Number(stats!['avg'])]).toEqual(['Double', 5]);
+      expect(stats!['sum']._bsontype).toBe('Int32');
+      expect([stats!['d']._bsontype, Number(stats!['d'])]).toEqual(['Double', 2]);
+    });
+
     it('matches $type long (18) only for int64 values', async () => {
       const coll = await collection([
         { _id: 1, v: Long.fromNumber(5) },
@@ -348,6 +413,79 @@ for (const driver of drivers) {
       const coll = await collection([{ v: Long.fromNumber(5) }, { v: 5 }, { v: 6 }]);
       const values = await coll.distinct('v');
       expect(values.map(Number).sort()).toEqual([5, 6]);
+    });
+
+    it('types the results of the other aggregation number operators as MongoDB does', async () => {
+      const { Double } = driver.bson;
+      const coll = await collection([
+        {
+          _id: 1,
+          d: new Double(5.5),
+          i: 5,
+          l: Long.fromNumber(7),
+          m: Decimal128.fromString('2.50'),
+          s: '42',
+        },
+        { _id: 2, i: -2147483648 },
+      ]);
+      const [row] = await coll
+        .aggregate(
+          [
+            { $match: { _id: 1 } },
+            {
+              $project: {
+                _id: 0,
+                divide: { $divide: ['$i', 1] },
+                divideDecimal: { $divide: ['$m', 2] },
+                sqrt: { $sqrt: 16 },
+                absDouble: { $abs: '$d' },
+                absLong: { $abs: '$l' },
+                floor: { $floor: '$d' },
+                round: { $round: ['$d', 0] },
+                truncShort: { $trunc: '$i' },
+                modLong: { $mod: ['$i', '$l'] },
+                modDouble: { $mod: ['$i', 2.5] },
+                powInt: { $pow: ['$i', 2] },
+                powLong: { $pow: ['$i', 20] },
+                powNegative: { $pow: ['$i', -1] },
+                powDouble: { $pow: [new Double(2), 3] },
+                toLong: { $toLong: '$s' },
+                toDouble: { $toDouble: '$i' },
+                toDecimal: { $toDecimal: '$i' },
+                toInt: { $toInt: '$d' },
+              },
+            },
+          ],
+          { promoteValues: false },
+        )
+        .toArray();
+      const types = Object.fromEntries(
+        Object.entries(row!).map(([k, v]) => [k, `${(v as Doc)['_bsontype']} ${String(v)}`]),
+      );
+      expect(types).toEqual({
+        divide: 'Double 5',
+        divideDecimal: 'Decimal128 1.25',
+        sqrt: 'Double 4',
+        absDouble: 'Double 5.5',
+        absLong: 'Long 7',
+        floor: 'Double 5',
+        round: 'Double 6',
+        truncShort: 'Int32 5',
+        modLong: 'Long 5',
+        modDouble: 'Double 0',
+        powInt: 'Int32 25',
+        powLong: 'Long 95367431640625',
+        powNegative: 'Double 0.2',
+        powDouble: 'Double 8',
+        toLong: 'Long 42',
+        toDouble: 'Double 5',
+        toDecimal: 'Decimal128 5',
+        toInt: 'Int32 5',
+      });
+      const [min] = await coll
+        .aggregate([{ $match: { _id: 2 } }, { $project: { a: { $abs: '$i' } } }], { promoteValues: false })
+        .toArray();
+      expect([(min!['a'] as Doc)['_bsontype'], String(min!['a'])]).toEqual(['Long', '2147483648']);
     });
   });
 }
