@@ -194,3 +194,18 @@ export function zeroLike(value: unknown): number | Double | Long | Decimal128 {
   if (kind === 'long') return Long.ZERO;
   return kind === 'double' ? asDouble(0) : 0;
 }
+
+/** `$bit`'s bitwise operations. */
+export type BitOperation = 'and' | 'or' | 'xor';
+
+/**
+ * `a and|or|xor b` for ints and longs (`$bit`): a long when either is a long, an int otherwise.
+ * Callers check that both are ints or longs.
+ */
+export function bitwise(operation: BitOperation, a: unknown, b: unknown): number | Long {
+  const x = BigInt(String(a));
+  const y = BigInt(String(b));
+  const result = operation === 'and' ? x & y : operation === 'or' ? x | y : x ^ y;
+  if (numberKind(a) === 'long' || numberKind(b) === 'long') return Long.fromBigInt(BigInt.asIntN(64, result));
+  return Number(BigInt.asIntN(32, result));
+}

@@ -9,6 +9,7 @@ import * as pipelineOperators from 'mingo/operators/pipeline';
 import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
 import { normalizeCollation } from './collation.js';
+import type { Collation } from './collation.js';
 import { compareSortKeys, sortKey } from './compare.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -26,18 +27,30 @@ export const sortStage: PipelineOp = (collection, sortKeys, options) => {
   }
   const fields = entries.map(([path, dir]) => ({ path, descending: dir === -1 }));
   const collation = normalizeCollation(options.collation);
-  return collection.transform((items: unknown[]) => {
-    const keyed = (items as Doc[]).map((doc) => ({
-      doc,
-      keys: fields.map((f) => sortKey(resolve(doc, f.path), f.descending, collation)),
-    }));
-    keyed.sort((x, y) => {
-      for (let i = 0; i < fields.length; i++) {
-        const c = compareSortKeys(x.keys[i], y.keys[i], collation);
-        if (c !== 0) return fields[i]!.descending ? -c : c;
-      }
-      return 0;
-    });
-    return Lazy(keyed.map((k) => k.doc));
-  });
+  return collection.transform((items: unknown[]) => Lazy(sortByFields(items, fields, collation)));
 };
+
+/** One key of a sort: a field path and its direction. */
+export interface SortField {
+  path: string;
+  descending: boolean;
+}
+
+/**
+ * `items` sorted by `fields` in MongoDB's order (compare.ts; arrays by their smallest or largest element),
+ * stable. Values that are not documents have no fields: they sort as missing.
+ */
+export function sortByFields<T>(items: T[], fields: SortField[], collation?: Collation): T[] {
+  const keyed = items.map((item) => ({
+    item,
+    keys: fields.map((f) => sortKey(resolve(item as Doc, f.path), f.descending, collation)),
+  }));
+  keyed.sort((x, y) => {
+    for (let i = 0; i < fields.length; i++) {
+      const c = compareSortKeys(x.keys[i], y.keys[i], collation);
+      if (c !== 0) return fields[i]!.descending ? -c : c;
+    }
+    return 0;
+  });
+  return keyed.map((k) => k.item);
+}

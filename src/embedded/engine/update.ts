@@ -9,8 +9,10 @@ import { update as mingoUpdate, updateOne as mingoUpdateOne } from 'mingo/update
 import type { Modifier, PipelineStage } from 'mingo/updater';
 import type { Collation } from './collation.js';
 import { compareBson } from './compare.js';
-import { add, LongOverflowError, multiply, numberKind, zeroLike } from './arithmetic.js';
+import { add, bitwise, LongOverflowError, multiply, numberKind, zeroLike } from './arithmetic.js';
+import type { BitOperation } from './arithmetic.js';
 import { expandPositional } from './positional.js';
+import { computePush } from './push.js';
 import type { PositionalContext } from './positional.js';
 import { mingoOptions } from './query.js';
 import { bsonTypeName, cloneValue, getPath, idFirst, isPlainObject, keyOf } from './values.js';
@@ -211,9 +213,10 @@ function checkArithmetic(
 }
 
 /**
- * `$inc`/`$mul` on numbers, `$min`/`$max` on an existing value and `$addToSet`, with MongoDB's types,
- * order and equality (mingo's lose longs and decimals and compare numbers by type): computes the new value into `computed` and returns true; returns false to
- * leave the operator to mingo (positional paths, non-numeric values it reports).
+ * `$inc`/`$mul` on numbers, `$min`/`$max` on an existing value, `$addToSet`, `$push` (push.ts) and `$bit`
+ * on ints and longs, with MongoDB's types, order and equality (mingo's lose longs and decimals and
+ * compare numbers by type): computes the new value into `computed` and returns true; returns false to
+ * leave the operator to mingo (positional paths, values it reports as errors).
  * @throws CommandError BadValue when int64 arithmetic overflows, as MongoDB does.
  */
 function computeUpdate(
@@ -258,6 +261,27 @@ function computeUpdate(
     }
     return true;
   }
+  if (op === '$push' && (current === undefined || Array.isArray(current))) {
+    const next = computePush(current, value, collation);
+    if (next === undefined) return false;
+    computed[path] = next;
+    return true;
+  }
+  if (op === '$bit') {
+    checkBitSpec(value);
+    if (current !== undefined && !isInteger(current)) {
+      throw new CommandError(
+        ErrorCodes.BadValue,
+        `Cannot apply $bit to a value of non-integral type.${describeId(doc)} has the field ${path} of non-integer type ${bsonTypeName(current)}`,
+      );
+    }
+    let result: unknown = current ?? 0;
+    for (const [operation, operand] of Object.entries(value)) {
+      result = bitwise(operation as BitOperation, result, operand);
+    }
+    computed[path] = result;
+    return true;
+  }
   if ((op === '$min' || op === '$max') && current !== undefined) {
     // MongoDB's comparison order (mingo's puts ObjectId, booleans and int64 elsewhere).
     const order = compareBson(current, value);
@@ -265,6 +289,32 @@ function computeUpdate(
     return true;
   }
   return false;
+}
+
+const isInteger = (value: unknown): boolean => numberKind(value) === 'int' || numberKind(value) === 'long';
+
+/** MongoDB's checks on a `$bit` operand: `{ and|or|xor: int or long, … }`. @throws CommandError BadValue. */
+function checkBitSpec(value: unknown): asserts value is Record<BitOperation, unknown> {
+  if (!isPlainObject(value)) {
+    throw new CommandError(
+      ErrorCodes.BadValue,
+      `The $bit modifier is not compatible with a ${bsonTypeName(value)}. You must pass in an embedded document: {$bit: {field: {and/or/xor: #}}`,
+    );
+  }
+  for (const [operation, operand] of Object.entries(value)) {
+    if (operation !== 'and' && operation !== 'or' && operation !== 'xor') {
+      throw new CommandError(
+        ErrorCodes.BadValue,
+        `The $bit modifier only supports 'and', 'or', and 'xor', not '${operation}' which is an unknown operator`,
+      );
+    }
+    if (!isInteger(operand)) {
+      throw new CommandError(
+        ErrorCodes.BadValue,
+        `The $bit modifier field must be an Integer(32/64 bit); a '${bsonTypeName(operand)}' is not supported here`,
+      );
+    }
+  }
 }
 
 /** MongoDB refuses to create a field under a scalar: PathNotViable (28). */

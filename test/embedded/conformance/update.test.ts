@@ -49,6 +49,38 @@ const updateCases: [string, Doc, Doc | Doc[], Doc][] = [
   ['$pullAll', { arr: [1, 2, 3, 2] }, { $pullAll: { arr: [2, 3] } }, { arr: [1] }],
   ['$[] updates every element', { arr: [1, 2] }, { $inc: { 'arr.$[]': 10 } }, { arr: [11, 12] }],
   ['$bit and', { n: 13 }, { $bit: { n: { and: 10 } } }, { n: 8 }],
+  ['$bit or then xor, in order', { n: 12 }, { $bit: { n: { or: 1, xor: 4 } } }, { n: 9 }],
+  ['$bit on a missing field starts from 0', {}, { $bit: { n: { or: 5 } } }, { n: 5 }],
+  [
+    '$push with a negative $position inserts before the last elements',
+    { arr: [1, 2, 3] },
+    { $push: { arr: { $each: [9, 8], $position: -1 } } },
+    { arr: [1, 2, 9, 8, 3] },
+  ],
+  [
+    '$push sorts before it slices, whatever the order of the modifiers',
+    { arr: [5, 1] },
+    { $push: { arr: { $slice: -2, $sort: -1, $each: [3] } } },
+    { arr: [3, 1] },
+  ],
+  [
+    '$push $sort orders elements of different types in BSON order',
+    { arr: [3, 'b', null, { x: 1 }, 'a', true, 1.5] },
+    { $push: { arr: { $each: [], $sort: 1 } } },
+    { arr: [null, 1.5, 3, 'a', 'b', { x: 1 }, true] },
+  ],
+  [
+    '$push $sort by an embedded field (an array field sorts by its largest element descending)',
+    { arr: [{ s: 3 }, { s: 1 }, { s: [0, 5] }] },
+    { $push: { arr: { $each: [{ s: 2 }], $sort: { s: -1 } } } },
+    { arr: [{ s: [0, 5] }, { s: 3 }, { s: 2 }, { s: 1 }] },
+  ],
+  [
+    '$push $slice 0 empties the array',
+    { arr: [1, 2] },
+    { $push: { arr: { $each: [3], $slice: 0 } } },
+    { arr: [] },
+  ],
   [
     'several operators at once',
     { a: 1, b: [1] },
@@ -84,6 +116,18 @@ const errorCases: [string, Doc, Doc | Doc[], number][] = [
     40,
   ],
   ['an unknown operator is FailedToParse (9)', { a: 1 }, { $frobnicate: { a: 1 } }, 9],
+  ['an unknown $push modifier is BadValue (2)', { a: [1] }, { $push: { a: { $each: [2], $foo: 1 } } }, 2],
+  ['$push $each of a non-array is BadValue (2)', { a: [1] }, { $push: { a: { $each: 2 } } }, 2],
+  [
+    '$push $slice of a non-integer is BadValue (2)',
+    { a: [1] },
+    { $push: { a: { $each: [2], $slice: 1.5 } } },
+    2,
+  ],
+  ['$push $sort of 2 is BadValue (2)', { a: [1] }, { $push: { a: { $each: [2], $sort: 2 } } }, 2],
+  ['$bit on a double is BadValue (2)', { n: 2.5 }, { $bit: { n: { or: 1 } } }, 2],
+  ['$bit with a double operand is BadValue (2)', { n: 2 }, { $bit: { n: { or: 1.5 } } }, 2],
+  ['$bit with an unknown operation is BadValue (2)', { n: 2 }, { $bit: { n: { nand: 1 } } }, 2],
 ];
 
 describe.each(drivers)('update conformance ($name)', (driver) => {
@@ -113,6 +157,29 @@ describe.each(drivers)('update conformance ($name)', (driver) => {
     const error = await failure(() => coll.updateOne({ _id: id }, update));
     expect(error['code']).toBe(code);
     expect(await coll.findOne({ _id: id }, { projection: { _id: 0 } })).toEqual(stored);
+  });
+
+  it('$push and $bit keep int64s and sort strings under the update collation', async () => {
+    const { Long } = driver.bson;
+    const big = Long.fromString('9007199254740993');
+    const { coll, id } = await fresh({
+      longs: [Long.fromNumber(2), big],
+      n: Long.fromNumber(6),
+      s: ['b', 'A', 'a'],
+    });
+    const pushLong: Doc = {
+      $push: {
+        longs: { $each: [Long.fromString('9007199254740992')], $sort: -1, $slice: Long.fromNumber(2) },
+      },
+    };
+    await coll.updateOne({ _id: id }, pushLong);
+    await coll.updateOne({ _id: id }, { $bit: { n: { and: 3 } } });
+    const pushString: Doc = { $push: { s: { $each: ['B'], $sort: 1 } } };
+    await coll.updateOne({ _id: id }, pushString, { collation: { locale: 'en' } });
+    const doc = (await coll.findOne({ _id: id }, { promoteLongs: false }))!;
+    expect(doc['longs'].map(String)).toEqual(['9007199254740993', '9007199254740992']);
+    expect([Long.isLong(doc['n']), String(doc['n'])]).toEqual([true, '2']);
+    expect(doc['s']).toEqual(['a', 'A', 'b', 'B']);
   });
 
   it('replacing with a different _id is ImmutableField (66)', async () => {
