@@ -7,6 +7,7 @@ import { Aggregator } from 'mingo/aggregator';
 import type { Collection, Engine } from './database.js';
 import type { Collation } from './collation.js';
 import { matchDocs } from './read.js';
+import { normalizePipeline } from './specs.js';
 import { mingoOptions } from './query.js';
 import { parseTextQuery, textScore } from './text.js';
 import type { Transaction } from './transactions.js';
@@ -69,7 +70,8 @@ function searchStage(engine: Engine, args: AggregateArgs, spec: unknown): Doc[] 
  * @throws CommandError for invalid stages or write-stage failures.
  */
 export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
-  const pipeline = [...args.pipeline];
+  // Specs read flags, counts and boundaries by value (`$limit: Double(5)`, `$project: { a: Double(1) }`).
+  const pipeline = normalizePipeline(args.pipeline);
   for (const stage of pipeline)
     if (!isPlainObject(stage))
       throw new CommandError(ErrorCodes.TypeMismatch, 'Each element of the pipeline array must be an object');

@@ -133,6 +133,37 @@ function typedExpression(name: string, op: ExpressionOp): ExpressionOp {
   };
 }
 
+/**
+ * An operator whose arguments at `positions` are indexes or counts: those are seen as JS numbers (a stored
+ * `Double(1)` or `Long(1)` index works), the others (arrays, strings) are handed on untouched so that
+ * elements passed through keep their types.
+ */
+function numericArguments(op: ExpressionOp, positions: readonly number[]): ExpressionOp {
+  return (obj, expr, options) => {
+    const args = evaluate(obj, expr, options);
+    if (!Array.isArray(args)) return op(obj, literal(plainNumbers(args)), options);
+    return op(
+      obj,
+      args.map((a, i) => literal(positions.includes(i) ? plainNumbers(a) : a)),
+      options,
+    );
+  };
+}
+
+/** Operators that take indexes or counts, and the positions of those arguments. */
+const INDEX_ARGUMENTS: Record<string, readonly number[]> = {
+  $arrayElemAt: [1],
+  $slice: [1, 2],
+  $range: [0, 1, 2],
+  $substr: [1, 2],
+  $substrCP: [1, 2],
+  $substrBytes: [1, 2],
+  $indexOfArray: [2, 3],
+  $indexOfCP: [2, 3],
+  $indexOfBytes: [2, 3],
+  $toDate: [0],
+};
+
 /** The values an accumulator works on: its expression evaluated per document (mingo's `$push`). */
 function collect(collection: unknown[], expr: unknown, options: Options): unknown[] {
   if (expr === null || expr === undefined) return collection;
@@ -195,6 +226,7 @@ export const numberQueryOperators: Record<string, QueryOp> = {
   $mod: numericQuery(queries['$mod']!),
   $all: numericQuery(queries['$all']!),
   $elemMatch: numericQuery(queries['$elemMatch']!),
+  $size: numericQuery(queries['$size']!),
 };
 
 const PLAIN_EXPRESSIONS = [
@@ -218,6 +250,9 @@ export const numberExpressions: Record<string, ExpressionOp> = {
   ...Object.fromEntries(PLAIN_EXPRESSIONS.map((name) => [name, numericExpression(expressions[name]!)])),
   ...Object.fromEntries(
     Object.keys(RESULT_KIND).map((name) => [name, typedExpression(name, expressions[name]!)]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(INDEX_ARGUMENTS).map(([name, at]) => [name, numericArguments(expressions[name]!, at)]),
   ),
   $add: arithmetic('$add'),
   $subtract: arithmetic('$subtract'),

@@ -37,19 +37,16 @@ export function asDouble(n: number): number | Double {
   return Number.isInteger(n) && n >= -2147483648 && n <= 2147483647 && !Object.is(n, -0) ? new Double(n) : n;
 }
 
-/**
- * `value` with every `Long` within ±2^53 replaced by a JS number, at any depth. Returns `value` itself when
- * there is nothing to replace, so the common case allocates nothing.
- */
-export function plainNumbers<T>(value: T): T {
+/** `value` with `replace` applied to every bson value at any depth; `value` itself when nothing changes. */
+function mapBsonValues<T>(value: T, replace: (v: unknown) => number | undefined): T {
   if (value === null || typeof value !== 'object') return value;
-  const n = plainValue(value);
+  const n = replace(value);
   if (n !== undefined) return n as T;
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
-      const p = plainNumbers(v);
+      const p = mapBsonValues(v, replace);
       if (p !== v) {
         out ??= value.slice();
         out[i] = p;
@@ -61,13 +58,22 @@ export function plainNumbers<T>(value: T): T {
   let out: Doc | undefined;
   for (const key of Object.keys(value)) {
     const v = value[key];
-    const p = plainNumbers(v);
+    const p = mapBsonValues(v, replace);
     if (p !== v) {
       out ??= { ...value };
       out[key] = p;
     }
   }
   return (out ?? value) as T;
+}
+
+/**
+ * `value` with every `Double` wrapper, `Long` within ±2^53 and `Decimal128` that is exactly a double
+ * replaced by a JS number, at any depth. Returns `value` itself when there is nothing to replace, so the
+ * common case allocates nothing.
+ */
+export function plainNumbers<T>(value: T): T {
+  return mapBsonValues(value, plainValue);
 }
 
 /** `doc` with the top-level fields that `paths` start with made plain (see {@link plainNumbers}). */

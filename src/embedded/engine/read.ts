@@ -5,6 +5,7 @@
 import { Aggregator } from 'mingo/aggregator';
 import type { CollectionState } from './collection.js';
 import type { Collation } from './collation.js';
+import { plainNumbers } from './numbers.js';
 import { lookupCandidates } from './indexes.js';
 import { positionalQuery } from './positional.js';
 import { compile, isEmptyFilter, mingoOptions, prepareFilter, splitText } from './query.js';
@@ -132,8 +133,10 @@ function usesMeta(spec: Doc | undefined): boolean {
  */
 export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   const { docs, scores } = matchDocs(state, spec.filter, spec.collation, spec.variables);
-  const sort = spec.sort && Object.keys(spec.sort).length > 0 ? spec.sort : undefined;
-  const projection = spec.projection && Object.keys(spec.projection).length > 0 ? spec.projection : undefined;
+  // Specs compare flags and counts as numbers: `{ name: Double(1) }` includes `name` like `{ name: 1 }`.
+  const sort = spec.sort && Object.keys(spec.sort).length > 0 ? plainNumbers(spec.sort) : undefined;
+  const projection =
+    spec.projection && Object.keys(spec.projection).length > 0 ? plainNumbers(spec.projection) : undefined;
   const skip = spec.skip ?? 0;
   const limit = spec.limit ?? 0;
   if (!sort && !projection) {

@@ -11,6 +11,8 @@ import type { Collation } from './collation.js';
 import { compareBson } from './compare.js';
 import { add, bitwise, LongOverflowError, multiply, numberKind, zeroLike } from './arithmetic.js';
 import type { BitOperation } from './arithmetic.js';
+import { plainNumbers } from './numbers.js';
+import { normalizePipeline } from './specs.js';
 import { expandPositional } from './positional.js';
 import { computePush } from './push.js';
 import type { PositionalContext } from './positional.js';
@@ -175,7 +177,7 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean, context: P
           `The 'to' field for $rename must be a string: ${path}: ${JSON.stringify(value)}`,
         );
       if (!positional && computeUpdate(op, path, current, value, computed, doc, context.collation)) continue;
-      fields[path] = value;
+      fields[path] = op === '$pop' ? plainNumbers(value) : value;
     }
     const target = op === '$setOnInsert' ? '$set' : op;
     if (Object.keys(fields).length > 0) modifier[target] = { ...(modifier[target] ?? {}), ...fields };
@@ -396,7 +398,7 @@ export function applyUpdate(
     try {
       if (kind === 'pipeline') {
         const docs = [next];
-        mingoUpdateOne(docs, {}, update as PipelineStage[], {}, queryOptions);
+        mingoUpdateOne(docs, {}, normalizePipeline(update as PipelineStage[]), {}, queryOptions);
         next = docs[0]!;
       } else {
         const modifier = validateOperators(next, update as Doc, options.inserting ?? false, options);

@@ -415,6 +415,52 @@ for (const driver of drivers) {
       expect(values.map(Number).sort()).toEqual([5, 6]);
     });
 
+    it('reads doubles and int64s used as flags, counts and indexes as numbers', async () => {
+      const { Double } = driver.bson;
+      const coll = await collection([
+        { _id: 1, arr: [10, Long.fromNumber(20), 30], l: Long.fromNumber(1), d: new Double(2), s: 'hello' },
+        { _id: 2, arr: [1] },
+      ]);
+      const one = { _id: 1 };
+      const found = await coll.findOne(one, { projection: { s: new Double(1), _id: new Double(0) } });
+      expect(found).toEqual({ s: 'hello' });
+      const sliced = await coll.findOne(one, {
+        projection: { arr: { $slice: Long.fromNumber(2) }, _id: 0, s: 1 },
+      });
+      expect(sliced).toEqual({ arr: [10, 20], s: 'hello' });
+      expect(await coll.countDocuments({ arr: { $size: new Double(3) } })).toBe(1);
+      expect(await coll.countDocuments({ arr: { $size: Long.fromNumber(1) } })).toBe(1);
+      const [row] = await coll
+        .aggregate(
+          [
+            { $sort: { _id: new Double(1) } },
+            { $limit: new Double(1) },
+            {
+              $project: {
+                _id: new Double(0),
+                at: { $arrayElemAt: ['$arr', '$l'] },
+                last: { $arrayElemAt: ['$arr', '$d'] },
+                head: { $slice: ['$arr', '$l'] },
+                range: { $range: [0, '$d'] },
+                sub: { $substrCP: ['$s', '$l', '$d'] },
+              },
+            },
+          ],
+          { promoteLongs: false },
+        )
+        .toArray();
+      expect(Long.isLong(row!['at'])).toBe(true);
+      expect({ ...row, at: String(row!['at']) }).toEqual({
+        at: '20',
+        last: 30,
+        head: [10],
+        range: [0, 1],
+        sub: 'el',
+      });
+      await coll.updateOne(one, { $pop: { arr: new Double(1) } } as Doc);
+      expect((await coll.findOne(one))!['arr']).toEqual([10, 20]);
+    });
+
     it('types the results of the other aggregation number operators as MongoDB does', async () => {
       const { Double } = driver.bson;
       const coll = await collection([
