@@ -1,7 +1,7 @@
 /**
  * The mingo operator context the engine uses: mingo's own operators, with collation-aware comparison
  * operators, range operators in MongoDB's comparison order, a BSON-aware `$type`, MongoDB's `$sort` and
- * `$group` and `$lookup`, and the operators that compare or compute numbers (number-operators.ts) registered over the
+ * `$group`, `$lookup` and `$graphLookup`, and the operators that compare or compute numbers (number-operators.ts) registered over the
  * built-ins. Used with the *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge
  * its built-ins over ours).
  */
@@ -17,6 +17,7 @@ import { resolve } from 'mingo/util';
 import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
+import { graphLookupStage } from './graph-lookup.js';
 import { groupStage } from './group.js';
 import { lookupStage } from './lookup.js';
 import {
@@ -140,7 +141,13 @@ const typeExpression: ExpressionOp = (obj, expr, options) => {
 export const CONTEXT: Context = Context.init({
   accumulator: { ...accumulatorOperators, ...numberAccumulators },
   expression: { ...expressionOperators, ...numberExpressions, $type: typeExpression },
-  pipeline: { ...pipelineOperators, $group: groupStage, $lookup: lookupStage, $sort: sortStage },
+  pipeline: {
+    ...pipelineOperators,
+    $graphLookup: graphLookupStage,
+    $group: groupStage,
+    $lookup: lookupStage,
+    $sort: sortStage,
+  },
   projection: projectionOperators,
   query: { ...builtin, ...overrides },
   window: windowOperators,

@@ -12,12 +12,34 @@ import * as pipelineOperators from 'mingo/operators/pipeline';
 import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
 import { normalizeCollation } from './collation.js';
+import type { Collation } from './collation.js';
 import { isPlainObject, keyOf, pathCandidates } from './values.js';
 import type { Doc } from './values.js';
 
 type PipelineOp = (collection: Iterator, expr: unknown, options: Options) => Iterator;
 
 const builtinLookup = (pipelineOperators as unknown as Record<string, PipelineOp>)['$lookup']!;
+
+/**
+ * Where each value of `path` occurs in `docs`: canonical key (values.ts `keyOf`, under `collation`) →
+ * indexes of the documents whose `path` equals it or holds it in an array, in order and without repeats.
+ */
+export function indexByValue(
+  docs: readonly Doc[],
+  path: string,
+  collation: Collation | undefined,
+): Map<string, number[]> {
+  const byKey = new Map<string, number[]>();
+  docs.forEach((doc, index) => {
+    for (const value of pathCandidates(doc, path)) {
+      const key = keyOf(value, collation);
+      const indexes = byKey.get(key);
+      if (!indexes) byKey.set(key, [index]);
+      else if (indexes[indexes.length - 1] !== index) indexes.push(index);
+    }
+  });
+  return byKey;
+}
 
 /** The `$lookup` pipeline operator registered in the engine's context (same arguments as mingo's). */
 export const lookupStage: PipelineOp = (collection, expr, options) => {
@@ -32,15 +54,7 @@ export const lookupStage: PipelineOp = (collection, expr, options) => {
   if (!joins) return builtinLookup(collection, expr, options);
   const collation = normalizeCollation(options.collation);
   const foreign = options.collectionResolver(from) as Doc[];
-  const byKey = new Map<string, number[]>();
-  foreign.forEach((doc, index) => {
-    for (const value of pathCandidates(doc, foreignField)) {
-      const key = keyOf(value, collation);
-      const indexes = byKey.get(key);
-      if (!indexes) byKey.set(key, [index]);
-      else if (indexes[indexes.length - 1] !== index) indexes.push(index);
-    }
-  });
+  const byKey = indexByValue(foreign, foreignField, collation);
   const joined = (doc: Doc): Doc[] => {
     const local = resolve(doc, localField, { unwrapArray: true });
     const values = Array.isArray(local) ? local : [local];

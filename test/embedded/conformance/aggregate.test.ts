@@ -275,6 +275,56 @@ describe.each(drivers)('aggregation conformance ($name)', (driver) => {
     expect(out).toEqual([{ _id: 'c', n: 2 }]);
   });
 
+  it('$graphLookup connects numbers by value, reports int64 depths and honours maxDepth and restrictSearchWithMatch', async () => {
+    const { Long } = driver.bson;
+    const nodes = t.db.collection<any>('nodes');
+    await nodes.insertMany([
+      { _id: 1, next: Long.fromNumber(2) },
+      { _id: 2, next: [3, 4] },
+      { _id: 3, next: 1, hidden: true },
+      { _id: 4 },
+    ] as Doc[]);
+    const walk = async (options: Doc) => {
+      const [row] = await nodes
+        .aggregate(
+          [
+            { $match: { _id: 1 } },
+            {
+              $graphLookup: {
+                from: 'nodes',
+                startWith: '$next',
+                connectFromField: 'next',
+                connectToField: '_id',
+                as: 'reached',
+                depthField: 'depth',
+                ...options,
+              },
+            },
+            { $unwind: '$reached' },
+            { $sort: { 'reached._id': 1 } },
+            { $group: { _id: null, ids: { $push: '$reached._id' }, depths: { $push: '$reached.depth' } } },
+          ],
+          { promoteLongs: false },
+        )
+        .toArray();
+      return {
+        ids: row!['ids'],
+        depths: (row!['depths'] as unknown[]).map((d) => [Long.isLong(d), Number(d)]),
+      };
+    };
+    expect(await walk({})).toEqual({
+      ids: [1, 2, 3, 4],
+      depths: [
+        [true, 2],
+        [true, 0],
+        [true, 1],
+        [true, 1],
+      ],
+    });
+    expect((await walk({ maxDepth: 0 }))['ids']).toEqual([2]);
+    expect((await walk({ restrictSearchWithMatch: { hidden: { $ne: true } } }))['ids']).toEqual([2, 4]);
+  });
+
   it('$unionWith appends another collection', async () => {
     const a = t.db.collection<any>('ua');
     const b = t.db.collection<any>('ub');

@@ -1,0 +1,83 @@
+/**
+ * The `$graphLookup` stage: a breadth-first search over another collection, matching `connectToField`
+ * with MongoDB's equality (values.ts `keyOf`, under the aggregation's collation), so that `Long(5)`, `5`
+ * and `Decimal128('5')` connect, as they do in `$lookup` (lookup.ts). mingo's stage hashes JS values and
+ * reports depths as doubles; MongoDB's `depthField` is an int64.
+ */
+import { Long } from 'bson';
+import { evalExpr } from 'mingo/core';
+import type { Iterator } from 'mingo/lazy';
+import * as pipelineOperators from 'mingo/operators/pipeline';
+import { Query } from 'mingo/query';
+import type { Options } from 'mingo/types';
+import { resolve } from 'mingo/util';
+import { normalizeCollation } from './collation.js';
+import { numberKind } from './arithmetic.js';
+import { indexByValue } from './lookup.js';
+import { isPlainObject, keyOf } from './values.js';
+import type { Doc } from './values.js';
+import { CommandError } from '../errors.js';
+
+type PipelineOp = (collection: Iterator, expr: unknown, options: Options) => Iterator;
+
+const builtinGraphLookup = (pipelineOperators as unknown as Record<string, PipelineOp>)['$graphLookup']!;
+
+/** `maxDepth` as a number of extra hops (Infinity when absent). @throws CommandError 40101. */
+function depthLimit(value: unknown): number {
+  if (value === undefined || value === null) return Infinity;
+  const n = Number(value);
+  if (numberKind(value) === undefined || !Number.isInteger(n) || n < 0) {
+    throw new CommandError(40101, `$graphLookup.maxDepth must be a non-negative integer, found: ${n}`);
+  }
+  return n;
+}
+
+/** The values a search continues from: what a path holds, an array's elements one by one. */
+function valuesOf(value: unknown): unknown[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** The `$graphLookup` pipeline operator registered in the engine's context (same arguments as mingo's). */
+export const graphLookupStage: PipelineOp = (collection, expr, options) => {
+  if (!isPlainObject(expr)) return builtinGraphLookup(collection, expr, options);
+  const { from, connectFromField, connectToField, as, depthField } = expr;
+  const valid =
+    typeof from === 'string' &&
+    typeof connectFromField === 'string' &&
+    typeof connectToField === 'string' &&
+    typeof as === 'string' &&
+    (depthField === undefined || typeof depthField === 'string') &&
+    options.collectionResolver !== undefined;
+  if (!valid) return builtinGraphLookup(collection, expr, options);
+  const maxDepth = depthLimit(expr['maxDepth']);
+  const collation = normalizeCollation(options.collation);
+  let foreign = options.collectionResolver(from) as Doc[];
+  const restrict = expr['restrictSearchWithMatch'];
+  if (restrict !== undefined) {
+    const query = new Query(restrict as Doc, options);
+    foreign = foreign.filter((doc) => query.test(doc));
+  }
+  const byKey = indexByValue(foreign, connectToField, collation);
+  return collection.map((item) => {
+    const depths = new Map<number, number>();
+    let frontier = valuesOf(evalExpr(item, expr['startWith'], options));
+    for (let depth = 0; depth <= maxDepth && frontier.length > 0; depth++) {
+      const next: unknown[] = [];
+      for (const value of frontier) {
+        for (const index of byKey.get(keyOf(value, collation)) ?? []) {
+          if (depths.has(index)) continue;
+          depths.set(index, depth);
+          next.push(...valuesOf(resolve(foreign[index]!, connectFromField, { unwrapArray: true })));
+        }
+      }
+      frontier = next;
+    }
+    const found = [...depths].map(([index, depth]) =>
+      depthField === undefined
+        ? foreign[index]!
+        : { ...foreign[index]!, [depthField]: Long.fromNumber(depth) },
+    );
+    return { ...(item as Doc), [as]: found };
+  });
+};
