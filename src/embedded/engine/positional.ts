@@ -6,6 +6,7 @@
  */
 import type { Collation } from './collation.js';
 import { compile, prepareFilter, splitText } from './query.js';
+import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -116,4 +117,28 @@ function matchingIndexes(
     );
   const query = compile(spec, context.collation);
   return array.flatMap((el, i) => (query.test({ [identifier]: el }) ? [i] : []));
+}
+
+/**
+ * MongoDB refuses `arrayFilters` whose identifier no `$[identifier]` of the update uses, before it looks
+ * for documents. @throws CommandError FailedToParse (9).
+ */
+export function checkArrayFilters(update: unknown, arrayFilters: Doc[] | undefined): void {
+  if (!arrayFilters || arrayFilters.length === 0 || !isPlainObject(update)) return;
+  const used = new Set<string>();
+  for (const fields of Object.values(update)) {
+    if (!isPlainObject(fields)) continue;
+    for (const path of Object.keys(fields)) {
+      for (const match of path.matchAll(/\$\[([^\]]+)\]/g)) used.add(match[1]!);
+    }
+  }
+  for (const filter of arrayFilters) {
+    const identifier = Object.keys(filter)[0]?.split('.')[0];
+    if (identifier !== undefined && !used.has(identifier)) {
+      throw new CommandError(
+        ErrorCodes.FailedToParse,
+        `The array filter for identifier '${identifier}' was not used in the update ${JSON.stringify(update)}`,
+      );
+    }
+  }
 }

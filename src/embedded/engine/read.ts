@@ -132,9 +132,16 @@ function usesMeta(spec: Doc | undefined): boolean {
  * @throws CommandError on invalid filters, sorts or projections.
  */
 export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
-  const { docs, scores } = matchDocs(state, spec.filter, spec.collation, spec.variables);
+  const { docs: matched, scores } = matchDocs(state, spec.filter, spec.collation, spec.variables);
   // Specs compare flags and counts as numbers: `{ name: Double(1) }` includes `name` like `{ name: 1 }`.
-  const sort = spec.sort && Object.keys(spec.sort).length > 0 ? plainNumbers(spec.sort) : undefined;
+  let sort = spec.sort && Object.keys(spec.sort).length > 0 ? plainNumbers(spec.sort) : undefined;
+  let docs = matched;
+  if (sort && '$natural' in sort) {
+    // Natural order is the order documents are stored in; -1 reads it backwards.
+    const { $natural: direction, ...rest } = sort;
+    if (direction === -1) docs = [...matched].reverse();
+    sort = Object.keys(rest).length > 0 ? rest : undefined;
+  }
   const projection =
     spec.projection && Object.keys(spec.projection).length > 0 ? plainNumbers(spec.projection) : undefined;
   const skip = spec.skip ?? 0;

@@ -3,7 +3,7 @@
  * operator vs pipeline updates, `$setOnInsert`, upsert seeding from equality fields, immutable `_id`,
  * conflicting paths, and type errors (`$inc` on a string …).
  */
-import { ObjectId } from 'bson';
+import { ObjectId, Timestamp } from 'bson';
 import type { Long } from 'bson';
 import { update as mingoUpdate, updateOne as mingoUpdateOne } from 'mingo/updater';
 import type { Modifier, PipelineStage } from 'mingo/updater';
@@ -215,10 +215,11 @@ function checkArithmetic(
 }
 
 /**
- * `$inc`/`$mul` on numbers, `$min`/`$max` on an existing value, `$addToSet`, `$push` (push.ts) and `$bit`
- * on ints and longs, with MongoDB's types, order and equality (mingo's lose longs and decimals and
- * compare numbers by type): computes the new value into `computed` and returns true; returns false to
- * leave the operator to mingo (positional paths, values it reports as errors).
+ * `$inc`/`$mul` on numbers, `$min`/`$max` on an existing value, `$addToSet`, `$push` (push.ts), `$bit`
+ * on ints and longs and `$currentDate`, with MongoDB's types, order and equality (mingo's lose longs
+ * and decimals, compare numbers by type and write no timestamps): computes the new value into
+ * `computed` and returns true; returns false to leave the operator to mingo (positional paths, values it
+ * reports as errors).
  * @throws CommandError BadValue when int64 arithmetic overflows, as MongoDB does.
  */
 function computeUpdate(
@@ -269,6 +270,10 @@ function computeUpdate(
     computed[path] = next;
     return true;
   }
+  if (op === '$currentDate') {
+    computed[path] = currentDate(value, path);
+    return true;
+  }
   if (op === '$bit') {
     checkBitSpec(value);
     if (current !== undefined && !isInteger(current)) {
@@ -317,6 +322,32 @@ function checkBitSpec(value: unknown): asserts value is Record<BitOperation, unk
       );
     }
   }
+}
+
+let timestampIncrement = 0;
+
+/**
+ * The value `$currentDate` sets: a `Date`, or a `Timestamp` (seconds, and an increment that orders
+ * timestamps of the same second) for `{ $type: 'timestamp' }`. @throws CommandError BadValue.
+ */
+function currentDate(spec: unknown, path: string): Date | Timestamp {
+  if (typeof spec === 'boolean') return new Date();
+  if (!isPlainObject(spec)) {
+    throw new CommandError(
+      ErrorCodes.BadValue,
+      `${path} is not valid type for $currentDate. Please use a boolean ('true') or a $type expression ({$type: 'timestamp/date'}).`,
+    );
+  }
+  const type = spec['$type'];
+  if (Object.keys(spec).length !== 1 || (type !== 'date' && type !== 'timestamp')) {
+    throw new CommandError(
+      ErrorCodes.BadValue,
+      "The '$type' string field is required to be 'date' or 'timestamp': {$currentDate: {field : {$type: 'date'}}}",
+    );
+  }
+  if (type === 'date') return new Date();
+  timestampIncrement = (timestampIncrement % 0xffffffff) + 1;
+  return new Timestamp({ t: Math.floor(Date.now() / 1000), i: timestampIncrement });
 }
 
 /** MongoDB refuses to create a field under a scalar: PathNotViable (28). */

@@ -6,6 +6,7 @@ import { ObjectId } from 'bson';
 import { CollectionState } from './collection.js';
 import type { Collection, Engine } from './database.js';
 import type { Collation } from './collation.js';
+import { checkArrayFilters } from './positional.js';
 import { matchDocs, runQuery } from './read.js';
 import { compile, prepareFilter, splitText } from './query.js';
 import type { Transaction, TxnWrite } from './transactions.js';
@@ -134,6 +135,7 @@ export function updateStatement(
   st: UpdateStatement,
 ): UpdateResult {
   const kind = updateKind(st.u);
+  checkArrayFilters(st.u, st.arrayFilters);
   if (st.multi && kind === 'replacement')
     throw new CommandError(
       ErrorCodes.FailedToParse,
@@ -237,6 +239,7 @@ export function findAndModify(
     throw new CommandError(ErrorCodes.FailedToParse, 'Either an update or remove=true must be specified');
   if (args.remove && args.upsert)
     throw new CommandError(ErrorCodes.FailedToParse, 'Cannot specify both upsert=true and remove=true');
+  checkArrayFilters(args.update, args.arrayFilters);
   const state = engine.readState(coll, txn);
   const found = runQuery(state, {
     filter: args.query,

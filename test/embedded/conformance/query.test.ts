@@ -305,6 +305,15 @@ describe.each(drivers)('query conformance ($name)', (driver) => {
     expect(await coll.countDocuments({}, { collation: {} as never })).toBe(await coll.countDocuments());
   });
 
+  it('sorts by $natural: the stored order, or backwards', async () => {
+    const coll = t.db.collection<any>('natural');
+    await coll.insertMany([{ _id: 3 }, { _id: 1 }, { _id: 2 }]);
+    const ids = async (direction: 1 | -1) =>
+      (await coll.find({}).sort({ $natural: direction }).toArray()).map((d) => d['_id']);
+    expect(await ids(1)).toEqual([3, 1, 2]);
+    expect(await ids(-1)).toEqual([2, 1, 3]);
+  });
+
   it('finds nothing in a missing collection', async () => {
     expect(await t.db.collection<any>('nope').find({}).toArray()).toEqual([]);
     expect(await t.db.collection<any>('nope').countDocuments()).toBe(0);

@@ -182,6 +182,32 @@ describe.each(drivers)('update conformance ($name)', (driver) => {
     expect(doc['s']).toEqual(['a', 'A', 'b', 'B']);
   });
 
+  it('$currentDate sets a date or a timestamp', async () => {
+    const { coll, id } = await fresh({ a: 1 });
+    const before = Date.now();
+    const stamp: Doc = { $currentDate: { at: true, on: { $type: 'date' }, ts: { $type: 'timestamp' } } };
+    await coll.updateOne({ _id: id }, stamp);
+    const doc = (await coll.findOne({ _id: id }))!;
+    expect(doc['at']).toBeInstanceOf(Date);
+    expect((doc['on'] as Date).getTime()).toBeGreaterThanOrEqual(before - 1000);
+    expect(doc['ts']._bsontype).toBe('Timestamp');
+    expect(Number(doc['ts'].high)).toBeGreaterThanOrEqual(Math.floor(before / 1000) - 1);
+    const bad = await failure(() =>
+      coll.updateOne({ _id: id }, { $currentDate: { at: { $type: 'year' } } } as Doc),
+    );
+    expect(bad['code']).toBe(2);
+  });
+
+  it('refuses an array filter whose identifier the update does not use (9), even when nothing matches', async () => {
+    const { coll } = await fresh({ a: [1, 2] });
+    const unused = await failure(() =>
+      coll.updateOne({ nothing: 1 }, { $set: { b: 1 } }, { arrayFilters: [{ 'x.k': 1 }] }),
+    );
+    expect(unused['code']).toBe(9);
+    const used = await coll.updateMany({}, { $set: { 'a.$[x]': 0 } }, { arrayFilters: [{ x: { $gt: 1 } }] });
+    expect(used.modifiedCount).toBe(1);
+  });
+
   it('replacing with a different _id is ImmutableField (66)', async () => {
     const { coll, id } = await fresh({ a: 1 });
     const error = await failure(() => coll.replaceOne({ _id: id }, { _id: 'other', a: 2 }));
