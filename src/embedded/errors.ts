@@ -41,6 +41,7 @@ export const ErrorCodes = {
   EmptyFieldName: 56,
   DocumentTooLarge: 17419,
   IndexBuildAborted: 276,
+  InvalidIndexSpecificationOption: 197,
 } as const;
 
 const names = new Map<number, string>();

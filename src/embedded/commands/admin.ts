@@ -52,8 +52,13 @@ const unsupportedCreateOptions: Record<string, string> = {
   timeseries: 'time-series collections',
 };
 
+/** The `system.` collections a client may create (MongoDB keeps the others for itself). */
+const CREATABLE_SYSTEM = new Set(['system.js', 'system.profile']);
+
 const create: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
+  if (name.startsWith('system.') && !CREATABLE_SYSTEM.has(name))
+    throw new CommandError(ErrorCodes.InvalidNamespace, `Invalid system namespace: ${ctx.db}.${name}`);
   for (const [option, kind] of Object.entries(unsupportedCreateOptions)) {
     if (cmd[option] !== undefined && cmd[option] !== false) {
       throw new CommandError(ErrorCodes.NotImplemented, `The embedded database does not support ${kind}`);
@@ -118,7 +123,18 @@ const createIndexes: Handler = (cmd, ctx) => {
   const parsed = (list as unknown[]).map((raw) => {
     const explicit = isPlainObject(raw) && raw['collation'] !== undefined;
     if (explicit) parseCollation(raw['collation'], 'index');
-    return { spec: parseIndexSpec(raw), explicit };
+    const spec = parseIndexSpec(raw);
+    if (keyOf(spec.key) === keyOf({ _id: 1 }) && isPlainObject(raw)) {
+      for (const option of ['unique', 'sparse']) {
+        if (raw[option] !== undefined) {
+          throw new CommandError(
+            ErrorCodes.InvalidIndexSpecificationOption,
+            `The field '${option}' is not valid for an _id index specification. Specification: ${JSON.stringify(raw)}`,
+          );
+        }
+      }
+    }
+    return { spec, explicit };
   });
   const existed = ctx.core.engine.collection(ctx.db, name) !== undefined;
   const coll = ctx.core.engine.create(ctx.db, name);
@@ -130,10 +146,8 @@ const createIndexes: Handler = (cmd, ctx) => {
   });
   const toAdd = [];
   for (const spec of specs) {
-    if (keyOf(spec.key) === keyOf({ _id: 1 })) {
-      if (spec.unique === false || spec.name === '_id_') continue;
-      continue;
-    }
+    // The `_id` index always exists: asking for it again changes nothing.
+    if (keyOf(spec.key) === keyOf({ _id: 1 })) continue;
     const sameName = coll.state.indexes.find((i) => i.spec.name === spec.name);
     if (sameName) {
       if (sameIndex(sameName.spec, spec)) continue;

@@ -179,5 +179,10 @@ describe.each(drivers)('command conformance ($name)', (driver) => {
   it('an invalid collection name is InvalidNamespace (73)', async () => {
     const error = await failure(() => t.db.command({ insert: 'bad$name', documents: [{}] }));
     expect(error['code']).toBe(73);
+    const system = await failure(() => t.db.command({ create: 'system.mine' }));
+    expect([system['code'], system['errmsg']]).toEqual([
+      73,
+      `Invalid system namespace: ${t.db.databaseName}.system.mine`,
+    ]);
   });
 });

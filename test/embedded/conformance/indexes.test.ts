@@ -134,6 +134,15 @@ describe.each(drivers)('index conformance ($name)', (driver) => {
     expect(await examined(coll.find({ owner: 'u1' }).sort({ at: 1 }))).toBe(3);
   });
 
+  it('treats the _id index as always there: asking for it again is a no-op, unique or sparse is 197', async () => {
+    const coll = t.db.collection<any>('idindex');
+    await coll.insertOne({ a: 1 });
+    await coll.createIndex({ _id: 1 });
+    const unique = await failure(() => coll.createIndex({ _id: 1 }, { unique: true }));
+    expect(unique['code']).toBe(197);
+    expect((await coll.listIndexes().toArray()).map((i) => i['name'])).toEqual(['_id_']);
+  });
+
   it('accepts a hint', async () => {
     const coll = t.db.collection<any>('hinted');
     await coll.createIndex({ a: 1 });
