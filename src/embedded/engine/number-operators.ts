@@ -15,6 +15,8 @@ import { add, divideDecimal, multiply, numberKind, subtract, widestOf } from './
 import type { NumberKind } from './arithmetic.js';
 import { compareBson } from './compare.js';
 import { asDouble, plainFields, plainNumbers } from './numbers.js';
+import { bsonTypeName } from './values.js';
+import { CommandError } from '../errors.js';
 
 type Predicate = (obj: Record<string, unknown>) => boolean;
 type QueryOp = (selector: string, value: unknown, options: Options) => Predicate;
@@ -229,18 +231,17 @@ export const numberQueryOperators: Record<string, QueryOp> = {
   $size: numericQuery(queries['$size']!),
 };
 
-const PLAIN_EXPRESSIONS = [
-  '$cmp',
-  '$eq',
-  '$gt',
-  '$gte',
-  '$lt',
-  '$lte',
-  '$ne',
-  '$in',
-  '$toString',
-  '$isNumber',
-];
+const PLAIN_EXPRESSIONS = ['$cmp', '$eq', '$gt', '$gte', '$lt', '$lte', '$ne', '$toString', '$isNumber'];
+
+/** `$in` (expression): MongoDB's error when the second argument is not an array. */
+const inExpression: ExpressionOp = (obj, expr, options) => {
+  const args = evaluate(obj, expr, options);
+  if (Array.isArray(args) && args.length === 2 && !Array.isArray(args[1])) {
+    const found = args[1] === undefined ? 'missing' : bsonTypeName(args[1]);
+    throw new CommandError(40081, `$in requires an array as a second argument, found: ${found}`);
+  }
+  return callPlain(expressions['$in']!, obj, args, options);
+};
 
 /**
  * Expression operators registered over mingo's. (`$sum`, `$avg`, `$min`, `$max` used as expressions are
@@ -254,6 +255,7 @@ export const numberExpressions: Record<string, ExpressionOp> = {
   ...Object.fromEntries(
     Object.entries(INDEX_ARGUMENTS).map(([name, at]) => [name, numericArguments(expressions[name]!, at)]),
   ),
+  $in: inExpression,
   $add: arithmetic('$add'),
   $subtract: arithmetic('$subtract'),
   $multiply: arithmetic('$multiply'),

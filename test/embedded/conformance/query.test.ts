@@ -352,6 +352,22 @@ describe.each(drivers)('query variables and expressions ($name)', (driver) => {
     expect(await coll.find({ hit: 'yes' }).toArray()).toEqual([{ _id: 2, a: 7, hit: 'yes' }]);
   });
 
+  it('$in in an expression needs an array: 40081 naming what it found', async () => {
+    const coll = t.db.collection<any>('exprin');
+    await coll.insertMany([{ _id: 1, tags: ['a'] }, { _id: 2 }]);
+    expect(await coll.countDocuments({ _id: 1, $expr: { $in: ['a', '$tags'] } })).toBe(1);
+    const missing = await failure(() => coll.find({ $expr: { $in: ['a', '$tags'] } }).toArray());
+    expect([missing['code'], missing['errmsg']]).toEqual([
+      40081,
+      '$in requires an array as a second argument, found: missing',
+    ]);
+    const agg = await failure(() => coll.aggregate([{ $project: { x: { $in: [1, 'str'] } } }]).toArray());
+    expect([agg['code'], agg['errmsg']]).toEqual([
+      40081,
+      '$in requires an array as a second argument, found: string',
+    ]);
+  });
+
   it('rejects an invalid regular expression', async () => {
     const coll = t.db.collection<any>('badre');
     await coll.insertOne({ a: 'x' });
