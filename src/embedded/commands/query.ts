@@ -42,19 +42,22 @@ export function checkHint(hint: unknown, coll: Collection | undefined): void {
   );
 }
 
+/** MongoDB's check on a count option. @throws CommandError 51024. */
+function nonNegative(field: string, value: number): number {
+  if (value < 0)
+    throw new CommandError(51024, `BSON field '${field}' value must be >= 0, actual value '${value}'`);
+  return value;
+}
+
 const find: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   const coll = readCollection(cmd, ctx);
   checkHint(cmd['hint'], coll);
   const ns = `${ctx.db}.${name}`;
-  let limit = intOption(cmd, 'limit') ?? 0;
-  let singleBatch = cmd['singleBatch'] === true;
-  if (limit < 0) {
-    limit = -limit;
-    singleBatch = true;
-  }
-  const skip = intOption(cmd, 'skip') ?? 0;
-  if (skip < 0) throw new CommandError(ErrorCodes.BadValue, 'skip value must be non-negative');
+  // The find command takes no negative limit (drivers turn a legacy negative limit into singleBatch).
+  const limit = nonNegative('limit', intOption(cmd, 'limit') ?? 0);
+  const singleBatch = cmd['singleBatch'] === true;
+  const skip = nonNegative('skip', intOption(cmd, 'skip') ?? 0);
   const filter = docOption(cmd, 'filter');
   ctx.core.opcounters.query++;
   const docs = coll

@@ -159,12 +159,8 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     for (const [k, v] of Object.entries(sort)) {
       if (isPlainObject(v) && v['$meta'] === 'textScore') s[SCORE_FIELD] = -1;
       else if (v === 1 || v === -1) s[k] = v;
-      else if (typeof v === 'number' || bsonTag(v) !== undefined) s[k] = Number(v) < 0 ? -1 : 1;
       else
-        throw new CommandError(
-          ErrorCodes.BadValue,
-          `$sort key ordering must be 1 (for ascending) or -1 (for descending)`,
-        );
+        throw new CommandError(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
     }
     pipeline.push({ $sort: s });
   }

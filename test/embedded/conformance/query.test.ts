@@ -305,6 +305,21 @@ describe.each(drivers)('query conformance ($name)', (driver) => {
     expect(await coll.countDocuments({}, { collation: {} as never })).toBe(await coll.countDocuments());
   });
 
+  it('refuses a sort direction other than 1 or -1 (15975) and a negative find limit or skip (51024)', async () => {
+    const coll = await seeded();
+    // The driver checks directions itself; the raw command reaches the server.
+    const sort = await failure(() => t.db.command({ find: coll.collectionName, sort: { age: 2 } }));
+    expect(sort['code']).toBe(15975);
+    const limit = await failure(() => t.db.command({ find: coll.collectionName, limit: -1 }));
+    expect([limit['code'], limit['errmsg']]).toEqual([
+      51024,
+      "BSON field 'limit' value must be >= 0, actual value '-1'",
+    ]);
+    expect((await failure(() => t.db.command({ find: coll.collectionName, skip: -2 })))['code']).toBe(51024);
+    // The driver sends a negative limit as a positive one with singleBatch.
+    expect(await coll.find({}).limit(-2).toArray()).toHaveLength(2);
+  });
+
   it('sorts by $natural: the stored order, or backwards', async () => {
     const coll = t.db.collection<any>('natural');
     await coll.insertMany([{ _id: 3 }, { _id: 1 }, { _id: 2 }]);
