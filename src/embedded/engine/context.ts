@@ -20,6 +20,7 @@ import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js'
 import { graphLookupStage } from './graph-lookup.js';
 import { groupStage } from './group.js';
 import { lookupStage } from './lookup.js';
+import { orderedAccumulators, orderedExpressions } from './ordered-accumulators.js';
 import {
   numberAccumulators,
   numberExpressions,
@@ -139,8 +140,8 @@ const typeExpression: ExpressionOp = (obj, expr, options) => {
 
 /** The engine's operator context. */
 export const CONTEXT: Context = Context.init({
-  accumulator: { ...accumulatorOperators, ...numberAccumulators },
-  expression: { ...expressionOperators, ...numberExpressions, $type: typeExpression },
+  accumulator: { ...accumulatorOperators, ...numberAccumulators, ...orderedAccumulators },
+  expression: { ...expressionOperators, ...numberExpressions, ...orderedExpressions, $type: typeExpression },
   pipeline: {
     ...pipelineOperators,
     $graphLookup: graphLookupStage,

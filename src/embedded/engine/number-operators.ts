@@ -3,7 +3,7 @@
  * mingo only knows JS numbers: stored int64s are bson `Long`s and decimals `Decimal128`s. Comparisons and
  * most arithmetic get "plain" views in which each `Long` within ±2^53 is a JS number (numbers.ts);
  * addition, subtraction, multiplication, `$sum` and `$avg` are computed here with MongoDB's result types
- * (arithmetic.ts), and the `$min`/`$max` accumulators pick values in MongoDB's comparison order.
+ * (arithmetic.ts).
  */
 import { evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
@@ -13,7 +13,6 @@ import type { Options } from 'mingo/types';
 import { Decimal128, Long } from 'bson';
 import { add, divideDecimal, multiply, numberKind, subtract, widestOf } from './arithmetic.js';
 import type { NumberKind } from './arithmetic.js';
-import { compareBson } from './compare.js';
 import { asDouble, plainFields, plainNumbers } from './numbers.js';
 import { bsonTypeName } from './values.js';
 import { CommandError } from '../errors.js';
@@ -211,18 +210,6 @@ function arithmetic(name: '$add' | '$subtract' | '$multiply'): ExpressionOp {
   };
 }
 
-/** `$min`/`$max` accumulators: the smallest/largest non-null value in MongoDB's order, type kept. */
-function extreme(sign: 1 | -1): AccumulatorOp {
-  return (collection, expr, options) => {
-    let best: unknown = null;
-    for (const v of collect(collection, expr, options)) {
-      if (v === null || v === undefined) continue;
-      if (best === null || sign * compareBson(v, best) < 0) best = v;
-    }
-    return best;
-  };
-}
-
 /** Query operators that compare numbers inside their operand (registered over mingo's). */
 export const numberQueryOperators: Record<string, QueryOp> = {
   $mod: numericQuery(queries['$mod']!),
@@ -266,8 +253,6 @@ export const numberAccumulators: Record<string, AccumulatorOp> = {
   $sum: (collection, expr, options) =>
     typeof expr === 'number' ? multiply([expr, collection.length]) : sum(collect(collection, expr, options)),
   $avg: (collection, expr, options) => average(collect(collection, expr, options)),
-  $min: extreme(1),
-  $max: extreme(-1),
   $stdDevPop: numericAccumulator(accumulators['$stdDevPop']!),
   $stdDevSamp: numericAccumulator(accumulators['$stdDevSamp']!),
 };

@@ -325,6 +325,67 @@ describe.each(drivers)('aggregation conformance ($name)', (driver) => {
     expect((await walk({ restrictSearchWithMatch: { hidden: { $ne: true } } }))['ids']).toEqual([2, 4]);
   });
 
+  it("$top/$bottom/$topN/$bottomN and $minN/$maxN order by MongoDB's comparison and the collation", async () => {
+    const { Decimal128, Long } = driver.bson;
+    const scores = t.db.collection<any>('ranked');
+    await scores.insertMany([
+      { _id: 1, v: Long.fromNumber(5), name: 'b' },
+      { _id: 2, v: 7, name: 'C' },
+      { _id: 3, v: Decimal128.fromString('1.5'), name: 'a' },
+      { _id: 4, v: null, name: 'D' },
+    ] as Doc[]);
+    const [row] = await scores
+      .aggregate([
+        {
+          $group: {
+            _id: null,
+            top: { $top: { sortBy: { v: -1 }, output: '$_id' } },
+            bottom: { $bottom: { sortBy: { v: -1 }, output: '$_id' } },
+            topN: { $topN: { n: 2, sortBy: { v: -1 }, output: '$_id' } },
+            bottomN: { $bottomN: { n: 2, sortBy: { v: -1 }, output: '$_id' } },
+            maxN: { $maxN: { input: '$v', n: 2 } },
+            minN: { $minN: { input: '$v', n: 2 } },
+            maxName: { $max: '$name' },
+          },
+        },
+      ])
+      .toArray();
+    expect(row).toEqual({
+      _id: null,
+      top: 2,
+      bottom: 4,
+      topN: [2, 1],
+      bottomN: [3, 4],
+      maxN: [7, 5],
+      minN: [Decimal128.fromString('1.5'), 5],
+      maxName: 'b',
+    });
+    const [folded] = await scores
+      .aggregate(
+        [
+          {
+            $group: {
+              _id: null,
+              maxName: { $max: '$name' },
+              first: { $top: { sortBy: { name: 1 }, output: '$name' } },
+            },
+          },
+        ],
+        {
+          collation: { locale: 'en' },
+        },
+      )
+      .toArray();
+    expect(folded).toEqual({ _id: null, maxName: 'D', first: 'a' });
+    const [array] = await scores
+      .aggregate([
+        { $match: { _id: 1 } },
+        { $project: { _id: 0, top2: { $maxN: { input: [3, Long.fromNumber(9), null, 1], n: 2 } } } },
+      ])
+      .toArray();
+    expect(array).toEqual({ top2: [9, 3] });
+  });
+
   it('$unionWith appends another collection', async () => {
     const a = t.db.collection<any>('ua');
     const b = t.db.collection<any>('ub');

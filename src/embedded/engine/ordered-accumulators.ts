@@ -1,0 +1,133 @@
+/**
+ * The accumulators that pick values by order, in MongoDB's comparison order (compare.ts) and under the
+ * aggregation's collation: `$min`/`$max`, `$minN`/`$maxN`, `$top`/`$bottom` and `$topN`/`$bottomN`.
+ * mingo's compare int64s, decimals and strings under a collation in its own order, and its `$top` and
+ * `$bottom` return a one-element array where MongoDB returns the value.
+ */
+import { evalExpr } from 'mingo/core';
+import * as accumulatorOperators from 'mingo/operators/accumulator';
+import type { Options } from 'mingo/types';
+import { normalizeCollation } from './collation.js';
+import { compareBson } from './compare.js';
+import { sortByFields } from './sort.js';
+import type { SortField } from './sort.js';
+import { isPlainObject } from './values.js';
+import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+type AccumulatorOp = (collection: unknown[], expr: unknown, options: Options) => unknown;
+type ExpressionOp = (obj: unknown, expr: unknown, options: Options) => unknown;
+
+const push = (accumulatorOperators as unknown as Record<string, AccumulatorOp>)['$push']!;
+
+/** An expression evaluated for each document of the group (mingo's `$push`). */
+function collect(collection: unknown[], expr: unknown, options: Options): unknown[] {
+  return push(collection, expr, options) as unknown[];
+}
+
+const present = (v: unknown): boolean => v !== null && v !== undefined;
+
+/** `n` of the N accumulators, evaluated against the group's `_id`. @throws CommandError 5787908. */
+function countOf(name: string, spec: Doc, options: Options): number {
+  const groupId = (options as { local?: { groupId?: unknown } }).local?.groupId;
+  const n = Number(evalExpr(groupId ?? {}, spec['n'], options));
+  if (!Number.isInteger(n) || n < 1) {
+    throw new CommandError(5787908, `${name} 'n' must be a positive integer, found ${String(spec['n'])}`);
+  }
+  return n;
+}
+
+function sortFields(name: string, sortBy: unknown): SortField[] {
+  const entries = isPlainObject(sortBy) ? Object.entries(sortBy) : [];
+  if (entries.length === 0 || !entries.every(([, d]) => Math.abs(Number(d)) === 1)) {
+    throw new CommandError(ErrorCodes.FailedToParse, `${name} requires a sortBy of 1 / -1 fields`);
+  }
+  return entries.map(([path, d]) => ({ path, descending: Number(d) === -1 }));
+}
+
+/** `$min`/`$max`: the smallest/largest non-null value, its type kept. */
+function extreme(sign: 1 | -1): AccumulatorOp {
+  return (collection, expr, options) => {
+    const collation = normalizeCollation(options.collation);
+    let best: unknown = null;
+    for (const v of collect(collection, expr, options)) {
+      if (present(v) && (best === null || sign * compareBson(v, best, collation) < 0)) best = v;
+    }
+    return best;
+  };
+}
+
+/** The `n` smallest (`$minN`) or largest (`$maxN`) non-null `values`, smallest/largest first. */
+function pickExtremes(name: string, values: unknown[], n: number, options: Options): unknown[] {
+  const sign = name === '$minN' ? 1 : -1;
+  const collation = normalizeCollation(options.collation);
+  return values
+    .filter(present)
+    .sort((a, b) => sign * compareBson(a, b, collation))
+    .slice(0, n);
+}
+
+/** `$minN`/`$maxN` over a group: `{ input, n }`. */
+function extremes(name: '$minN' | '$maxN'): AccumulatorOp {
+  return (collection, expr, options) => {
+    if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs { input, n }`);
+    const n = countOf(name, expr, options);
+    return pickExtremes(name, collect(collection, expr['input'], options), n, options);
+  };
+}
+
+/**
+ * `$minN`/`$maxN` as expressions: over a group when mingo hands them one (in `$group`, expression operators
+ * win over accumulators of the same name), else over the array `input` of one document.
+ */
+function extremesExpression(name: '$minN' | '$maxN'): ExpressionOp {
+  const overGroup = extremes(name);
+  return (obj, expr, options) => {
+    if (Array.isArray(obj)) return overGroup(obj, expr, options);
+    if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs { input, n }`);
+    const input = evalExpr(obj, expr['input'], options);
+    const n = Number(evalExpr(obj, expr['n'], options));
+    if (!Number.isInteger(n) || n < 1)
+      throw new CommandError(5787908, `${name} 'n' must be a positive integer, found ${String(n)}`);
+    if (input === null || input === undefined) return null;
+    if (!Array.isArray(input))
+      throw new CommandError(5788200, `Input to ${name} must be an array, found ${typeof input}`);
+    return pickExtremes(name, input as unknown[], n, options);
+  };
+}
+
+/** `$top`/`$bottom` (one output) and `$topN`/`$bottomN` (`n` outputs) of the group sorted by `sortBy`. */
+function ranked(name: '$top' | '$bottom' | '$topN' | '$bottomN'): AccumulatorOp {
+  const single = name === '$top' || name === '$bottom';
+  const fromEnd = name === '$bottom' || name === '$bottomN';
+  return (collection, expr, options) => {
+    if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs an object`);
+    const n = single ? 1 : countOf(name, expr, options);
+    const sorted = sortByFields(
+      collection,
+      sortFields(name, expr['sortBy']),
+      normalizeCollation(options.collation),
+    );
+    const picked = fromEnd ? sorted.slice(Math.max(0, sorted.length - n)) : sorted.slice(0, n);
+    const outputs = collect(picked, expr['output'], options).map((v) => (v === undefined ? null : v));
+    return single ? (outputs[0] ?? null) : outputs;
+  };
+}
+
+/** Accumulators registered over mingo's. */
+export const orderedAccumulators: Record<string, AccumulatorOp> = {
+  $min: extreme(1),
+  $max: extreme(-1),
+  $minN: extremes('$minN'),
+  $maxN: extremes('$maxN'),
+  $top: ranked('$top'),
+  $bottom: ranked('$bottom'),
+  $topN: ranked('$topN'),
+  $bottomN: ranked('$bottomN'),
+};
+
+/** Expression operators registered over mingo's (the array forms of `$minN`/`$maxN`). */
+export const orderedExpressions: Record<string, ExpressionOp> = {
+  $minN: extremesExpression('$minN'),
+  $maxN: extremesExpression('$maxN'),
+};
