@@ -42,7 +42,7 @@ const OPERATORS = new Set([
 const NUMERIC = new Set(['int', 'double', 'long', 'decimal']);
 
 /** Operators whose new value the engine computes itself (see computeUpdate). */
-const COMPUTED = new Set(['$inc', '$mul', '$min', '$max']);
+const COMPUTED = new Set(['$inc', '$mul', '$min', '$max', '$push', '$addToSet', '$bit']);
 
 /** What kind of update document this is. */
 export function updateKind(update: unknown): 'pipeline' | 'replacement' | 'operators' {
@@ -136,13 +136,18 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean, context: P
       const currentType = current === undefined ? undefined : bsonTypeName(current);
       if (op === '$inc' || op === '$mul') checkArithmetic(op, path, current, value, doc);
       if (positional && COMPUTED.has(op)) {
-        // Resolved here, so that numbers keep MongoDB's types (mingo would drop longs and decimals).
+        // Resolved here, so that numbers keep MongoDB's types and order (mingo's drop longs and decimals).
         for (const concrete of expandPositional(doc, path, context)) {
           const target = getPath(doc, concrete);
           if (op === '$inc' || op === '$mul') checkArithmetic(op, concrete, target, value, doc);
           if (computeUpdate(op, concrete, target, value, computed, doc, context.collation)) continue;
           if (op === '$min' || op === '$max')
             computed[concrete] = value; // a missing field takes the value
+          else if (op === '$push' || op === '$addToSet')
+            throw new CommandError(
+              ErrorCodes.BadValue,
+              `The field '${concrete}' must be an array but is of type ${bsonTypeName(target)} in document ${describeId(doc)}`,
+            );
           else
             throw new CommandError(
               ErrorCodes.TypeMismatch,

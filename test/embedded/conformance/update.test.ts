@@ -182,6 +182,30 @@ describe.each(drivers)('update conformance ($name)', (driver) => {
     expect(doc['s']).toEqual(['a', 'A', 'b', 'B']);
   });
 
+  it("$push, $addToSet and $bit on positional paths keep MongoDB's order and types", async () => {
+    const { Long } = driver.bson;
+    const { coll, id } = await fresh({
+      items: [
+        { k: 1, tags: ['b', 'A'], n: Long.fromNumber(6) },
+        { k: 2, tags: ['c'], n: 3 },
+      ],
+    });
+    const update: Doc = {
+      $push: { 'items.$[x].tags': { $each: ['a'], $sort: 1 } },
+      $bit: { 'items.$[].n': { and: 3 } },
+    };
+    await coll.updateOne({ _id: id }, update, { arrayFilters: [{ 'x.k': 1 }], collation: { locale: 'en' } });
+    await coll.updateOne({ _id: id, 'items.k': 2 }, { $addToSet: { 'items.$.tags': 'c' } });
+    const doc = (await coll.findOne({ _id: id }, { promoteLongs: false }))!;
+    expect(doc['items'][0]['tags']).toEqual(['a', 'A', 'b']);
+    expect([Long.isLong(doc['items'][0]['n']), String(doc['items'][0]['n'])]).toEqual([true, '2']);
+    expect(doc['items'][1]).toEqual({ k: 2, tags: ['c'], n: 3 });
+    const scalar = await failure(() =>
+      coll.updateOne({ _id: id, 'items.k': 2 }, { $push: { 'items.$.k': 1 } } as Doc),
+    );
+    expect(scalar['code']).toBe(2);
+  });
+
   it('$currentDate sets a date or a timestamp', async () => {
     const { coll, id } = await fresh({ a: 1 });
     const before = Date.now();
