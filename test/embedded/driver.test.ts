@@ -68,6 +68,20 @@ describe.each(drivers)('embedded server through the real $name', ({ MongoClient:
     }
   });
 
+  it.skipIf(external)('refuses geospatial queries with a clear message (238)', async () => {
+    const coll = db.collection('places');
+    await coll.insertOne({ loc: [0, 0] });
+    for (const filter of [
+      { loc: { $near: [0, 0] } },
+      { loc: { $geoWithin: { $centerSphere: [[0, 0], 1] } } },
+    ]) {
+      await expect(coll.find(filter).toArray()).rejects.toMatchObject({
+        code: 238,
+        message: expect.stringContaining('geospatial'),
+      });
+    }
+  });
+
   it('generates _id, moves it first and keeps BSON types on round trip', async () => {
     const coll = db.collection<any>('types');
     const doc = {

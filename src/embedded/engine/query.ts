@@ -86,11 +86,19 @@ export function prepareFilter(filter: unknown): Doc {
   if (typeof filter !== 'object' || Array.isArray(filter)) {
     throw new CommandError(ErrorCodes.TypeMismatch, 'filter must be an object');
   }
+  // A top-level `$comment` only labels the query (for logs and profilers): it matches everything.
+  if ('$comment' in filter) {
+    const { $comment: _comment, ...rest } = filter as Doc;
+    return prepareValue(rest) as Doc;
+  }
   return prepareValue(filter) as Doc;
 }
 
 /** Operators that run JavaScript on the server: MongoDB has them, the embedded engine refuses them clearly. */
 const serverJavaScript = new Set(['$where', '$function', '$accumulator']);
+
+/** Geospatial query operators, which the embedded engine does not implement. */
+const geospatial = new Set(['$near', '$nearSphere', '$geoWithin', '$geoIntersects', '$within']);
 
 function prepareValue(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
@@ -124,6 +132,12 @@ function prepareValue(value: unknown): unknown {
       throw new CommandError(
         ErrorCodes.NotImplemented,
         `${key} runs server-side JavaScript, which the embedded database does not support`,
+      );
+    }
+    if (geospatial.has(key)) {
+      throw new CommandError(
+        ErrorCodes.NotImplemented,
+        `${key} is a geospatial query, which the embedded database does not support`,
       );
     }
     out[key] = prepareValue(obj[key]);

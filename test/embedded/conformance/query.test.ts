@@ -320,6 +320,11 @@ describe.each(drivers)('query conformance ($name)', (driver) => {
     expect(await coll.find({}).limit(-2).toArray()).toHaveLength(2);
   });
 
+  it('a top-level $comment labels the query and matches everything', async () => {
+    const coll = await seeded();
+    expect(await coll.countDocuments({ $comment: 'who is bob', name: 'bob' })).toBe(1);
+  });
+
   it('sorts by $natural: the stored order, or backwards', async () => {
     const coll = t.db.collection<any>('natural');
     await coll.insertMany([{ _id: 3 }, { _id: 1 }, { _id: 2 }]);
