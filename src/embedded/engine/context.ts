@@ -14,6 +14,7 @@ import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
+import { bitQueryOperators } from './bits.js';
 import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
@@ -105,6 +106,7 @@ function typePredicate(selector: string, value: unknown): Predicate {
 
 const overrides: Record<string, QueryOp> = {
   ...numberQueryOperators,
+  ...bitQueryOperators,
   $eq: eqPredicate,
   $ne: (selector, value, options) => {
     const p = eqPredicate(selector, value, options);

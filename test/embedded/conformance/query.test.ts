@@ -320,6 +320,28 @@ describe.each(drivers)('query conformance ($name)', (driver) => {
     expect(await coll.find({}).limit(-2).toArray()).toHaveLength(2);
   });
 
+  it('tests bits of 64-bit integers and BinData only ($bitsAllSet, $bitsAnySet, $bitsAllClear, $bitsAnyClear)', async () => {
+    const { Binary, Long, Double } = driver.bson;
+    const coll = t.db.collection<any>('bits');
+    await coll.insertMany([
+      { _id: 1, v: 5 },
+      { _id: 2, v: Long.fromString('-2') },
+      { _id: 3, v: 5.5 },
+      { _id: 4, v: new Binary(Buffer.from([0b101, 0b1])) },
+      { _id: 5, v: [8, new Double(4)] },
+      { _id: 6, v: 'five' },
+    ]);
+    const ids = async (filter: Doc) =>
+      (await coll.find(filter).sort({ _id: 1 }).toArray()).map((d) => d['_id']);
+    expect(await ids({ v: { $bitsAllSet: 5 } })).toEqual([1, 4]);
+    expect(await ids({ v: { $bitsAllSet: [1, 63] } })).toEqual([2]);
+    expect(await ids({ v: { $bitsAnySet: new Binary(Buffer.from([0b100])) } })).toEqual([1, 2, 4, 5]);
+    expect(await ids({ v: { $bitsAllSet: [8] } })).toEqual([2, 4]);
+    expect(await ids({ v: { $bitsAllClear: 1 } })).toEqual([2, 5]);
+    expect(await ids({ v: { $bitsAnyClear: 3 } })).toEqual([1, 2, 4, 5]);
+    expect((await failure(() => coll.find({ v: { $bitsAllSet: -1 } }).toArray()))['code']).toBe(2);
+  });
+
   it('a top-level $comment labels the query and matches everything', async () => {
     const coll = await seeded();
     expect(await coll.countDocuments({ $comment: 'who is bob', name: 'bob' })).toBe(1);

@@ -1,0 +1,90 @@
+/**
+ * The bitwise query operators (`$bitsAllSet`, `$bitsAnySet`, `$bitsAllClear`, `$bitsAnyClear`) as MongoDB
+ * defines them: they test numbers that are integers within 64 bits (two's complement, so a negative
+ * number has every high bit set) and BinData (bit 0 is the lowest bit of the first byte); any other value,
+ * a fractional double included, does not match. The mask is a non-negative integer, a BinData or an array
+ * of bit positions. mingo's operators read int64s, fractional doubles and BinData differently.
+ */
+import type { Options } from 'mingo/types';
+import { numberKind } from './arithmetic.js';
+import { bsonTag, pathCandidates } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+type Predicate = (obj: Record<string, unknown>) => boolean;
+type QueryOp = (selector: string, value: unknown, options: Options) => Predicate;
+type BitTest = (position: number) => boolean;
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+function bytesOf(value: unknown): Uint8Array {
+  return (value as { buffer: Uint8Array }).buffer;
+}
+
+/** The bit positions a mask names. @throws CommandError BadValue for an invalid mask. */
+function maskPositions(operator: string, mask: unknown): number[] {
+  if (bsonTag(mask) === 'Binary') {
+    const bytes = bytesOf(mask);
+    const positions: number[] = [];
+    for (let i = 0; i < bytes.length * 8; i++) if ((bytes[i >> 3]! >> (i & 7)) & 1) positions.push(i);
+    return positions;
+  }
+  if (Array.isArray(mask)) {
+    return mask.map((p) => {
+      const n = Number(p);
+      if (numberKind(p) === undefined || !Number.isInteger(n) || n < 0)
+        throw new CommandError(
+          ErrorCodes.BadValue,
+          `${operator} bit positions must be non-negative integers`,
+        );
+      return n;
+    });
+  }
+  const n = numberKind(mask) === undefined ? NaN : Number(mask);
+  if (!Number.isSafeInteger(n) || n < 0) {
+    throw new CommandError(
+      ErrorCodes.BadValue,
+      `${operator} takes a non-negative integer bitmask, a BinData bitmask or an array of positions`,
+    );
+  }
+  const positions: number[] = [];
+  for (let i = 0, rest = BigInt(n); rest > 0n; i++, rest >>= 1n) if (rest & 1n) positions.push(i);
+  return positions;
+}
+
+/** How to read the bits of a field value, or undefined when the operators do not apply to it. */
+function bitsOf(value: unknown): BitTest | undefined {
+  if (bsonTag(value) === 'Binary') {
+    const bytes = bytesOf(value);
+    return (i) => i < bytes.length * 8 && ((bytes[i >> 3]! >> (i & 7)) & 1) === 1;
+  }
+  if (numberKind(value) === undefined) return undefined;
+  const text = String(value);
+  let n: bigint;
+  try {
+    n = BigInt(numberKind(value) === 'double' || numberKind(value) === 'int' ? Number(text) : text);
+  } catch {
+    return undefined; // fractional, NaN or infinite
+  }
+  if (n < INT64_MIN || n > INT64_MAX) return undefined;
+  return (i) => ((i < 64 ? n >> BigInt(i) : n < 0n ? 1n : 0n) & 1n) === 1n;
+}
+
+function bitOperator(operator: string, test: (bits: BitTest, positions: number[]) => boolean): QueryOp {
+  return (selector, mask) => {
+    const positions = maskPositions(operator, mask);
+    return (obj) =>
+      pathCandidates(obj, selector).some((value) => {
+        const bits = bitsOf(value);
+        return bits !== undefined && test(bits, positions);
+      });
+  };
+}
+
+/** The bitwise query operators, registered over mingo's. */
+export const bitQueryOperators: Record<string, QueryOp> = {
+  $bitsAllSet: bitOperator('$bitsAllSet', (bits, ps) => ps.every((p) => bits(p))),
+  $bitsAnySet: bitOperator('$bitsAnySet', (bits, ps) => ps.some((p) => bits(p))),
+  $bitsAllClear: bitOperator('$bitsAllClear', (bits, ps) => ps.every((p) => !bits(p))),
+  $bitsAnyClear: bitOperator('$bitsAnyClear', (bits, ps) => ps.some((p) => !bits(p))),
+};
