@@ -5,13 +5,11 @@
  * a fractional double included, does not match. The mask is a non-negative integer, a BinData or an array
  * of bit positions. mingo's operators read int64s, fractional doubles and BinData differently.
  */
-import type { Options } from 'mingo/types';
+import type { QueryOp } from './operator-types.js';
 import { numberKind } from './arithmetic.js';
 import { bsonTag, pathCandidates } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
-type Predicate = (obj: Record<string, unknown>) => boolean;
-type QueryOp = (selector: string, value: unknown, options: Options) => Predicate;
 type BitTest = (position: number) => boolean;
 
 const INT64_MIN = -(2n ** 63n);

@@ -14,6 +14,7 @@ import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
+import type { ExpressionOp, Predicate, QueryOp } from './operator-types.js';
 import { bitQueryOperators } from './bits.js';
 import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
@@ -32,10 +33,6 @@ import { matchesSchema } from './schema.js';
 import { sortStage } from './sort.js';
 import { bsonTypeName, hasType, keyOf, pathCandidates, typeAlias } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
-
-type Predicate = (obj: Record<string, unknown>) => boolean;
-type QueryOp = (selector: string, value: unknown, options: Options) => Predicate;
-type ExpressionOp = (obj: unknown, expr: unknown, options: Options) => unknown;
 
 const builtin = queryOperators as unknown as Record<string, QueryOp>;
 

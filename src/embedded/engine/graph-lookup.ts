@@ -6,11 +6,10 @@
  */
 import { Long } from 'bson';
 import { evalExpr } from 'mingo/core';
-import type { Iterator } from 'mingo/lazy';
-import * as pipelineOperators from 'mingo/operators/pipeline';
 import { Query } from 'mingo/query';
-import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
+import { builtinStage } from './operator-types.js';
+import type { PipelineOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import { numberKind } from './arithmetic.js';
 import { indexByValue } from './lookup.js';
@@ -18,9 +17,7 @@ import { isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError } from '../errors.js';
 
-type PipelineOp = (collection: Iterator, expr: unknown, options: Options) => Iterator;
-
-const builtinGraphLookup = (pipelineOperators as unknown as Record<string, PipelineOp>)['$graphLookup']!;
+const builtinGraphLookup = builtinStage('$graphLookup');
 
 /** `maxDepth` as a number of extra hops (Infinity when absent). @throws CommandError 40101. */
 function depthLimit(value: unknown): number {

@@ -6,17 +6,14 @@
  */
 import { evalExpr } from 'mingo/core';
 import { Lazy } from 'mingo/lazy';
-import type { Iterator } from 'mingo/lazy';
-import * as pipelineOperators from 'mingo/operators/pipeline';
-import type { Options } from 'mingo/types';
+import { builtinStage } from './operator-types.js';
+import type { PipelineOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import { plainNumbers } from './numbers.js';
 import { isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 
-type PipelineOp = (collection: Iterator, expr: unknown, options: Options) => Iterator;
-
-const builtinGroup = (pipelineOperators as unknown as Record<string, PipelineOp>)['$group']!;
+const builtinGroup = builtinStage('$group');
 
 /** The `$group` pipeline operator registered in the engine's context (same arguments as mingo's). */
 export const groupStage: PipelineOp = (collection, expr, options) => {

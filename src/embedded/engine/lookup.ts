@@ -7,18 +7,15 @@
  * a `pipeline` runs, through mingo's stage, over the joined documents only.
  */
 import { Lazy } from 'mingo/lazy';
-import type { Iterator } from 'mingo/lazy';
-import * as pipelineOperators from 'mingo/operators/pipeline';
-import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
+import { builtinStage } from './operator-types.js';
+import type { PipelineOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { isPlainObject, keyOf, pathCandidates } from './values.js';
 import type { Doc } from './values.js';
 
-type PipelineOp = (collection: Iterator, expr: unknown, options: Options) => Iterator;
-
-const builtinLookup = (pipelineOperators as unknown as Record<string, PipelineOp>)['$lookup']!;
+const builtinLookup = builtinStage('$lookup');
 
 /**
  * Where each value of `path` occurs in `docs`: canonical key (values.ts `keyOf`, under `collation`) →

@@ -11,16 +11,12 @@ import * as expressionOperators from 'mingo/operators/expression';
 import * as queryOperators from 'mingo/operators/query';
 import type { Options } from 'mingo/types';
 import { Decimal128, Long } from 'bson';
+import type { AccumulatorOp, ExpressionOp, QueryOp } from './operator-types.js';
 import { add, divideDecimal, multiply, numberKind, subtract, widestOf } from './arithmetic.js';
 import type { NumberKind } from './arithmetic.js';
 import { asDouble, plainFields, plainNumbers } from './numbers.js';
 import { bsonTypeName } from './values.js';
 import { CommandError } from '../errors.js';
-
-type Predicate = (obj: Record<string, unknown>) => boolean;
-type QueryOp = (selector: string, value: unknown, options: Options) => Predicate;
-type ExpressionOp = (obj: unknown, expr: unknown, options: Options) => unknown;
-type AccumulatorOp = (collection: unknown[], expr: unknown, options: Options) => unknown;
 
 const queries = queryOperators as unknown as Record<string, QueryOp>;
 const expressions = expressionOperators as unknown as Record<string, ExpressionOp>;

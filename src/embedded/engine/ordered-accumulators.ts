@@ -7,6 +7,7 @@
 import { evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import type { Options } from 'mingo/types';
+import type { AccumulatorOp, ExpressionOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import { compareBson } from './compare.js';
 import { sortByFields } from './sort.js';
@@ -14,9 +15,6 @@ import type { SortField } from './sort.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
-
-type AccumulatorOp = (collection: unknown[], expr: unknown, options: Options) => unknown;
-type ExpressionOp = (obj: unknown, expr: unknown, options: Options) => unknown;
 
 const push = (accumulatorOperators as unknown as Record<string, AccumulatorOp>)['$push']!;
 

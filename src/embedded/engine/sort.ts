@@ -4,19 +4,16 @@
  * values as text.
  */
 import { Lazy } from 'mingo/lazy';
-import type { Iterator } from 'mingo/lazy';
-import * as pipelineOperators from 'mingo/operators/pipeline';
-import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
+import { builtinStage } from './operator-types.js';
+import type { PipelineOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { compareSortKeys, sortKey } from './compare.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
-type PipelineOp = (collection: Iterator, expr: unknown, options: Options) => Iterator;
-
-const builtinSort = (pipelineOperators as unknown as Record<string, PipelineOp>)['$sort']!;
+const builtinSort = builtinStage('$sort');
 
 /** The `$sort` pipeline operator registered in the engine's context (same arguments as mingo's). */
 export const sortStage: PipelineOp = (collection, sortKeys, options) => {

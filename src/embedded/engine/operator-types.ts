@@ -1,0 +1,24 @@
+/**
+ * The signatures of mingo's operator functions, which the engine's own operators share so that they can
+ * be registered over mingo's in its context (context.ts), and mingo's built-in pipeline stages, which the
+ * engine's stages fall back to for the forms they leave alone.
+ */
+import type { Iterator } from 'mingo/lazy';
+import * as pipelineOperators from 'mingo/operators/pipeline';
+import type { Options } from 'mingo/types';
+
+/** A compiled query condition on one document. */
+export type Predicate = (obj: Record<string, unknown>) => boolean;
+/** A query operator: `{ selector: { $op: value } }` compiled to a predicate. */
+export type QueryOp = (selector: string, value: unknown, options: Options) => Predicate;
+/** An expression operator: `{ $op: expr }` evaluated against `obj`. */
+export type ExpressionOp = (obj: unknown, expr: unknown, options: Options) => unknown;
+/** An accumulator: `{ $op: expr }` over a group's documents. */
+export type AccumulatorOp = (collection: unknown[], expr: unknown, options: Options) => unknown;
+/** A pipeline stage: `{ $stage: expr }` over a lazy sequence of documents. */
+export type PipelineOp = (collection: Iterator, expr: unknown, options: Options) => Iterator;
+
+/** mingo's own implementation of the pipeline stage `name` (`'$sort'`, `'$lookup'` …). */
+export function builtinStage(name: string): PipelineOp {
+  return (pipelineOperators as unknown as Record<string, PipelineOp>)[name]!;
+}
