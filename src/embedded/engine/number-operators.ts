@@ -161,9 +161,11 @@ const INDEX_ARGUMENTS: Record<string, readonly number[]> = {
   $toDate: [0],
 };
 
-/** The values an accumulator works on: its expression evaluated per document (mingo's `$push`). */
-function collect(collection: unknown[], expr: unknown, options: Options): unknown[] {
-  if (expr === null || expr === undefined) return collection;
+/**
+ * The values an accumulator works on: its expression evaluated per document, missing as null (mingo's
+ * `$push`), or the collection itself when mingo hands over already evaluated values (`expr` null).
+ */
+export function collect(collection: unknown[], expr: unknown, options: Options): unknown[] {
   return accumulators['$push']!(collection, expr, options) as unknown[];
 }
 

@@ -5,35 +5,34 @@
  * `$bottom` return a one-element array where MongoDB returns the value.
  */
 import { evalExpr } from 'mingo/core';
-import * as accumulatorOperators from 'mingo/operators/accumulator';
 import type { Options } from 'mingo/types';
 import type { AccumulatorOp, ExpressionOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import { compareBson } from './compare.js';
+import { collect } from './number-operators.js';
 import { sortByFields } from './sort.js';
 import type { SortField } from './sort.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
-const push = (accumulatorOperators as unknown as Record<string, AccumulatorOp>)['$push']!;
-
-/** An expression evaluated for each document of the group (mingo's `$push`). */
-function collect(collection: unknown[], expr: unknown, options: Options): unknown[] {
-  return push(collection, expr, options) as unknown[];
-}
-
 const present = (v: unknown): boolean => v !== null && v !== undefined;
 
-/** `n` of the N accumulators, evaluated against the group's `_id`. @throws CommandError 5787908. */
-function countOf(name: string, spec: Doc, options: Options): number {
-  const groupId = (options as { local?: { groupId?: unknown } }).local?.groupId;
-  const n = Number(evalExpr(groupId ?? {}, spec['n'], options));
+/**
+ * `n` of the N operators, its expression evaluated against `scope` (the group's `_id` for an
+ * accumulator, the document for an expression). @throws CommandError 5787908.
+ */
+function countOf(name: string, spec: Doc, scope: unknown, options: Options): number {
+  const n = Number(evalExpr(scope ?? {}, spec['n'], options));
   if (!Number.isInteger(n) || n < 1) {
-    throw new CommandError(5787908, `${name} 'n' must be a positive integer, found ${String(spec['n'])}`);
+    throw new CommandError(5787908, `${name} 'n' must be a positive integer, found ${String(n)}`);
   }
   return n;
 }
+
+/** The group's `_id`, which mingo hands accumulators in their options. */
+const groupIdOf = (options: Options): unknown =>
+  (options as { local?: { groupId?: unknown } }).local?.groupId;
 
 function sortFields(name: string, sortBy: unknown): SortField[] {
   const entries = isPlainObject(sortBy) ? Object.entries(sortBy) : [];
@@ -69,7 +68,7 @@ function pickExtremes(name: string, values: unknown[], n: number, options: Optio
 function extremes(name: '$minN' | '$maxN'): AccumulatorOp {
   return (collection, expr, options) => {
     if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs { input, n }`);
-    const n = countOf(name, expr, options);
+    const n = countOf(name, expr, groupIdOf(options), options);
     return pickExtremes(name, collect(collection, expr['input'], options), n, options);
   };
 }
@@ -84,9 +83,7 @@ function extremesExpression(name: '$minN' | '$maxN'): ExpressionOp {
     if (Array.isArray(obj)) return overGroup(obj, expr, options);
     if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs { input, n }`);
     const input = evalExpr(obj, expr['input'], options);
-    const n = Number(evalExpr(obj, expr['n'], options));
-    if (!Number.isInteger(n) || n < 1)
-      throw new CommandError(5787908, `${name} 'n' must be a positive integer, found ${String(n)}`);
+    const n = countOf(name, expr, obj, options);
     if (input === null || input === undefined) return null;
     if (!Array.isArray(input))
       throw new CommandError(5788200, `Input to ${name} must be an array, found ${typeof input}`);
@@ -100,14 +97,14 @@ function ranked(name: '$top' | '$bottom' | '$topN' | '$bottomN'): AccumulatorOp 
   const fromEnd = name === '$bottom' || name === '$bottomN';
   return (collection, expr, options) => {
     if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs an object`);
-    const n = single ? 1 : countOf(name, expr, options);
+    const n = single ? 1 : countOf(name, expr, groupIdOf(options), options);
     const sorted = sortByFields(
       collection,
       sortFields(name, expr['sortBy']),
       normalizeCollation(options.collation),
     );
     const picked = fromEnd ? sorted.slice(Math.max(0, sorted.length - n)) : sorted.slice(0, n);
-    const outputs = collect(picked, expr['output'], options).map((v) => (v === undefined ? null : v));
+    const outputs = collect(picked, expr['output'], options);
     return single ? (outputs[0] ?? null) : outputs;
   };
 }
