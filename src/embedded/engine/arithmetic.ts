@@ -9,7 +9,7 @@ import { Decimal128, Double, Long } from 'bson';
 import { parseDecimal } from './decimal.js';
 import { asDouble } from './numbers.js';
 import type { Dec } from './decimal.js';
-import { bsonTag } from './values.js';
+import { bsonTag, bsonTypeName } from './values.js';
 
 /** MongoDB's number types, narrowest first. */
 export type NumberKind = 'int' | 'long' | 'double' | 'decimal';
@@ -22,9 +22,8 @@ const INT64_MAX = 2n ** 63n - 1n;
 
 /** The number type of a value, or undefined when it is not a number. */
 export function numberKind(value: unknown): NumberKind | undefined {
-  if (typeof value === 'number') {
-    return Number.isInteger(value) && value >= -2147483648 && value <= 2147483647 ? 'int' : 'double';
-  }
+  // A JS number is an int when the BSON encoder would write it as one (values.ts bsonTypeName).
+  if (typeof value === 'number') return bsonTypeName(value) as 'int' | 'double';
   switch (bsonTag(value)) {
     case 'Long':
       return 'long';

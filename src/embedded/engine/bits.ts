@@ -15,6 +15,11 @@ type BitTest = (position: number) => boolean;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
+/** Bit `i` of BinData bytes: bit 0 is the lowest bit of the first byte; past the end, 0. */
+function binaryBit(bytes: Uint8Array, i: number): boolean {
+  return i < bytes.length * 8 && ((bytes[i >> 3]! >> (i & 7)) & 1) === 1;
+}
+
 function bytesOf(value: unknown): Uint8Array {
   return (value as { buffer: Uint8Array }).buffer;
 }
@@ -24,7 +29,7 @@ function maskPositions(operator: string, mask: unknown): number[] {
   if (bsonTag(mask) === 'Binary') {
     const bytes = bytesOf(mask);
     const positions: number[] = [];
-    for (let i = 0; i < bytes.length * 8; i++) if ((bytes[i >> 3]! >> (i & 7)) & 1) positions.push(i);
+    for (let i = 0; i < bytes.length * 8; i++) if (binaryBit(bytes, i)) positions.push(i);
     return positions;
   }
   if (Array.isArray(mask)) {
@@ -54,7 +59,7 @@ function maskPositions(operator: string, mask: unknown): number[] {
 function bitsOf(value: unknown): BitTest | undefined {
   if (bsonTag(value) === 'Binary') {
     const bytes = bytesOf(value);
-    return (i) => i < bytes.length * 8 && ((bytes[i >> 3]! >> (i & 7)) & 1) === 1;
+    return (i) => binaryBit(bytes, i);
   }
   if (numberKind(value) === undefined) return undefined;
   const text = String(value);

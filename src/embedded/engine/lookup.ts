@@ -59,12 +59,12 @@ export const lookupStage: PipelineOp = (collection, expr, options) => {
     for (const value of values) for (const i of byKey.get(keyOf(value, collation)) ?? []) indexes.add(i);
     return [...indexes].sort((a, b) => a - b).map((i) => foreign[i]!);
   };
-  const pipeline = expr['pipeline'];
+  // With a pipeline, mingo's stage runs it over each document's joined documents (given as `from`).
+  const { localField: _local, foreignField: _foreign, ...pipelineSpec } = expr;
   return collection.map((item) => {
     const doc = item as Doc;
     const matches = joined(doc);
-    if (pipeline === undefined) return { ...doc, [as]: matches };
-    const { localField: _local, foreignField: _foreign, ...rest } = expr;
-    return builtinLookup(Lazy([doc]), { ...rest, from: matches }, options).collect()[0];
+    if (expr['pipeline'] === undefined) return { ...doc, [as]: matches };
+    return builtinLookup(Lazy([doc]), { ...pipelineSpec, from: matches }, options).collect()[0];
   });
 };

@@ -62,7 +62,7 @@ function castTo(kind: NumberKind, n: number): unknown {
   switch (kind) {
     case 'int':
       if (!Number.isInteger(n)) return n;
-      return n >= -2147483648 && n <= 2147483647 ? n : Long.fromNumber(n);
+      return numberKind(n) === 'int' ? n : Long.fromNumber(n);
     case 'long':
       return Number.isInteger(n) ? Long.fromNumber(n) : n;
     case 'decimal':
@@ -138,7 +138,7 @@ function typedExpression(name: string, op: ExpressionOp): ExpressionOp {
 function numericArguments(op: ExpressionOp, positions: readonly number[]): ExpressionOp {
   return (obj, expr, options) => {
     const args = evaluate(obj, expr, options);
-    if (!Array.isArray(args)) return op(obj, literal(plainNumbers(args)), options);
+    if (!Array.isArray(args)) return callPlain(op, obj, args, options);
     return op(
       obj,
       args.map((a, i) => literal(positions.includes(i) ? plainNumbers(a) : a)),

@@ -8,7 +8,7 @@
  */
 import { Double, Long } from 'bson';
 import { decimalAsDouble } from './decimal.js';
-import { bsonTag, isPlainObject } from './values.js';
+import { bsonTag, bsonTypeName, isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
 const MAX_SAFE = Long.fromNumber(Number.MAX_SAFE_INTEGER);
@@ -34,7 +34,7 @@ function plainValue(value: unknown): number | undefined {
  * otherwise.
  */
 export function asDouble(n: number): number | Double {
-  return Number.isInteger(n) && n >= -2147483648 && n <= 2147483647 && !Object.is(n, -0) ? new Double(n) : n;
+  return bsonTypeName(n) === 'int' && !Object.is(n, -0) ? new Double(n) : n;
 }
 
 /** `value` with `replace` applied to every bson value at any depth; `value` itself when nothing changes. */
