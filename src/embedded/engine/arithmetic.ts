@@ -38,6 +38,13 @@ export function numberKind(value: unknown): NumberKind | undefined {
   }
 }
 
+/** An integral number of any BSON type as a JS number (`Long(2)`, `Double(2)`, `2`), or undefined. */
+export function integralValue(value: unknown): number | undefined {
+  if (numberKind(value) === undefined) return undefined;
+  const n = Number(value);
+  return Number.isInteger(n) ? n : undefined;
+}
+
 function toDec(value: unknown): Dec {
   switch (numberKind(value)) {
     case 'decimal':

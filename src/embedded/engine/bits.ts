@@ -6,7 +6,7 @@
  * of bit positions. mingo's operators read int64s, fractional doubles and BinData differently.
  */
 import type { QueryOp } from './operator-types.js';
-import { numberKind } from './arithmetic.js';
+import { integralValue, numberKind } from './arithmetic.js';
 import { bsonTag, pathCandidates } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -34,8 +34,8 @@ function maskPositions(operator: string, mask: unknown): number[] {
   }
   if (Array.isArray(mask)) {
     return mask.map((p) => {
-      const n = Number(p);
-      if (numberKind(p) === undefined || !Number.isInteger(n) || n < 0)
+      const n = integralValue(p);
+      if (n === undefined || n < 0)
         throw new CommandError(
           ErrorCodes.BadValue,
           `${operator} bit positions must be non-negative integers`,

@@ -11,7 +11,7 @@ import { resolve } from 'mingo/util';
 import { builtinStage } from './operator-types.js';
 import type { PipelineOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
-import { numberKind } from './arithmetic.js';
+import { integralValue } from './arithmetic.js';
 import { indexByValue } from './lookup.js';
 import { isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -22,9 +22,12 @@ const builtinGraphLookup = builtinStage('$graphLookup');
 /** `maxDepth` as a number of extra hops (Infinity when absent). @throws CommandError 40101. */
 function depthLimit(value: unknown): number {
   if (value === undefined || value === null) return Infinity;
-  const n = Number(value);
-  if (numberKind(value) === undefined || !Number.isInteger(n) || n < 0) {
-    throw new CommandError(40101, `$graphLookup.maxDepth must be a non-negative integer, found: ${n}`);
+  const n = integralValue(value);
+  if (n === undefined || n < 0) {
+    throw new CommandError(
+      40101,
+      `$graphLookup.maxDepth must be a non-negative integer, found: ${Number(value)}`,
+    );
   }
   return n;
 }

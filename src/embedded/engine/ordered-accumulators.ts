@@ -10,7 +10,7 @@ import type { AccumulatorOp, ExpressionOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import { compareBson } from './compare.js';
 import { collect } from './number-operators.js';
-import { sortByFields } from './sort.js';
+import { sortByFields, sortFieldsOf } from './sort.js';
 import type { SortField } from './sort.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -35,11 +35,9 @@ const groupIdOf = (options: Options): unknown =>
   (options as { local?: { groupId?: unknown } }).local?.groupId;
 
 function sortFields(name: string, sortBy: unknown): SortField[] {
-  const entries = isPlainObject(sortBy) ? Object.entries(sortBy) : [];
-  if (entries.length === 0 || !entries.every(([, d]) => Math.abs(Number(d)) === 1)) {
-    throw new CommandError(ErrorCodes.FailedToParse, `${name} requires a sortBy of 1 / -1 fields`);
-  }
-  return entries.map(([path, d]) => ({ path, descending: Number(d) === -1 }));
+  const fields = sortFieldsOf(sortBy);
+  if (fields) return fields;
+  throw new CommandError(ErrorCodes.FailedToParse, `${name} requires a sortBy of 1 / -1 fields`);
 }
 
 /** `$min`/`$max`: the smallest/largest non-null value, its type kept. */

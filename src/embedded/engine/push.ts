@@ -6,40 +6,31 @@
  */
 import type { Collation } from './collation.js';
 import { compareBson } from './compare.js';
-import { numberKind } from './arithmetic.js';
-import { sortByFields } from './sort.js';
+import { integralValue } from './arithmetic.js';
+import { sortByFields, sortFieldsOf } from './sort.js';
 import type { SortField } from './sort.js';
 import { bsonTypeName, cloneValue, isPlainObject } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 const MODIFIERS = new Set(['$each', '$position', '$sort', '$slice']);
 
-/** An integral number of any BSON type as a JS number, or undefined. */
-function integer(value: unknown): number | undefined {
-  if (numberKind(value) === undefined) return undefined;
-  const n = Number(value);
-  return Number.isInteger(n) ? n : undefined;
-}
-
 const isDirection = (value: unknown): boolean => {
-  const n = integer(value);
+  const n = integralValue(value);
   return n === 1 || n === -1;
 };
 
 function sortFields(spec: unknown): SortField[] | 'whole' {
   if (isDirection(spec)) return 'whole';
-  const entries = isPlainObject(spec) ? Object.entries(spec) : [];
-  if (entries.length === 0 || !entries.every(([path, dir]) => path !== '' && isDirection(dir))) {
-    throw new CommandError(
-      ErrorCodes.BadValue,
-      'The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields',
-    );
-  }
-  return entries.map(([path, dir]) => ({ path, descending: Number(dir) === -1 }));
+  const fields = sortFieldsOf(spec);
+  if (fields) return fields;
+  throw new CommandError(
+    ErrorCodes.BadValue,
+    'The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields',
+  );
 }
 
 function integerModifier(name: '$slice' | '$position', value: unknown): number {
-  const n = integer(value);
+  const n = integralValue(value);
   if (n !== undefined) return n;
   throw new CommandError(
     ErrorCodes.BadValue,

@@ -9,6 +9,7 @@ import { builtinStage } from './operator-types.js';
 import type { PipelineOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
+import { integralValue } from './arithmetic.js';
 import { compareSortKeys, sortKey } from './compare.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -31,6 +32,22 @@ export const sortStage: PipelineOp = (collection, sortKeys, options) => {
 export interface SortField {
   path: string;
   descending: boolean;
+}
+
+/**
+ * The keys of a sort document `{ path: 1 | -1, … }` (directions of any number type: `Long(-1)`,
+ * `Double(1)`), or undefined when `spec` is not a non-empty one.
+ */
+export function sortFieldsOf(spec: unknown): SortField[] | undefined {
+  const entries = isPlainObject(spec) ? Object.entries(spec) : [];
+  if (entries.length === 0) return undefined;
+  const fields: SortField[] = [];
+  for (const [path, direction] of entries) {
+    const n = integralValue(direction);
+    if (path === '' || (n !== 1 && n !== -1)) return undefined;
+    fields.push({ path, descending: n === -1 });
+  }
+  return fields;
 }
 
 /**
