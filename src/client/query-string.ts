@@ -23,9 +23,9 @@ function append(pairs: string[], prefix: string, value: unknown): void {
 /**
  * Writes a query object as the server's query parser reads it (spec: "Request params (HTTP
  * transports)", nested brackets): `{ $limit: 5, $sort: { createdAt: -1 }, _id: { $in: ['a', 'b'] } }`
- * → `$limit=5&$sort[createdAt]=-1&_id[$in][0]=a&_id[$in][1]=b` (keys and values percent-encoded
- * except `$` in keys, brackets kept). Arrays use indices; `null` is sent as an empty value, `undefined` is left out; dates
- * and objects with `toJSON` (e.g. `ObjectId`) are sent as their JSON form. The server receives every
+ * → `$limit=5&$sort[createdAt]=-1&_id[$in][0]=a&_id[$in][1]=b` (keys and values
+ * percent-encoded except `$` in keys, brackets kept). Arrays use indices; `null` is sent as an empty
+ * value, `undefined` is left out; dates and objects with `toJSON` (e.g. `ObjectId`) are sent as their JSON form. The server receives every
  * value as a string. Returns `''` for an empty query, otherwise the text after `?` (without it).
  */
 export function encodeQuery(query: Record<string, unknown> | undefined): string {

@@ -108,7 +108,7 @@ describe('plume/client failures', () => {
 
   it('a call without an answer fails with Timeout after the client or call timeout', async () => {
     const silent = await rawServer(() => undefined);
-    closers.push(silent.close);
+    closers.push(() => silent.close());
     const client = createClient(silent.url, { timeout: 100 });
     const error = await client
       .service('slow')
@@ -123,7 +123,7 @@ describe('plume/client failures', () => {
 
   it('an aborted call rejects with the AbortError, and a call to a closed port with Unavailable', async () => {
     const silent = await rawServer(() => undefined);
-    closers.push(silent.close);
+    closers.push(() => silent.close());
     const abort = new AbortController();
     const call = createClient(silent.url).service('slow').find({ signal: abort.signal });
     abort.abort();
@@ -143,7 +143,7 @@ describe('plume/client failures', () => {
     const proxy = await rawServer((_request, response) => {
       response.writeHead(502, 'Bad Gateway', { 'content-type': 'text/html' }).end('<h1>Bad Gateway</h1>');
     });
-    closers.push(proxy.close);
+    closers.push(() => proxy.close());
     const error = await createClient(proxy.url)
       .service('messages')
       .find()
@@ -162,7 +162,7 @@ describe('plume/client failures', () => {
       if (last === undefined) response.end('retry: 10\n: a comment\nid: 1\ndata: {"n":\ndata: 1}\n\n');
       else response.end('id: 2\r\nevent: tick\r\ndata: {"n":2}\r\n\r\n');
     });
-    closers.push(server.close);
+    closers.push(() => server.close());
     const events = await createClient(server.url).events<{ n: number }>('ticks');
     const received: unknown[] = [];
     for await (const event of events) received.push(event);
@@ -176,7 +176,7 @@ describe('plume/client failures', () => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       response.end('data: "one"\n\nevent: error\ndata: {"name":"NotFound","message":"gone","code":404}\n\n');
     });
-    closers.push(server.close);
+    closers.push(() => server.close());
     const events = await createClient(server.url).events('ticks', { reconnect: false });
     expect(await events.next()).toEqual({ done: false, value: 'one' });
     const error = await events.next().catch((e: unknown) => e);
@@ -189,7 +189,7 @@ describe('plume/client failures', () => {
     const server = await rawServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' }).end('[]');
     });
-    closers.push(server.close);
+    closers.push(() => server.close());
     await expect(createClient(server.url).events('ticks')).rejects.toMatchObject({
       name: 'NotAcceptable',
       code: 406,
