@@ -15,9 +15,14 @@ export interface Bundle {
 
 /** Bundles a module that re-exports `names` from `src/client/index.ts`. */
 export async function bundleClient(names: string[], options: { minify: boolean }): Promise<Bundle> {
+  return bundle(`export { ${names.join(', ')} } from './src/client/index.ts';`, options);
+}
+
+/** Bundles the TypeScript module `contents`; its relative imports resolve from the repository root. */
+export async function bundle(contents: string, options: { minify: boolean }): Promise<Bundle> {
   const result = await build({
     stdin: {
-      contents: `export { ${names.join(', ')} } from './src/client/index.ts';`,
+      contents,
       resolveDir: root,
       loader: 'ts',
     },
