@@ -134,7 +134,6 @@ export class Client<App = Record<string, unknown>> {
       ...rest,
       headers: { accept: 'text/event-stream', ...rest.headers },
     });
-    request.timeout = 0;
     request.events = { reconnect, retryDelay };
     const answer = await this.request(request);
     if (!isStream(answer)) throw new NotAcceptable(`'${path}' did not answer an event stream`);
@@ -158,7 +157,6 @@ export class Client<App = Record<string, unknown>> {
       const next = await send(this.connection, {
         ...request,
         headers: { ...request.headers, 'last-event-id': lastEventId },
-        timeout: 0,
       });
       next.clearTimeout();
       return next;

@@ -26,7 +26,7 @@ export interface ClientParams<Q = Query> {
   headers?: Record<string, string>;
   /** Aborts this call; the promise then rejects with the signal's reason (an `AbortError`). */
   signal?: AbortSignal;
-  /** Milliseconds before this call fails with `Timeout`; overrides the client's `timeout`. `0` turns it off. */
+  /** Milliseconds before this call fails with `Timeout`; overrides the client's `timeout`. `0` turns it off. For an event stream it bounds the wait for the response headers only. */
   timeout?: number;
 }
 
@@ -66,7 +66,7 @@ export interface EventStream<T = unknown> extends AsyncIterableIterator<T> {
 }
 
 /** Options of `client.events(path, params)`. */
-export interface EventStreamParams<Q = Query> extends Omit<ClientParams<Q>, 'timeout'> {
+export interface EventStreamParams<Q = Query> extends ClientParams<Q> {
   /** Reconnect when the connection drops after the server sent event ids (`Last-Event-ID`). Default true. */
   reconnect?: boolean;
   /** Milliseconds before reconnecting when the server sent no `retry:` field. Default 1000. */
