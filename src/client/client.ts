@@ -149,7 +149,7 @@ export class Client<App = Record<string, unknown>> {
       } catch (error: unknown) {
         throw attempt.failure(error);
       } finally {
-        attempt.clearTimeout();
+        attempt.finish();
       }
     }
     attempt.clearTimeout();

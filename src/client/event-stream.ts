@@ -86,6 +86,7 @@ export function eventStream<T>(
   let wakeUp: (() => void) | undefined;
   const close = (): void => {
     closed = true;
+    attempt.finish();
     attempt.controller.abort();
     wakeUp?.();
   };
@@ -118,8 +119,9 @@ export function eventStream<T>(
         if (error instanceof PlumeError) throw error;
         dropped = attempt.failure(error);
       }
+      attempt.finish();
       if (closed) return undefined;
-      if (reconnect === undefined || lastEventId === '') {
+      if (reconnect === undefined || lastEventId === '' || attempt.cancelled()) {
         if (dropped !== undefined) throw dropped;
         return undefined;
       }
@@ -131,6 +133,7 @@ export function eventStream<T>(
           break;
         } catch (error: unknown) {
           if (closed) return undefined;
+          if (attempt.cancelled()) throw error;
           if (++failures >= RECONNECT_ATTEMPTS) {
             throw new Unavailable(`The event stream could not reconnect after ${failures} attempts`, {
               cause: error,

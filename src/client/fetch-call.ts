@@ -17,6 +17,10 @@ export interface Attempt {
   response: Response;
   /** Stops the timeout (the response is being streamed for as long as the consumer reads). */
   clearTimeout(): void;
+  /** Stops the timeout and stops following the caller's signal: the call is over. */
+  finish(): void;
+  /** True once the caller's signal has aborted: the call must not be retried. */
+  cancelled(): boolean;
   /** The error a failure of this attempt is reported as: `Timeout`, the caller's abort reason, or `Unavailable`. */
   failure(error: unknown): Error;
 }
@@ -48,12 +52,12 @@ export async function send(connection: Connection, request: ClientRequest): Prom
           controller.abort();
         }, timeout)
       : undefined;
-  const clear = (): void => {
+  const finish = (): void => {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   };
   const failure = (error: unknown): Error => {
-    clear();
+    finish();
     if (error instanceof PlumeError) return error;
     if (timedOut) return new Timeout(`${what} got no answer within ${timeout} ms`, { cause: error });
     if (signal?.aborted === true) {
@@ -81,7 +85,14 @@ export async function send(connection: Connection, request: ClientRequest): Prom
       signal: controller.signal,
       ...(connection.credentials === undefined ? {} : { credentials: connection.credentials }),
     });
-    return { controller, response, clearTimeout: clear, failure };
+    return {
+      controller,
+      response,
+      clearTimeout: () => clearTimeout(timer),
+      finish,
+      cancelled: () => signal?.aborted === true,
+      failure,
+    };
   } catch (error: unknown) {
     throw failure(error);
   }

@@ -185,6 +185,27 @@ describe('plume/client failures', () => {
     await expect(createClient(server.url).service('ticks').find()).resolves.toHaveProperty('close');
   });
 
+  it('an event stream waits for its headers at most the timeout, and follows its signal after them', async () => {
+    const silent = await rawServer(() => undefined);
+    closers.push(() => silent.close());
+    await expect(createClient(silent.url, { timeout: 50 }).events('ticks')).rejects.toBeInstanceOf(Timeout);
+
+    const connections: string[] = [];
+    const server = await rawServer((request, response) => {
+      connections.push(String(request.headers['last-event-id']));
+      response.writeHead(200, { 'content-type': 'text/event-stream' }).write('id: 1\ndata: 1\n\n');
+    });
+    closers.push(() => server.close());
+    const abort = new AbortController();
+    const events = await createClient(server.url, { timeout: 50 }).events('ticks', { signal: abort.signal });
+    expect(await events.next()).toEqual({ done: false, value: 1 });
+    const waiting = events.next(); // longer than the timeout: an open stream does not time out
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    abort.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    expect(connections).toEqual(['undefined']); // an aborted stream does not reconnect
+  });
+
   it('events() rejects a plain JSON answer with NotAcceptable', async () => {
     const server = await rawServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'application/json' }).end('[]');
