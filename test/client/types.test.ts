@@ -10,6 +10,7 @@ import {
   type ServiceClient,
 } from 'plume/client';
 import { DocDbService } from 'plume/docdb';
+import type { FrameworkApplication } from 'plume/express';
 
 // Compile-time checks: `npm run typecheck` (tsc --noEmit) fails when a type is wrong. At run time
 // the calls go to a fetch that answers `null`, so no server is needed.
@@ -56,6 +57,8 @@ describe('plume/client types', () => {
     const fromApp = createClient<typeof app>('http://localhost:3030', options);
     const fromMap = createClient<Services>('http://localhost:3030', options);
     expectTypeOf(fromApp.service('messages')).toEqualTypeOf(fromMap.service('messages'));
+    const fromExpress = createClient<FrameworkApplication<Services>>('http://localhost:3030', options);
+    expectTypeOf(fromExpress.service('messages')).toEqualTypeOf(fromMap.service('messages'));
     // @ts-expect-error an unknown path is a type error
     fromApp.service('nowhere');
     expect(app.services).toEqual({});
