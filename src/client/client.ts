@@ -14,6 +14,8 @@ import type { ServiceClient, ServicesOf } from './service-types.js';
 
 /** Default milliseconds before a call without an answer fails with `Timeout`. */
 const DEFAULT_TIMEOUT = 30_000;
+/** Default milliseconds before an event stream reconnects when the server sent no `retry:`. */
+const DEFAULT_RETRY_DELAY = 1000;
 
 /** `users/:userId/messages` with `{ userId: '42' }` → `users/42/messages` (values URL-encoded). */
 function fillPlaceholders(path: string, route: ClientParams['route'] = {}): string {
@@ -48,7 +50,8 @@ function restRequest(
     patch: 'PATCH',
     remove: 'DELETE',
   };
-  const headers: Record<string, string> = { ...params.headers };
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(params.headers ?? {})) headers[name.toLowerCase()] = value;
   const verb = verbs[method];
   if (verb === undefined) headers['x-service-method'] = method;
   return {
@@ -129,7 +132,7 @@ export class Client<App = Record<string, unknown>> {
    * `NotAcceptable` when the answer is not an event stream.
    */
   async events<T = unknown>(path: string, params: EventStreamParams = {}): Promise<EventStream<T>> {
-    const { reconnect = true, retryDelay = 1000, ...rest } = params;
+    const { reconnect = true, retryDelay = DEFAULT_RETRY_DELAY, ...rest } = params;
     const request = restRequest(path.replace(/^\/+|\/+$/g, ''), 'find', null, undefined, {
       ...rest,
       headers: { accept: 'text/event-stream', ...rest.headers },
@@ -141,7 +144,7 @@ export class Client<App = Record<string, unknown>> {
   }
 
   private async send(request: ClientRequest): Promise<unknown> {
-    const { reconnect: reconnects = true, retryDelay = 1000 } = request.events ?? {};
+    const { reconnect: reconnects = true, retryDelay = DEFAULT_RETRY_DELAY } = request.events ?? {};
     const attempt = await send(this.connection, request);
     if (!isEventStream(attempt.response)) {
       try {

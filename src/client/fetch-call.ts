@@ -67,14 +67,14 @@ export async function send(connection: Connection, request: ClientRequest): Prom
     const reason = error instanceof Error ? error.message : String(error);
     return new Unavailable(`${what} could not reach ${connection.baseUrl}: ${reason}`, { cause: error });
   };
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    ...connection.headers,
-    ...request.headers,
-  };
+  // Headers set case-insensitively: a call's `Authorization` replaces the client's `authorization`.
+  const headers = new Headers({ accept: 'application/json' });
+  for (const source of [connection.headers, request.headers]) {
+    for (const [name, value] of Object.entries(source)) headers.set(name, value);
+  }
   let body: string | undefined;
   if (request.body !== undefined) {
-    headers['content-type'] = 'application/json';
+    headers.set('content-type', 'application/json');
     body = JSON.stringify(request.body);
   }
   try {

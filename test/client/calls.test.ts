@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Params } from 'plume';
-import { createClient, encodeQuery } from 'plume/client';
+import { createClient, encodeQuery, memoryStorage, withAuthentication } from 'plume/client';
 import { BadGateway, NotFound, PlumeError, Timeout, Unavailable } from 'plume/errors';
 import { listen, transports, type RunningServer } from '../transports/servers.js';
 
@@ -28,6 +28,12 @@ describe.each(transports)('plume/client calls on the $name', (transport) => {
       },
       { methods: ['find', 'get', 'patch', 'shout'] },
     );
+    app.use('headers', {
+      async find(params: Params) {
+        const { authorization, 'x-client': client } = params.headers ?? {};
+        return { authorization, client };
+      },
+    });
     app.use('teams/:teamId/members', {
       async get(id: string, params: Params) {
         return { id, route: params.route };
@@ -83,6 +89,23 @@ describe.each(transports)('plume/client calls on the $name', (transport) => {
       id: '1',
       data: { a: [1, { b: null }] },
     });
+  });
+
+  it("sends the client headers, which a call's own headers replace whatever their case", async () => {
+    const client = createClient(running.url, {
+      headers: { 'X-Client': 'docs', Authorization: 'Bearer client' },
+    });
+    const headers = client.service('headers');
+    expect(await headers.find()).toEqual({ authorization: 'Bearer client', client: 'docs' });
+    expect(await headers.find({ headers: { AUTHORIZATION: 'Bearer call' } })).toMatchObject({
+      authorization: 'Bearer call',
+    });
+    const storage = memoryStorage();
+    await storage.setItem('plume-jwt', 'stored');
+    const authenticated = withAuthentication(createClient(running.url), { storage });
+    expect(await authenticated.service('headers').find()).toMatchObject({ authorization: 'Bearer stored' });
+    const own = authenticated.service('headers').find({ headers: { Authorization: 'Basic b3du' } });
+    expect(await own).toMatchObject({ authorization: 'Basic b3du' });
   });
 
   it('rejects methods the service does not expose with the 405 the server sends', async () => {
@@ -197,10 +220,12 @@ describe('plume/client failures', () => {
     });
     closers.push(() => server.close());
     const abort = new AbortController();
-    const events = await createClient(server.url, { timeout: 50 }).events('ticks', { signal: abort.signal });
+    const events = await createClient(server.url, { timeout: 1000 }).events('ticks', {
+      signal: abort.signal,
+    });
     expect(await events.next()).toEqual({ done: false, value: 1 });
     const waiting = events.next(); // longer than the timeout: an open stream does not time out
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 1200));
     abort.abort();
     await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
     expect(connections).toEqual(['undefined']); // an aborted stream does not reconnect
