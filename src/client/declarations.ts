@@ -10,7 +10,7 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Milliseconds before a call that has no answer fails with `Timeout` (408). `0` turns it off. Default 30 000. */
   timeout?: number;
-  /** Headers sent with every call (e.g. `{ 'x-api-key': '…' }`); a call's own `headers` win. */
+  /** Headers sent with every call (e.g. `{ 'x-api-key': '…' }`); a call's own `headers` replace them (names compared case-insensitively). */
   headers?: Record<string, string>;
   /** `credentials` of every `fetch` (e.g. `'include'` to send cookies cross-origin). Default: fetch's own. */
   credentials?: RequestCredentials;
@@ -22,7 +22,7 @@ export interface ClientParams<Q = Query> {
   query?: Q;
   /** Values of the path's placeholders: `{ userId: '42' }` for `users/:userId/messages`. */
   route?: Record<string, string | number>;
-  /** Extra request headers for this call. */
+  /** Extra request headers for this call; they replace the client's `headers` of the same name, whatever the case. */
   headers?: Record<string, string>;
   /** Aborts this call; the promise then rejects with the signal's reason (an `AbortError`). */
   signal?: AbortSignal;
@@ -39,7 +39,7 @@ export interface ClientRequest {
   query?: Query;
   /** Sent as JSON when not `undefined`. */
   body?: unknown;
-  /** Request headers (lower-case names); middleware may add to them. */
+  /** Request headers, names in lower case (the call's headers are lower-cased); middleware may add to them. */
   headers: Record<string, string>;
   signal?: AbortSignal;
   timeout?: number;
