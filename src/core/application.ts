@@ -11,7 +11,7 @@ import type {
 } from './declarations.js';
 import { HookStore } from './hooks.js';
 import { Router, stripSlashes, type RouteMatch } from './router.js';
-import { getServiceMeta, wrapService } from './service.js';
+import { getServiceMeta, isMethodName, wrapService } from './service.js';
 
 /** A registered service: the user's object wrapped with hooks and events. */
 export type RegisteredService<S = UntypedService> = S & ServiceAddons;
@@ -127,7 +127,7 @@ export class Application<Services extends object = Record<string, UntypedService
    * `{ around, before, after, error }` form, a list of around hooks, or a method map of around hooks.
    */
   hooks(map: HookMap | AroundHook[] | AroundHookMap): this {
-    this.hookStore.add(map);
+    this.hookStore.add(map, isMethodName);
     return this;
   }
 

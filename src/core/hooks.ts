@@ -28,11 +28,11 @@ export class HookStore {
    * Adds hooks in any of the accepted forms: `{ around, before, after, error }` (each a hook, a list
    * or a method map), a list of around hooks for all methods, or FeathersJS' shorthand, a method map of
    * around hooks (`{ all: [hookB], get: [hookA] }`). A key other than the four hook types names a
-   * method (or `all`) and takes around hooks. With `methods` (a service's hook-enabled methods), such a
-   * key must be `all` or one of them. Throws `BadRequest` for an unknown method or a hook that is not a
+   * method (or `all`) and takes around hooks; `isMethod` says which names this level accepts (a
+   * service: its hook-enabled methods). Throws `BadRequest` for any other key or a hook that is not a
    * function.
    */
-  add(map: HookMap | AroundHook[] | AroundHookMap, methods?: ReadonlySet<string>): void {
+  add(map: HookMap | AroundHook[] | AroundHookMap, isMethod: (name: string) => boolean): void {
     if (typeof map !== 'object' || map === null) {
       throw new BadRequest('hooks() takes { around, before, after, error }, a method map or a list of hooks');
     }
@@ -44,7 +44,7 @@ export class HookStore {
         if (key === 'around') addByMethod(this.around, value as AroundHook[] | HookMethodMap<AroundHook>);
         else if (key === 'before' || key === 'after' || key === 'error')
           addByMethod(this.regular[key], value as RegularHook | RegularHook[] | HookMethodMap<RegularHook>);
-        else if (methods === undefined || key === 'all' || methods.has(key))
+        else if (key === 'all' || isMethod(key))
           append(this.around, key, (Array.isArray(value) ? value : [value]) as AroundHook[]);
         else
           throw new BadRequest(

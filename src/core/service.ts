@@ -46,6 +46,11 @@ const reservedNames = new Set([
   'then',
 ]);
 
+/** True for a name a service method may have (app-level hooks accept any of them). */
+export function isMethodName(name: string): boolean {
+  return !reservedNames.has(name) && !name.startsWith('_') && /^[A-Za-z][\w]*$/.test(name);
+}
+
 /** The argument names of `method`, e.g. `['id', 'data', 'params']` for `patch`. */
 export function argumentsOf(method: string): readonly ('id' | 'data' | 'params')[] {
   // Own keys only: `constructor`, `__proto__` or `toString` must not find Object.prototype members.
@@ -82,7 +87,7 @@ export function normalizeOptions(
 ): ServiceMeta['options'] {
   const methods = options.methods ?? defaultServiceMethods.filter((m) => hasMethod(service, m));
   for (const method of methods) {
-    if (reservedNames.has(method) || method.startsWith('_') || !/^[A-Za-z][\w]*$/.test(method)) {
+    if (!isMethodName(method)) {
       throw new BadRequest(`'${method}' on service '${path}' is not allowed as a method name`);
     }
     if (!hasMethod(service, method)) {
@@ -150,7 +155,7 @@ export function wrapService(
   ]);
   Object.defineProperty(wrapped, 'hooks', {
     value(map: HookMap | AroundHook[] | AroundHookMap) {
-      meta.hooks.add(map, hookable);
+      meta.hooks.add(map, (name) => hookable.has(name));
       return wrapped;
     },
     writable: true,

@@ -312,9 +312,13 @@ describe('hook execution order (docs/hooks.md)', () => {
     ]);
   });
 
-  it('a method map naming a method the service does not have is rejected', () => {
+  it('a method map naming a method the service does not have, or an impossible method name on the app, is rejected', () => {
     const { service } = setup();
     expect(() => service.hooks({ craete: [async () => undefined] })).toThrow(BadRequest);
     expect(() => service.hooks({ craete: [async () => undefined] })).toThrow("'craete' is not a valid");
+    // On the app any method name is accepted, but not names no method can have.
+    const { app } = setup();
+    expect(() => app.hooks({ anyCustomMethod: [async () => undefined] })).not.toThrow();
+    expect(() => app.hooks({ setup: [async () => undefined] })).toThrow(BadRequest);
   });
 });
