@@ -114,7 +114,10 @@ export interface HookContext<S = Service> {
   params: Params;
   id?: NullableId;
   data?: unknown;
-  /** Setting it in a before hook skips the method; in an error hook it recovers from the error. */
+  /**
+   * Setting it in a before hook, or in an around hook before `next()`, skips the method; in an error
+   * hook it recovers from the error.
+   */
   result?: unknown;
   /** What is sent to external clients instead of `result` when set (e.g. without password hashes). */
   dispatch?: unknown;
