@@ -564,6 +564,7 @@ describe('the snippets of docs/*.md', () => {
     'schema',
     'authentication',
     'migrating-from-feathers',
+    'client',
   ];
   const root = new URL('../../', import.meta.url);
   const normalize = (line: string): string =>
