@@ -17,6 +17,21 @@ export function memoryStorage(): TokenStorage {
   };
 }
 
+/**
+ * The default token storage: the page's `localStorage` in a browser (the login survives reloads, as
+ * FeathersJS' authentication client does), memory elsewhere (Node, workers) or where a browser refuses
+ * access to `localStorage` (sandboxed frames, disabled storage).
+ */
+export function defaultStorage(): TokenStorage {
+  const page = (globalThis as { window?: { localStorage?: TokenStorage } }).window;
+  try {
+    if (page?.localStorage !== undefined) return page.localStorage;
+  } catch {
+    // Reading window.localStorage throws a SecurityError where storage is denied.
+  }
+  return memoryStorage();
+}
+
 /** What `withAuthentication` adds to a client. */
 export interface AuthenticationMethods {
   /**
@@ -47,8 +62,8 @@ export type AuthenticatedClient<App> = Client<App> & AuthenticationMethods;
  * Adds authentication to `client` and returns it: login methods, and middleware that sends the
  * stored token as `Authorization: Bearer <token>` with every call. When the server answers a call
  * that carried the token with `NotAuthenticated` (401: expired or revoked), the token is cleared and
- * the call rejects with that error. Options: `AuthenticationClientOptions` (storage: memory by
- * default; pass `localStorage` in browsers to keep the login across page loads).
+ * the call rejects with that error. Options: `AuthenticationClientOptions` (storage: `localStorage`
+ * in browsers, memory elsewhere — see `defaultStorage`).
  */
 export function withAuthentication<App>(
   client: Client<App>,
@@ -56,7 +71,7 @@ export function withAuthentication<App>(
 ): AuthenticatedClient<App> {
   const {
     path = 'authentication',
-    storage = memoryStorage(),
+    storage = defaultStorage(),
     storageKey = 'plume-jwt',
     jwtStrategy = 'jwt',
   } = options;

@@ -84,7 +84,7 @@ export interface TokenStorage {
 export interface AuthenticationClientOptions {
   /** Path of the authentication service. Default `authentication`. */
   path?: string;
-  /** Token storage. Default `memoryStorage()` (the token ends with the page or process); pass `localStorage` to keep it. */
+  /** Token storage. Default `defaultStorage()`: the page's `localStorage` in a browser, `memoryStorage()` elsewhere. */
   storage?: TokenStorage;
   /** Key of the token in `storage`. Default `plume-jwt`. */
   storageKey?: string;

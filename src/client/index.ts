@@ -21,6 +21,7 @@ export type {
 export { encodeQuery } from './query-string.js';
 export type { CustomMethod, Json, Paginate, Paginated, ServiceClient, ServicesOf } from './service-types.js';
 export {
+  defaultStorage,
   memoryStorage,
   withAuthentication,
   type AuthenticatedClient,

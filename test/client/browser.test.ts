@@ -14,7 +14,7 @@ async function scenario(api: string) {
   ).plume;
   const steps: Record<string, unknown> = {};
   localStorage.clear();
-  const client = withAuthentication(createClient(api), { storage: localStorage });
+  const client = withAuthentication(createClient(api));
   const user = (await client
     .service('users')
     .create({ email: 'eve@example.com', password: 'browser pass' })) as {
@@ -55,7 +55,7 @@ async function scenario(api: string) {
   steps.event = (await events.next()).value?.text === live.text;
   events.close();
 
-  const reloaded = withAuthentication(createClient(api), { storage: localStorage });
+  const reloaded = withAuthentication(createClient(api));
   steps.reAuthenticated = ((await reloaded.reAuthenticate()).user as { email: string }).email;
   await reloaded.logout();
   steps.loggedOut = localStorage.getItem('plume-jwt') === null;

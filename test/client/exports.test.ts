@@ -5,6 +5,7 @@ describe('plume/client public surface', () => {
     expect(Object.keys(await import('plume/client')).sort()).toEqual([
       'Client',
       'createClient',
+      'defaultStorage',
       'encodeQuery',
       'memoryStorage',
       'withAuthentication',
