@@ -1,5 +1,6 @@
 /** Write commands: insert, update, delete, findAndModify. */
 import type { Collection } from '../engine/database.js';
+import { evaluateLet } from '../engine/let-variables.js';
 import { deleteStatement, findAndModify, insertOne, updateStatement } from '../engine/write.js';
 import type { Doc } from '../engine/values.js';
 import { isPlainObject } from '../engine/values.js';
@@ -70,7 +71,7 @@ const update: Handler = async (cmd, ctx) => {
   let n = 0;
   let nModified = 0;
   const upserted: Doc[] = [];
-  const letVars = docOption(cmd, 'let');
+  const letVars = evaluateLet(cmd['let']);
   const errors = await runBatch(cmd, ctx, list, (st, index) => {
     if (!isPlainObject(st))
       throw new CommandError(ErrorCodes.TypeMismatch, 'update statement must be an object');
@@ -101,6 +102,7 @@ const update: Handler = async (cmd, ctx) => {
 const del: Handler = async (cmd, ctx) => {
   const coll = target(cmd, ctx);
   const list = statements(cmd, 'deletes');
+  const letVars = evaluateLet(cmd['let']);
   let n = 0;
   const errors = await runBatch(cmd, ctx, list, (st) => {
     if (!isPlainObject(st))
@@ -118,6 +120,7 @@ const del: Handler = async (cmd, ctx) => {
       st['q'] ?? {},
       limit,
       parseCollation(st['collation']) ?? coll.options.collation,
+      letVars,
     );
   });
   ctx.core.opcounters.delete += list.length;
@@ -137,7 +140,7 @@ const findAndModifyCmd: Handler = async (cmd, ctx) => {
       upsert: cmd['upsert'] === true,
       arrayFilters: cmd['arrayFilters'] as Doc[] | undefined,
       collation: collationFor(cmd, coll),
-      let: docOption(cmd, 'let'),
+      let: evaluateLet(cmd['let']),
     }),
   );
   return { ...result, ok: 1 };

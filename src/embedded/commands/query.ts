@@ -2,6 +2,7 @@
 import { Long } from 'bson';
 import { runAggregate } from '../engine/aggregate.js';
 import { lookupCandidates } from '../engine/indexes.js';
+import { evaluateLet } from '../engine/let-variables.js';
 import { matchDocs, queryStats, runQuery } from '../engine/read.js';
 import { prepareFilter } from '../engine/query.js';
 import { bsonTypeName, keyOf, pathValues } from '../engine/values.js';
@@ -68,7 +69,7 @@ const find: Handler = (cmd, ctx) => {
         skip,
         limit,
         collation: collationFor(cmd, coll),
-        variables: docOption(cmd, 'let'),
+        variables: evaluateLet(cmd['let']),
       })
     : (prepareFilter(filter), []);
   return ctx.core.cursors.open(ns, docs, {
@@ -137,7 +138,7 @@ const aggregate: Handler = (cmd, ctx) => {
     collection: coll,
     pipeline: pipeline as Doc[],
     collation: collationFor(cmd, coll),
-    variables: docOption(cmd, 'let'),
+    variables: evaluateLet(cmd['let']),
     txn: ctx.txn,
   });
   const cursorOpts = docOption(cmd, 'cursor') ?? {};

@@ -6,6 +6,7 @@
 import { Aggregator } from 'mingo/aggregator';
 import type { Collection, Engine } from './database.js';
 import type { Collation } from './collation.js';
+import { withSystemVariables } from './let-variables.js';
 import { matchDocs } from './read.js';
 import { normalizePipeline } from './specs.js';
 import { mingoOptions } from './query.js';
@@ -124,7 +125,7 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
       rewritten,
       mingoOptions(args.collation, {
         collectionResolver: resolver,
-        ...(args.variables ? { variables: args.variables } : {}),
+        variables: withSystemVariables(args.variables),
       }),
     ).run(input);
   } catch (error) {

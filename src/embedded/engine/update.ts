@@ -16,6 +16,7 @@ import { normalizePipeline } from './specs.js';
 import { expandPositional } from './positional.js';
 import { computePush } from './push.js';
 import type { PositionalContext } from './positional.js';
+import { withSystemVariables } from './let-variables.js';
 import { mingoOptions } from './query.js';
 import { bsonTypeName, cloneValue, getPath, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -427,10 +428,9 @@ export function applyUpdate(
     if (next['_id'] === undefined) delete next['_id'];
   } else {
     next = cloneValue(doc);
-    const queryOptions = mingoOptions(
-      options.collation,
-      options.variables ? { variables: options.variables } : {},
-    );
+    const queryOptions = mingoOptions(options.collation, {
+      variables: withSystemVariables(options.variables),
+    });
     try {
       if (kind === 'pipeline') {
         const docs = [next];

@@ -197,9 +197,10 @@ export function deleteStatement(
   q: unknown,
   limit: number,
   collation?: Collation,
+  variables?: Doc,
 ): number {
   const state = engine.readState(coll, txn);
-  let matched = matchDocs(state, q, collation).docs;
+  let matched = matchDocs(state, q, collation, variables).docs;
   if (limit === 1) matched = matched.slice(0, 1);
   const ids = matched.map((d) => keyOf(d['_id']));
   for (const idKey of ids) engine.checkWrite(coll, idKey, txn);
