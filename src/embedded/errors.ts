@@ -42,6 +42,7 @@ export const ErrorCodes = {
   DocumentTooLarge: 17419,
   IndexBuildAborted: 276,
   InvalidIndexSpecificationOption: 197,
+  CannotConvertIndexToUnique: 359,
 } as const;
 
 const names = new Map<number, string>();

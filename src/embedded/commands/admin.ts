@@ -11,8 +11,8 @@ import { CommandError, ErrorCodes } from '../errors.js';
 import { parseCollation } from './collation.js';
 import type { CommandContext, Handler } from './context.js';
 import { collectionName, docOption } from './context.js';
-
-const ID_INDEX = { v: 2, key: { _id: 1 }, name: '_id_' };
+import { modifyIndex } from './index-mod.js';
+import { clusteredIndexOption, ID_INDEX, idIndex } from './clustered.js';
 
 function mustExist(ctx: CommandContext, name: string): Collection {
   const coll = ctx.core.engine.collection(ctx.db, name);
@@ -29,7 +29,7 @@ function collectionInfo(coll: Collection): Doc {
     type: 'collection',
     options,
     info: { readOnly: false, uuid: coll.uuid },
-    idIndex: ID_INDEX,
+    ...(options['clusteredIndex'] ? {} : { idIndex: ID_INDEX }),
   };
 }
 
@@ -78,6 +78,8 @@ const create: Handler = (cmd, ctx) => {
   ]) {
     if (cmd[key] !== undefined) options[key] = cmd[key];
   }
+  if (options['clusteredIndex'] !== undefined)
+    options['clusteredIndex'] = clusteredIndexOption(options['clusteredIndex']);
   if (options['validator'] !== undefined) compile(prepareFilter(options['validator']));
   // MongoDB 7.0+ answers ok, doing nothing, when the collection exists with identical options
   // (NamespaceExists only when the options differ).
@@ -196,7 +198,7 @@ const createIndexes: Handler = (cmd, ctx) => {
 const listIndexes: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   const coll = mustExist(ctx, name);
-  const docs = [ID_INDEX, ...ctx.core.engine.readState(coll, ctx.txn).indexes.map((i) => i.describe())];
+  const docs = [idIndex(coll), ...ctx.core.engine.readState(coll, ctx.txn).indexes.map((i) => i.describe())];
   return ctx.core.cursors.open(`${ctx.db}.${name}`, docs, { batchSize: undefined });
 };
 
@@ -316,8 +318,12 @@ const collMod: Handler = (cmd, ctx) => {
     if (cmd[key] !== undefined) coll.options[key] = cmd[key];
   }
   if (cmd['validator'] !== undefined) compile(prepareFilter(cmd['validator']));
+  const reply =
+    cmd['index'] !== undefined
+      ? modifyIndex(ctx.core.engine, coll, cmd['index'], cmd['dryRun'] === true)
+      : {};
   ctx.core.engine.emit([{ op: 'create', ns: coll.ns, options: coll.options }]);
-  return { ok: 1 };
+  return { ...reply, ok: 1 };
 };
 
 /** Handlers by command name. */

@@ -7,6 +7,9 @@ import { Aggregator } from 'mingo/aggregator';
 import type { Collection, Engine } from './database.js';
 import type { Collation } from './collation.js';
 import { withSystemVariables } from './let-variables.js';
+import { hintedState } from './hinted-state.js';
+import { defaultIndexName } from './indexes.js';
+import type { Index } from './indexes.js';
 import { matchDocs } from './read.js';
 import { normalizePipeline } from './specs.js';
 import { mingoOptions } from './query.js';
@@ -26,6 +29,8 @@ export interface AggregateArgs {
   collation?: Collation;
   variables?: Doc;
   txn?: Transaction;
+  /** The index a `hint` names: a sparse or partial one limits the input to the documents it holds. */
+  hint?: Index;
 }
 
 function stageName(stage: Doc): string {
@@ -84,7 +89,7 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
     pipeline.shift();
     searched = true;
   } else if (first && stageName(first) === '$match' && args.collection) {
-    const state = engine.readState(args.collection, args.txn);
+    const state = hintedState(engine.readState(args.collection, args.txn), args.hint);
     const { docs, scores } = matchDocs(state, first['$match'], args.collation, args.variables);
     input = docs.map((d) =>
       scores ? { ...cloneValue(d), __plume_textScore: scores.get(d) } : cloneValue(d),
@@ -93,7 +98,11 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
   } else if (first && stageName(first) === '$documents') {
     input = [];
   } else {
-    input = args.collection ? engine.documents(args.collection, args.txn) : [];
+    input = args.collection
+      ? [...hintedState(engine.readState(args.collection, args.txn), args.hint).docs.values()].map((d) =>
+          cloneValue(d),
+        )
+      : [];
   }
   let out: { kind: '$out' | '$merge'; spec: unknown } | undefined;
   const last = pipeline[pipeline.length - 1];
@@ -230,8 +239,7 @@ function writeOut(
     let next: Doc;
     if (whenMatched === 'replace') next = { ...doc, _id: existing['_id'] };
     else if (whenMatched === 'keepExisting') continue;
-    else if (whenMatched === 'fail')
-      throw new CommandError(ErrorCodes.DuplicateKey, 'E11000 duplicate key error in $merge');
+    else if (whenMatched === 'fail') throw mergeDuplicate(coll, on, filter);
     else if (whenMatched === 'merge') next = { ...existing, ...doc, _id: existing['_id'] };
     else throw new CommandError(ErrorCodes.BadValue, 'unsupported $merge whenMatched');
     next = idFirst(next);
@@ -241,6 +249,25 @@ function writeOut(
     engine.touched(coll, idKey);
     engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);
   }
+}
+
+/** The DuplicateKey error of `$merge` with `whenMatched: 'fail'`: the insert it attempts hits the `on` key. */
+function mergeDuplicate(coll: Collection, on: string[], keyValue: Doc): CommandError {
+  const keyPattern: Doc = {};
+  for (const f of on) keyPattern[f] = 1;
+  const index =
+    on.length === 1 && on[0] === '_id'
+      ? '_id_'
+      : (coll.state.indexes.find((i) => keyOf(i.spec.key) === keyOf(keyPattern))?.spec.name ??
+        defaultIndexName(keyPattern));
+  const shown = Object.entries(keyValue)
+    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+    .join(', ');
+  return new CommandError(
+    ErrorCodes.DuplicateKey,
+    `E11000 duplicate key error collection: ${coll.ns} index: ${index} dup key: { ${shown} }`,
+    { extra: { keyPattern, keyValue } },
+  );
 }
 
 /** Rewrites `$bucket` as the `$group` + `$sort` MongoDB documents it to be (mingo misplaces boundary values). */

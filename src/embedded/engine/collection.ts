@@ -82,8 +82,10 @@ export class CollectionState {
     for (const index of this.indexes) {
       const newKeys = index.keysOf(doc);
       const oldKeys = old ? index.keysOf(old) : [];
-      if (index.spec.unique) {
+      if (index.spec.unique || index.spec.prepareUnique) {
         for (const k of newKeys) {
+          // A prepareUnique index keeps the duplicates it had: only keys new to the document are checked.
+          if (!index.spec.unique && oldKeys.some((o) => o.key === k.key)) continue;
           if (index.conflict(idKey, k.key) !== undefined) throw this.duplicate(ns, index, k.values);
         }
       }
