@@ -16,6 +16,7 @@ import type { CommandContext, Handler, ServerCore } from './context.js';
 import { crudCommands } from './crud.js';
 import { handshakeCommands, sessionKey } from './handshake.js';
 import { queryCommands } from './query.js';
+import { CLOSE_CONNECTION, failCommandFor, failPointCommands, noteHandshake } from './fail-points.js';
 import {
   checkCommandFields,
   checkReadConcern,
@@ -49,6 +50,7 @@ const handlers: Record<string, Handler> = {
   ...queryCommands,
   ...crudCommands,
   ...adminCommands,
+  ...failPointCommands,
   commitTransaction: commitTxn,
   abortTransaction: abortTxn,
 };
@@ -78,9 +80,17 @@ export async function runCommand(
   }
   const db = typeof cmd['$db'] === 'string' ? cmd['$db'] : defaultDb;
   const ctx: CommandContext = { core, db, session: undefined, txn: undefined, connectionId };
+  if (name === 'hello' || name === 'isMaster' || name === 'ismaster') noteHandshake(core, connectionId, cmd);
+  const retryableWrite = RETRYABLE.has(name) && cmd['txnNumber'] !== undefined && cmd['autocommit'] !== false;
+  const fail = failCommandFor(core, name, connectionId, retryableWrite);
+  if (fail) {
+    if (fail.blockMs > 0) await new Promise((resolve) => setTimeout(resolve, fail.blockMs));
+    if (fail.close) return { [CLOSE_CONNECTION]: true } as Doc;
+    if (fail.error) return fail.error;
+  }
   try {
     const reply = await execute(handler, name, cmd, ctx);
-    const wce = reply['ok'] === 1 ? writeConcernError(cmd) : undefined;
+    const wce = reply['ok'] === 1 ? (fail?.writeConcernError ?? writeConcernError(cmd)) : undefined;
     return wce ? { ...reply, writeConcernError: wce } : reply;
   } catch (error) {
     const e = toCommandError(error);

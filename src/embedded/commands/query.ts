@@ -5,6 +5,7 @@ import { hintedState } from '../engine/hinted-state.js';
 import { lookupCandidates } from '../engine/indexes.js';
 import type { Index } from '../engine/indexes.js';
 import { evaluateLet } from '../engine/let-variables.js';
+import { expandListLocalSessions } from './local-sessions.js';
 import { matchDocs, queryStats, runQuery } from '../engine/read.js';
 import { prepareFilter } from '../engine/query.js';
 import { bsonTypeName, keyOf, pathValues } from '../engine/values.js';
@@ -143,7 +144,7 @@ const aggregate: Handler = (cmd, ctx) => {
   const docs = runAggregate(ctx.core.engine, {
     db: ctx.db,
     collection: coll,
-    pipeline: pipeline as Doc[],
+    pipeline: expandListLocalSessions(ctx.core, ctx.db, target, pipeline as Doc[]),
     collation: collationFor(cmd, coll),
     variables: evaluateLet(cmd['let']),
     txn: ctx.txn,
