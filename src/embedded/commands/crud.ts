@@ -1,6 +1,7 @@
 /** Write commands: insert, update, delete, findAndModify. */
 import type { Collection } from '../engine/database.js';
 import { evaluateLet } from '../engine/let-variables.js';
+import { createIn } from '../engine/transaction-ddl.js';
 import { deleteStatement, findAndModify, insertOne, updateStatement } from '../engine/write.js';
 import type { Doc } from '../engine/values.js';
 import { isPlainObject } from '../engine/values.js';
@@ -27,7 +28,7 @@ function statements(cmd: Doc, field: string): Doc[] {
 }
 
 function target(cmd: Doc, ctx: CommandContext): Collection {
-  return ctx.core.engine.create(ctx.db, collectionName(cmd));
+  return createIn(ctx.core.engine, ctx.db, collectionName(cmd), ctx.txn);
 }
 
 /** Runs statements with MongoDB's ordered/unordered semantics; in a transaction the first error aborts. */

@@ -5,6 +5,7 @@ import { hintedState } from '../engine/hinted-state.js';
 import { lookupCandidates } from '../engine/indexes.js';
 import type { Index } from '../engine/indexes.js';
 import { evaluateLet } from '../engine/let-variables.js';
+import { collectionIn } from '../engine/transaction-ddl.js';
 import { expandListLocalSessions } from './local-sessions.js';
 import { matchDocs, queryStats, runQuery } from '../engine/read.js';
 import { prepareFilter } from '../engine/query.js';
@@ -24,7 +25,7 @@ function batchSizeOf(value: unknown): number | undefined {
 }
 
 function readCollection(cmd: Doc, ctx: CommandContext) {
-  return ctx.core.engine.collection(ctx.db, collectionName(cmd));
+  return collectionIn(ctx.core.engine, ctx.db, collectionName(cmd), ctx.txn);
 }
 
 /**
@@ -138,7 +139,7 @@ const aggregate: Handler = (cmd, ctx) => {
     );
   const isCollectionless = target === 1 || (typeof target === 'number' && target === 1);
   const name = isCollectionless ? undefined : collectionName(cmd);
-  const coll = name ? ctx.core.engine.collection(ctx.db, name) : undefined;
+  const coll = name ? collectionIn(ctx.core.engine, ctx.db, name, ctx.txn) : undefined;
   const hint = checkHint(cmd['hint'], coll);
   ctx.core.opcounters.command++;
   const docs = runAggregate(ctx.core.engine, {

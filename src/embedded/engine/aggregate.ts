@@ -8,6 +8,7 @@ import type { Collection, Engine } from './database.js';
 import type { Collation } from './collation.js';
 import { withSystemVariables } from './let-variables.js';
 import { hintedState } from './hinted-state.js';
+import { collectionIn } from './transaction-ddl.js';
 import { defaultIndexName } from './indexes.js';
 import type { Index } from './indexes.js';
 import { matchDocs } from './read.js';
@@ -124,7 +125,7 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
       throw new CommandError(40602, '$search is only valid as the first stage in a pipeline');
   }
   const resolver = (name: string): Doc[] => {
-    const coll = engine.collection(args.db, name);
+    const coll = collectionIn(engine, args.db, name, args.txn);
     return coll ? engine.documents(coll, args.txn) : [];
   };
   const rewritten = pipeline.flatMap((stage) => rewriteBucket(rewriteMeta(stage, searched)));
