@@ -43,6 +43,7 @@ export const ErrorCodes = {
   IndexBuildAborted: 276,
   InvalidIndexSpecificationOption: 197,
   CannotConvertIndexToUnique: 359,
+  SnapshotTooOld: 239,
 } as const;
 
 const names = new Map<number, string>();

@@ -16,12 +16,14 @@ import type { CommandContext, Handler, ServerCore } from './context.js';
 import { crudCommands } from './crud.js';
 import { handshakeCommands, sessionKey } from './handshake.js';
 import { queryCommands } from './query.js';
+import { snapshotReader } from '../engine/point-in-time.js';
 import { CLOSE_CONNECTION, failCommandFor, failPointCommands, noteHandshake } from './fail-points.js';
 import {
   checkCommandFields,
   checkReadConcern,
   checkStandaloneWriteConcern,
   checkTransactionCommand,
+  readConcernLevel,
   writeConcernError,
 } from './refusals.js';
 
@@ -98,6 +100,16 @@ export async function runCommand(
   }
 }
 
+/** Runs a read with `readConcern: { level: 'snapshot' }` outside a transaction and reports its time. */
+async function snapshotRead(handler: Handler, cmd: Doc, ctx: CommandContext): Promise<Doc> {
+  const rc = cmd['readConcern'] as Doc;
+  const { reader, time } = snapshotReader(ctx.core.engine, rc['atClusterTime']);
+  const reply = await handler(cmd, { ...ctx, txn: reader });
+  const cursor = reply['cursor'];
+  if (cursor && typeof cursor === 'object') (cursor as Doc)['atClusterTime'] = time;
+  return { ...reply, atClusterTime: time };
+}
+
 /** Resolves the session, transaction and retryable-write state, then runs the handler. */
 async function execute(handler: Handler, name: string, cmd: Doc, ctx: CommandContext): Promise<Doc> {
   const core = ctx.core;
@@ -143,6 +155,7 @@ async function execute(handler: Handler, name: string, cmd: Doc, ctx: CommandCon
     }
   }
   checkReadConcern(name, cmd);
+  if (readConcernLevel(cmd) === 'snapshot') return snapshotRead(handler, cmd, ctx);
   if (session && txnNumber !== undefined && RETRYABLE.has(name)) {
     if (session.retryReply?.txnNumber === txnNumber) return session.retryReply.reply;
     if (txnNumber < session.txnNumber) {

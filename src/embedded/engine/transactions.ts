@@ -32,6 +32,8 @@ export class Transaction {
   /** Last touch, ms since epoch (for transactionLifetimeLimitSeconds). */
   lastUsed = Date.now();
   readonly started = Date.now();
+  /** A snapshot read outside a transaction: sees only its pinned states (engine/point-in-time.ts). */
+  pointInTime = false;
 
   constructor(txnNumber: number, startSeq: number) {
     this.txnNumber = txnNumber;
