@@ -7,6 +7,7 @@ import { Aggregator } from 'mingo/aggregator';
 import type { Collection, Engine } from './database.js';
 import type { Collation } from './collation.js';
 import { withSystemVariables } from './let-variables.js';
+import { duplicateKeyError } from './collection.js';
 import { hintedState } from './hinted-state.js';
 import { collectionIn } from './transaction-ddl.js';
 import { defaultIndexName } from './indexes.js';
@@ -261,14 +262,7 @@ function mergeDuplicate(coll: Collection, on: string[], keyValue: Doc): CommandE
       ? '_id_'
       : (coll.state.indexes.find((i) => keyOf(i.spec.key) === keyOf(keyPattern))?.spec.name ??
         defaultIndexName(keyPattern));
-  const shown = Object.entries(keyValue)
-    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
-    .join(', ');
-  return new CommandError(
-    ErrorCodes.DuplicateKey,
-    `E11000 duplicate key error collection: ${coll.ns} index: ${index} dup key: { ${shown} }`,
-    { extra: { keyPattern, keyValue } },
-  );
+  return duplicateKeyError(coll.ns, index, keyPattern, keyValue);
 }
 
 /** Rewrites `$bucket` as the `$group` + `$sort` MongoDB documents it to be (mingo misplaces boundary values). */
