@@ -42,6 +42,8 @@ export const ErrorCodes = {
   DocumentTooLarge: 17419,
   IndexBuildAborted: 276,
   InvalidIndexSpecificationOption: 197,
+  CannotConvertIndexToUnique: 359,
+  SnapshotTooOld: 239,
 } as const;
 
 const names = new Map<number, string>();

@@ -4,6 +4,7 @@
  */
 import net from 'node:net';
 import { runCommand } from './commands/index.js';
+import { CLOSE_CONNECTION } from './commands/fail-points.js';
 import type { ServerCore } from './commands/context.js';
 import { MSG_MORE_TO_COME, OP_MSG, decodeMessage, encodeOpMsg, encodeOpReply } from './wire.js';
 import type { WireRequest } from './wire.js';
@@ -12,14 +13,16 @@ const MAX_MESSAGE = 48_000_000;
 
 let nextConnectionId = 1;
 
-/** Handles one request; returns the encoded reply or undefined when none is due. */
+/** Handles one request; returns the encoded reply, undefined when none is due, or 'close'. */
 async function respond(
   core: ServerCore,
   req: WireRequest,
   connectionId: number,
-): Promise<Buffer | undefined> {
+): Promise<Buffer | undefined | 'close'> {
   if (req.opCode === OP_MSG) {
     const reply = await runCommand(core, req.command, connectionId);
+    // The failCommand fail point's closeConnection: drop the connection instead of answering.
+    if (CLOSE_CONNECTION in reply) return 'close';
     if (req.flags & MSG_MORE_TO_COME) return undefined;
     return encodeOpMsg(req.requestId, reply);
   }
@@ -60,7 +63,8 @@ export function serveConnection(core: ServerCore, socket: net.Socket): void {
       }
       chain = chain.then(async () => {
         const out = await respond(core, req, connectionId);
-        if (out && !socket.destroyed) socket.write(out);
+        if (out === 'close') socket.destroy();
+        else if (out && !socket.destroyed) socket.write(out);
       });
     }
     pending = buf.length > 0 ? [buf] : [];

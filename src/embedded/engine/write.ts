@@ -11,7 +11,7 @@ import { matchDocs, runQuery } from './read.js';
 import { compile, prepareFilter, splitText } from './query.js';
 import type { Transaction, TxnWrite } from './transactions.js';
 import { applyUpdate, buildUpsert, updateKind } from './update.js';
-import { bsonTypeName, cloneValue, idFirst, keyOf } from './values.js';
+import { bsonTypeName, cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -90,6 +90,14 @@ export function prepareInsert(raw: unknown): Doc {
   if (type === 'array' || type === 'regex' || type === 'undefined') {
     throw new CommandError(ErrorCodes.InvalidIdField, `The '_id' value cannot be of type ${type}`);
   }
+  const dollar = isPlainObject(doc['_id'])
+    ? Object.keys(doc['_id']).find((k) => k.startsWith('$'))
+    : undefined;
+  if (dollar !== undefined)
+    throw new CommandError(
+      ErrorCodes.DollarPrefixedFieldName,
+      `_id fields may not contain '$'-prefixed fields: ${dollar} is not valid for storage.`,
+    );
   return idFirst(doc);
 }
 
@@ -189,9 +197,10 @@ export function deleteStatement(
   q: unknown,
   limit: number,
   collation?: Collation,
+  variables?: Doc,
 ): number {
   const state = engine.readState(coll, txn);
-  let matched = matchDocs(state, q, collation).docs;
+  let matched = matchDocs(state, q, collation, variables).docs;
   if (limit === 1) matched = matched.slice(0, 1);
   const ids = matched.map((d) => keyOf(d['_id']));
   for (const idKey of ids) engine.checkWrite(coll, idKey, txn);
