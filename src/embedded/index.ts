@@ -56,6 +56,12 @@ export interface EmbeddedServerOptions {
    * The returned object is the same; `stop()` also terminates the worker.
    */
   worker?: boolean;
+  /**
+   * Called when a client sends a malformed message (a bad size, illegal OP_MSG flag bits, a checksum
+   * mismatch, an absurd messageLength): that connection is closed, every other client is still served.
+   * Default: one line on stderr. Not called with `worker: true` (the worker logs to stderr).
+   */
+  onProtocolError?: (error: Error, remote: string) => void;
 }
 
 /** A running embedded server. */
@@ -86,7 +92,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   // the process for minutes. This (process-wide) flag makes V8 switch such a regex to its linear-time
   // engine after 50 000 backtracks; results are the same.
   v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
-  if (options.worker) return startInWorker({ ...options, worker: false });
+  if (options.worker) return startInWorker({ ...options, worker: false, onProtocolError: undefined });
   const host = options.host ?? '127.0.0.1';
   const engine = new Engine();
   const sockets = new Set<net.Socket>();
@@ -103,7 +109,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
-    serveConnection(core, socket);
+    serveConnection(core, socket, options.onProtocolError);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {

@@ -5,10 +5,26 @@
 import net from 'node:net';
 import { runCommand } from './commands/index.js';
 import type { ServerCore } from './commands/context.js';
-import { MSG_MORE_TO_COME, OP_MSG, decodeMessage, encodeOpMsg, encodeOpReply } from './wire.js';
+import {
+  MSG_MORE_TO_COME,
+  OP_MSG,
+  ProtocolError,
+  decodeMessage,
+  encodeOpMsg,
+  encodeOpReply,
+} from './wire.js';
 import type { WireRequest } from './wire.js';
 
+/** `maxMessageSizeBytes` advertised by `hello`: a longer message is refused. */
 const MAX_MESSAGE = 48_000_000;
+
+/** Receives each protocol error: what was wrong and the client's address. */
+export type ProtocolErrorLog = (error: ProtocolError, remote: string) => void;
+
+/** The default {@link ProtocolErrorLog}: one line on stderr. */
+export const logProtocolError: ProtocolErrorLog = (error, remote) => {
+  process.stderr.write(`plume-db: protocol error from ${remote}, connection closed: ${error.message}\n`);
+};
 
 let nextConnectionId = 1;
 
@@ -30,7 +46,11 @@ async function respond(
 }
 
 /** Wires a socket to the command layer. */
-export function serveConnection(core: ServerCore, socket: net.Socket): void {
+export function serveConnection(
+  core: ServerCore,
+  socket: net.Socket,
+  log: ProtocolErrorLog = logProtocolError,
+): void {
   const connectionId = nextConnectionId++;
   core.connections++;
   core.totalConnections++;
@@ -38,6 +58,13 @@ export function serveConnection(core: ServerCore, socket: net.Socket): void {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let chain: Promise<void> = Promise.resolve();
+  /** Logs the error and closes this connection only; every other client is still served. */
+  const refuse = (error: ProtocolError): void => {
+    log(error, `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`);
+    pending = [];
+    pendingBytes = 0;
+    socket.destroy();
+  };
   socket.on('data', (chunk: Buffer) => {
     pending.push(chunk);
     pendingBytes += chunk.length;
@@ -45,7 +72,7 @@ export function serveConnection(core: ServerCore, socket: net.Socket): void {
     while (buf.length >= 4) {
       const length = buf.readInt32LE(0);
       if (length < 16 || length > MAX_MESSAGE) {
-        socket.destroy();
+        refuse(new ProtocolError(`invalid messageLength ${length} (16 to ${MAX_MESSAGE} bytes allowed)`));
         return;
       }
       if (buf.length < length) break;
@@ -54,8 +81,8 @@ export function serveConnection(core: ServerCore, socket: net.Socket): void {
       let req: WireRequest;
       try {
         req = decodeMessage(frame);
-      } catch {
-        socket.destroy();
+      } catch (error) {
+        refuse(error instanceof ProtocolError ? error : new ProtocolError(String(error)));
         return;
       }
       chain = chain.then(async () => {
