@@ -42,6 +42,9 @@ export const ErrorCodes = {
   DocumentTooLarge: 17419,
   IndexBuildAborted: 276,
   InvalidIndexSpecificationOption: 197,
+  Overflow: 15,
+  MaxTimeMSExpired: 50,
+  BSONObjectTooLarge: 10334,
 } as const;
 
 const names = new Map<number, string>();

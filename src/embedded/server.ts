@@ -35,13 +35,13 @@ async function respond(
   connectionId: number,
 ): Promise<Buffer | undefined> {
   if (req.opCode === OP_MSG) {
-    const reply = await runCommand(core, req.command, connectionId);
+    const reply = req.refused ? req.refused.toReply() : await runCommand(core, req.command, connectionId);
     if (req.flags & MSG_MORE_TO_COME) return undefined;
     return encodeOpMsg(req.requestId, reply);
   }
   const ns = req.fullCollectionName ?? 'admin.$cmd';
   const db = ns.endsWith('.$cmd') ? ns.slice(0, -5) : 'admin';
-  const reply = await runCommand(core, req.command, connectionId, db);
+  const reply = req.refused ? req.refused.toReply() : await runCommand(core, req.command, connectionId, db);
   return encodeOpReply(req.requestId, reply);
 }
 
@@ -65,17 +65,25 @@ export function serveConnection(
     pendingBytes = 0;
     socket.destroy();
   };
+  /** Bytes the next message needs before it is joined and decoded (0: its length is not known yet). */
+  let needed = 0;
   socket.on('data', (chunk: Buffer) => {
     pending.push(chunk);
     pendingBytes += chunk.length;
+    // Chunks are joined once per message, not once per chunk (a 48 MB message arrives in ~700 chunks).
+    if (pendingBytes < Math.max(needed, 4)) return;
     let buf = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+    needed = 0;
     while (buf.length >= 4) {
       const length = buf.readInt32LE(0);
       if (length < 16 || length > MAX_MESSAGE) {
         refuse(new ProtocolError(`invalid messageLength ${length} (16 to ${MAX_MESSAGE} bytes allowed)`));
         return;
       }
-      if (buf.length < length) break;
+      if (buf.length < length) {
+        needed = length;
+        break;
+      }
       const frame = buf.subarray(0, length);
       buf = buf.subarray(length);
       let req: WireRequest;

@@ -6,6 +6,9 @@ import { BSON, Long } from 'bson';
 import type { Double, Int32 } from 'bson';
 import { crc32c } from './crc32c.js';
 import { asDouble } from './engine/numbers.js';
+import { serializeBson } from './serialize.js';
+import { CommandError, ErrorCodes } from './errors.js';
+import { MAX_PARSE_DEPTH, bsonDeeperThan } from './engine/limits.js';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -58,6 +61,8 @@ export interface WireRequest {
   command: Record<string, unknown>;
   /** For OP_QUERY: the namespace (`admin.$cmd`). */
   fullCollectionName?: string;
+  /** Set when the message is well-formed but a document in it is refused: the reply is this error. */
+  refused?: CommandError;
 }
 
 /**
@@ -93,6 +98,12 @@ function readSize(buf: Buffer, offset: number, end: number, min: number, what: s
 /** Decodes a BSON document inside a message; malformed bytes are a protocol error. */
 function documentAt(buf: Buffer, offset: number, end: number): [Record<string, unknown>, number] {
   const size = readSize(buf, offset, end, 5, 'document');
+  if (bsonDeeperThan(buf.subarray(offset, offset + size), MAX_PARSE_DEPTH)) {
+    throw new CommandError(
+      ErrorCodes.Overflow,
+      `BSONObj exceeds maximum nested object depth of ${MAX_PARSE_DEPTH} levels`,
+    );
+  }
   try {
     return [decodeDocument(buf.subarray(offset, offset + size)), offset + size];
   } catch (error) {
@@ -159,6 +170,17 @@ export function decodeMessage(buf: Buffer): WireRequest {
   }
   const requestId = buf.readInt32LE(4);
   const opCode = buf.readInt32LE(12);
+  try {
+    return decodeBody(buf, requestId, opCode);
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    if (opCode !== OP_MSG && opCode !== OP_QUERY) throw error;
+    const flags = opCode === OP_MSG ? buf.readUInt32LE(16) : 0;
+    return { requestId, opCode, flags, command: {}, refused: error };
+  }
+}
+
+function decodeBody(buf: Buffer, requestId: number, opCode: number): WireRequest {
   if (opCode === OP_MSG) return decodeOpMsg(buf, requestId);
   if (opCode === OP_QUERY) {
     if (buf.length < 21) throw new ProtocolError('OP_QUERY shorter than its header');
@@ -186,14 +208,14 @@ function header(length: number, responseTo: number, opCode: number): Buffer {
 
 /** Encodes an OP_MSG reply with a single body section. */
 export function encodeOpMsg(responseTo: number, doc: Record<string, unknown>): Buffer {
-  const body = BSON.serialize(doc);
+  const body = serializeBson(doc);
   const prefix = Buffer.alloc(5); // flagBits (0) + section kind 0
   return Buffer.concat([header(16 + 5 + body.length, responseTo, OP_MSG), prefix, body]);
 }
 
 /** Encodes an OP_REPLY (the answer to a legacy OP_QUERY) carrying one document. */
 export function encodeOpReply(responseTo: number, doc: Record<string, unknown>): Buffer {
-  const body = BSON.serialize(doc);
+  const body = serializeBson(doc);
   const fields = Buffer.alloc(20);
   fields.writeInt32LE(0, 0); // responseFlags
   const cursorId = Long.ZERO;

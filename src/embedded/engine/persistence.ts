@@ -7,7 +7,6 @@
  * - `mongod.lock`: holds the owning pid; a second server on the same directory is refused.
  * A torn record at the journal's end (crash mid-append) is dropped on load: it was never acknowledged.
  */
-import { BSON } from 'bson';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CollectionOptions } from './collection.js';
@@ -17,6 +16,7 @@ import type { IndexSpec } from './indexes.js';
 import { keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { decodeDocument } from '../wire.js';
+import { serializeBson } from '../serialize.js';
 
 const SNAPSHOT = 'snapshot.bson';
 const LOCK = 'mongod.lock';
@@ -230,7 +230,7 @@ export class Persistence {
   /** Appends one batch of changes durably (called synchronously before the command replies). */
   append(changes: Change[]): void {
     if (this.fd === undefined) return;
-    const record = BSON.serialize({ changes });
+    const record = serializeBson({ changes });
     fs.writeSync(this.fd, record);
     if (this.fsync) fs.fdatasyncSync(this.fd);
     this.journalBytes += record.length;
@@ -252,7 +252,7 @@ export class Persistence {
         size = 0;
       };
       const push = (doc: Doc): void => {
-        const b = BSON.serialize(doc);
+        const b = serializeBson(doc);
         chunks.push(b);
         size += b.length;
         if (size > 4 * 1024 * 1024) flush();
