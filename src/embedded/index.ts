@@ -16,6 +16,7 @@ import v8 from 'node:v8';
 import { ServerCore } from './commands/context.js';
 import { Engine } from './engine/database.js';
 import { Persistence } from './engine/persistence.js';
+import { repairDataDirectory } from './engine/repair.js';
 import type { PersistenceOptions } from './engine/persistence.js';
 import { abortTransaction } from './engine/transactions.js';
 import { expireDocuments } from './engine/ttl.js';
@@ -52,6 +53,12 @@ export interface EmbeddedServerOptions {
   /** Persistence tuning (only with `dbPath`). */
   persistence?: PersistenceOptions;
   /**
+   * Repair `dbPath` before starting: salvage every readable record into a new snapshot and move the
+   * damaged files aside (see {@link repairDataDirectory}). Default false: a damaged data file stops
+   * start-up with a `DataFileError` naming the file and byte offset, and nothing is written.
+   */
+  repair?: boolean;
+  /**
    * Run the server in a worker thread so long scans do not block this event loop (default false).
    * The returned object is the same; `stop()` also terminates the worker.
    */
@@ -84,8 +91,10 @@ export interface EmbeddedServer {
  * It turns on V8's `--enable-experimental-regexp-engine-on-excessive-backtracks` for the process, so
  * a catastrophic `$regex` falls back to linear time instead of blocking the event loop.
  * @returns the server's URI, port and a `stop()` function.
- * @throws Error when the port cannot be bound (e.g. `EADDRINUSE`), or when `dbPath` is locked by
- *   another live process or cannot be read/written.
+ * @throws DataFileError when a data file in `dbPath` is damaged (start-up stops, nothing is written;
+ *   repair with `repair: true`, {@link repairDataDirectory} or `plume-db --repair`); Error when the port
+ *   cannot be bound (e.g. `EADDRINUSE`), or when `dbPath` is locked by another live process or cannot be
+ *   read/written.
  */
 export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): Promise<EmbeddedServer> {
   // `$regex` runs on V8's backtracking engine here: a pattern like `.*.*.*x` or `^(a+)+$` could stall
@@ -102,6 +111,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
     lockTimeoutMs: options.lockTimeoutMs ?? 5_000,
     transactionLifetimeMs: options.transactionLifetimeMs ?? 60_000,
   };
+  if (options.repair && options.dbPath) repairDataDirectory(options.dbPath);
   const persistence = options.dbPath
     ? Persistence.open(options.dbPath, engine, options.persistence)
     : undefined;
@@ -163,3 +173,6 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
 }
 
 export type { PersistenceOptions } from './engine/persistence.js';
+export { DataFileError } from './engine/data-file.js';
+export { repairDataDirectory } from './engine/repair.js';
+export type { RepairReport } from './engine/repair.js';
