@@ -88,8 +88,10 @@ export interface EmbeddedServer {
 
 /**
  * Starts a MongoDB wire-protocol server in this process (or a worker thread with `worker: true`).
- * It turns on V8's `--enable-experimental-regexp-engine-on-excessive-backtracks` for the process, so
- * a catastrophic `$regex` falls back to linear time instead of blocking the event loop.
+ * Query `$regex` patterns match with RE2 in linear time (patterns it cannot run, with backreferences or
+ * lookarounds, are refused with code 51091). It also turns on V8's
+ * `--enable-experimental-regexp-engine-on-excessive-backtracks` for the process, for the regexes of
+ * aggregation expressions (`$regexMatch` …).
  * @returns the server's URI, port and a `stop()` function.
  * @throws DataFileError when a data file in `dbPath` is damaged (start-up stops, nothing is written;
  *   repair with `repair: true`, {@link repairDataDirectory} or `plume-db --repair`); Error when the port

@@ -9,6 +9,7 @@ import {
   commitTransaction,
   noSuchTransaction,
 } from '../engine/transactions.js';
+import { runWithin } from '../engine/deadline.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes, toCommandError } from '../errors.js';
 import { adminCommands } from './admin.js';
@@ -124,7 +125,7 @@ export async function runCommand(
       session.retryReply = { txnNumber, reply };
       return reply;
     }
-    return await handler(cmd, ctx);
+    return await runWithin(cmd['maxTimeMS'], () => handler(cmd, ctx));
   } catch (error) {
     const e = toCommandError(error);
     return e.toReply();
