@@ -49,6 +49,11 @@ export class LinearRegExp extends RegExp {
     }
   }
 
+  /** `split`, `matchAll` and the like derive plain RegExps (they construct with two arguments). */
+  static override get [Symbol.species](): RegExpConstructor {
+    return RegExp;
+  }
+
   override test(input: string): boolean {
     checkDeadline();
     return this.#re2.test(String(input));
