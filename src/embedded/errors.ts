@@ -44,6 +44,9 @@ export const ErrorCodes = {
   InvalidIndexSpecificationOption: 197,
   CannotConvertIndexToUnique: 359,
   SnapshotTooOld: 239,
+  Overflow: 15,
+  MaxTimeMSExpired: 50,
+  BSONObjectTooLarge: 10334,
 } as const;
 
 const names = new Map<number, string>();

@@ -9,6 +9,7 @@ import {
   commitTransaction,
   noSuchTransaction,
 } from '../engine/transactions.js';
+import { runWithin } from '../engine/deadline.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes, toCommandError } from '../errors.js';
 import { adminCommands } from './admin.js';
@@ -169,5 +170,5 @@ async function execute(handler: Handler, name: string, cmd: Doc, ctx: CommandCon
     session.retryReply = { txnNumber, reply };
     return reply;
   }
-  return await handler(cmd, ctx);
+  return await runWithin(cmd['maxTimeMS'], () => handler(cmd, ctx));
 }

@@ -12,6 +12,7 @@ import { hintedState } from './hinted-state.js';
 import { collectionIn } from './transaction-ddl.js';
 import { defaultIndexName } from './indexes.js';
 import type { Index } from './indexes.js';
+import { checkStorable } from './limits.js';
 import { matchDocs } from './read.js';
 import { normalizePipeline } from './specs.js';
 import { mingoOptions } from './query.js';
@@ -213,6 +214,8 @@ function writeOut(
     }
   } else throw new CommandError(ErrorCodes.BadValue, `${kind} needs a collection name`);
   if (kind === '$out') {
+    // Like MongoDB's temporary collection: a document that may not be stored leaves the target untouched.
+    for (const doc of docs) checkStorable(doc, 'insert');
     const existing = engine.collection(db, name);
     const indexes = existing ? existing.state.indexes.map((i) => i.spec) : [];
     engine.drop(db, name);
@@ -247,6 +250,7 @@ function writeOut(
     next = idFirst(next);
     const idKey = keyOf(existing['_id']);
     engine.checkWrite(coll, idKey, undefined);
+    checkStorable(next, 'update');
     coll.writable().put(coll.ns, next, idKey);
     engine.touched(coll, idKey);
     engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);

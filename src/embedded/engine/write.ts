@@ -6,6 +6,7 @@ import { ObjectId } from 'bson';
 import { CollectionState } from './collection.js';
 import type { Collection, Engine } from './database.js';
 import type { Collation } from './collation.js';
+import { checkStorable } from './limits.js';
 import { checkArrayFilters } from './positional.js';
 import { matchDocs, runQuery } from './read.js';
 import { compile, prepareFilter, splitText } from './query.js';
@@ -51,6 +52,7 @@ function put(
   doc: Doc,
   oldIdKey?: string,
 ): void {
+  checkStorable(doc, oldIdKey === undefined ? 'insert' : 'update');
   const idKey = keyOf(doc['_id']);
   validate(coll, doc, oldIdKey === undefined ? undefined : engine.readState(coll, txn).docs.get(oldIdKey));
   engine.writeState(coll, txn).put(coll.ns, doc, oldIdKey);
@@ -185,6 +187,8 @@ export function updateStatement(
     });
     if (changed) updates.push({ idKey, doc });
   }
+  // A multi update refuses before changing anything when one result may not be stored.
+  if (updates.length > 1) for (const { doc } of updates) checkStorable(doc, 'update');
   for (const { idKey, doc } of updates) put(engine, coll, txn, doc, idKey);
   return { n: matched.length, nModified: updates.length };
 }
