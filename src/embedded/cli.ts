@@ -47,9 +47,6 @@ export function parseArgs(argv: readonly string[]): EmbeddedServerOptions {
       case '--standalone':
         options.replicaSet = false;
         break;
-      case '--help':
-      case '-h':
-        throw new Error(USAGE);
       default:
         throw new Error(`unknown option ${arg}\n${USAGE}`);
     }
@@ -59,6 +56,10 @@ export function parseArgs(argv: readonly string[]): EmbeddedServerOptions {
 
 /** Runs the CLI; resolves once the server has stopped after a signal. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   let options: EmbeddedServerOptions;
   try {
     options = parseArgs(argv);
