@@ -27,11 +27,13 @@ export function describeListenError(error: unknown): string | undefined {
  * Gives a server that nobody listens to for `'error'` a listener, so that a failed `listen()` (port
  * in use, no permission) is one `error` line through `logger` and exit code 1 instead of a crash
  * with an "Unhandled 'error' event" stack; later server errors are logged. Servers that already
- * have an `'error'` listener are left alone. Called by `app.setup(server)`.
+ * have an `'error'` listener (then or when the error comes) are left alone. Called by `app.setup(server)`.
  */
 export function watchListenErrors(server: unknown, logger: () => Logger): void {
   if (!isServer(server) || server.listenerCount('error') > 0) return;
   server.on('error', (error: unknown) => {
+    // Someone added their own listener after setup(): the error is theirs to handle.
+    if (server.listenerCount('error') > 1) return;
     const message = server.listening ? undefined : describeListenError(error);
     if (message === undefined) {
       logger().error(error, 'server error');

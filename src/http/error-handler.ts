@@ -47,10 +47,16 @@ export function createErrorResponse(thrown: unknown, logger: ErrorLogger, reques
  */
 export function errorHandler(options: ErrorHandlerOptions = {}): Middleware<HandlerContext> {
   const fixed = options.logger;
+  // One function per app (a handler serves one), not one per request.
+  let loggedApp: Application | undefined;
+  let logError: (error: unknown) => void = () => undefined;
   return async (context, next) => {
+    if (context.app !== loggedApp) {
+      const app = (loggedApp = context.app);
+      logError = (error) => logServerError(fixed ?? serverErrorLogger(app), error);
+    }
     // Errors that happen after the response has started (an SSE iterator throwing) are logged here too.
-    context.logError = (error: unknown): void =>
-      logServerError(fixed ?? serverErrorLogger(context.app), error);
+    context.logError = logError;
     try {
       await next();
     } catch (error: unknown) {
