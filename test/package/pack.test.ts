@@ -32,7 +32,7 @@ const tarball = join(work, `plume-${pkg.version}.tgz`);
 let files: string[] = [];
 
 async function inProject(command: string, args: string[]) {
-  return run(command, args, { cwd: project, maxBuffer: 16 * 1024 * 1024, timeout: 240_000 });
+  return run(command, args, { cwd: project, maxBuffer: 16 * 1024 * 1024, timeout: 480_000 });
 }
 
 beforeAll(async () => {
@@ -63,7 +63,7 @@ beforeAll(async () => {
     specifiers.map((specifier, i) => `import * as subpath${i} from '${specifier}';\n`).join('') +
       `export const loaded = [${specifiers.map((_, i) => `subpath${i}`).join(', ')}];\n`,
   );
-}, 300_000);
+}, 600_000);
 
 afterAll(() => rmSync(work, { recursive: true, force: true, maxRetries: 5 }));
 
