@@ -110,5 +110,7 @@ describe('SIGTERM on the example server', () => {
       await until(() => stream.socket.readableEnded || stream.socket.destroyed);
       expect(started.output()).not.toMatch(/Error|at .+:\d+:\d+/);
     },
+    // Starting the example (tsx compiles it) takes 10 s and more on a loaded 2-core machine.
+    60_000,
   );
 });
