@@ -57,6 +57,8 @@ describe('SIGTERM on the example server', () => {
   // Both transports at once: most of the time is spent starting the child and waiting for it.
   it.concurrent.for(['web', 'express'] as const)(
     '%s: stops accepting, finishes the in-flight request, ends event streams and exits 0',
+    // Starting the example (tsx compiles it) takes 10 s and more on a loaded 2-core machine.
+    { timeout: 60_000 },
     async (transport, { expect }) => {
       const started = await startExample(transport);
       const { child, url } = started;
@@ -110,7 +112,5 @@ describe('SIGTERM on the example server', () => {
       await until(() => stream.socket.readableEnded || stream.socket.destroyed);
       expect(started.output()).not.toMatch(/Error|at .+:\d+:\d+/);
     },
-    // Starting the example (tsx compiles it) takes 10 s and more on a loaded 2-core machine.
-    60_000,
   );
 });
