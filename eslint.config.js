@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bin/**', '**/*.js', '**/*.cjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bin/**', '**/*.js', '**/*.cjs', '**/*.mjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

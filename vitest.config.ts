@@ -16,6 +16,8 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // The example and createLogger() log every request; tests that check logs pass their own logger.
+    env: { LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent' },
     passWithNoTests: false,
   },
 });

@@ -42,7 +42,10 @@ async function serve(): Promise<void> {
   const embedded = await startEmbeddedServer({ worker: true });
   const database = await connectDatabase(embedded.uri, 'plume_soak');
   const transport = option('transport', 'web') === 'express' ? 'express' : 'web';
-  const running = await startServer({ port: 0, transport, database });
+  const { createLogger } = await import('plume');
+  // An access line per request would flood the output under load: warnings and errors only.
+  const logger = createLogger({ level: 'warn', pretty: false });
+  const running = await startServer({ port: 0, transport, database, logger });
   const send = (message: FromServer): void => {
     process.send?.(message);
   };

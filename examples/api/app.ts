@@ -3,6 +3,7 @@ import type { Db } from 'mongodb';
 import { createApp, type Application } from 'plume';
 import { createValidator } from 'plume/schema';
 import { authentication } from './authentication.js';
+import { health } from './health.js';
 import { messageStream } from './stream.js';
 import { messages } from './messages.js';
 import { userMessages } from './user-messages.js';
@@ -22,8 +23,8 @@ export interface ApiSettings {
 
 /**
  * Registers the example's services on `app` (default: a new plume app; pass a `serverFramework` app
- * to serve it with Express): `users`, `messages`, `messages/stream`, `users/:userId/messages` and
- * `authentication`. The app is not set up: the caller serves it and calls `app.setup(server)`.
+ * to serve it with Express): `users`, `messages`, `messages/stream`, `users/:userId/messages`,
+ * `health`, `health/ready` and `authentication`. The app is not set up: the caller serves it and calls `app.setup(server)`.
  */
 export async function createApiApp<A extends Application = Application>(
   settings: ApiSettings,
@@ -34,6 +35,7 @@ export async function createApiApp<A extends Application = Application>(
   app.configure(messages(settings.db, ajv));
   app.configure(messageStream);
   app.configure(userMessages);
+  app.configure(health(settings.db));
   app.configure(
     authentication({
       secret: settings.secret ?? randomBytes(32).toString('hex'),

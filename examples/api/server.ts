@@ -1,17 +1,31 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { createApp, type Application } from 'plume';
+import {
+  createApp,
+  createLogger,
+  describeListenError,
+  errorLogger,
+  type Application,
+  type Logger,
+} from 'plume';
 import {
   accessTokenFromQuery,
   expressAccessTokenFromQuery,
   parseAuthenticationMiddleware,
 } from 'plume/authentication';
 import * as express from 'plume/express';
-import { bodyParser, createHandler, errorHandler, queryParser, toRuntimeHandler } from 'plume/http';
+import {
+  accessLog,
+  bodyParser,
+  createHandler,
+  errorHandler,
+  queryParser,
+  toRuntimeHandler,
+} from 'plume/http';
 import { createApiApp, type ApiSettings } from './app.js';
 import { answerClientErrors } from './client-errors.js';
-import { connectDatabase, type Database } from './database.js';
+import { connectDatabase, describeDatabaseError, type Database } from './database.js';
 import type { MessageStream } from './stream.js';
 
 /** How to serve the example. */
@@ -26,6 +40,8 @@ export interface StartOptions extends Partial<Omit<ApiSettings, 'db'>> {
   database?: Database;
   /** Longest wait for in-flight requests on `close()`, in milliseconds. Default 10 000. */
   shutdownTimeout?: number;
+  /** The app's logger (access log, errors). Default `createLogger()`: pino, pretty on a terminal, `LOG_LEVEL`. */
+  logger?: Logger;
 }
 
 /** A running example server. */
@@ -40,6 +56,7 @@ export interface RunningServer {
 
 async function serveWeb(app: Application, port: number, host: string): Promise<Server> {
   const handler = createHandler(app, [
+    accessLog(),
     errorHandler(),
     queryParser(),
     bodyParser(),
@@ -57,13 +74,16 @@ async function serveWeb(app: Application, port: number, host: string): Promise<S
 
 async function serveExpress(app: express.FrameworkApplication, port: number, host: string): Promise<Server> {
   app.use(express.notFound());
-  app.use(express.errorHandler());
+  // 4xx as one debug line, 5xx with the stack, through the app's logger.
+  app.use(express.errorHandler({ logger: errorLogger(app.get('logger') as Logger) }));
   return app.listen(port, host);
 }
 
 /** The Express app with the middleware that must come before `rest()`. */
-function createExpressApp(): express.FrameworkApplication {
+function createExpressApp(logger: Logger): express.FrameworkApplication {
   const app = express.serverFramework(createApp());
+  app.set('logger', logger);
+  app.use(express.accessLog());
   app.use(express.cors());
   app.use(express.json({ limit: '1mb' }));
   app.use(expressAccessTokenFromQuery());
@@ -76,15 +96,16 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const { port = 3030, host = '127.0.0.1', transport = 'web', shutdownTimeout = 10_000 } = options;
   const database = options.database ?? (await connectDatabase());
   const settings: ApiSettings = { ...options, db: database.db };
+  const logger = options.logger ?? createLogger();
   let server: Server;
   let app: Application;
   try {
     if (transport === 'express') {
-      const expressApp = await createApiApp(settings, createExpressApp());
+      const expressApp = await createApiApp(settings, createExpressApp(logger));
       app = expressApp;
       server = await serveExpress(expressApp, port, host);
     } else {
-      app = await createApiApp(settings);
+      app = await createApiApp(settings, createApp().set('logger', logger));
       server = await serveWeb(app, port, host);
     }
   } catch (error) {
@@ -123,28 +144,38 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 
 async function main(): Promise<void> {
   const transport = process.argv.includes('--transport=express') ? 'express' : 'web';
-  const running = await startServer({
-    transport,
-    port: process.env.PORT === undefined ? 3030 : Number(process.env.PORT),
-    host: process.env.HOST,
-    secret: process.env.PLUME_SECRET,
-    apiKeys: process.env.API_KEYS?.split(',').filter((key) => key !== ''),
-  });
-  const served = transport === 'express' ? 'plume on Express' : "plume's Web Standard handler";
-  const database = running.database.embedded
-    ? 'the embedded database (set MONGODB_URL to use MongoDB)'
-    : 'MongoDB at MONGODB_URL';
-  console.log(`plume example API on ${running.url} (${served}, ${database})`);
+  const logger = createLogger();
+  const port = process.env.PORT === undefined ? 3030 : Number(process.env.PORT);
+  let running: RunningServer;
+  try {
+    running = await startServer({
+      transport,
+      port,
+      host: process.env.HOST,
+      secret: process.env.PLUME_SECRET,
+      apiKeys: process.env.API_KEYS?.split(',').filter((key) => key !== ''),
+      logger,
+    });
+  } catch (error) {
+    // Start-up failures the user can fix are one line and exit code 1; anything else is a bug: stack.
+    const message = describeListenError(error) ?? describeDatabaseError(error);
+    if (message === undefined) throw error;
+    logger.fatal(message);
+    process.exit(1);
+  }
+  logger.info(`plume example API on ${running.url}`);
+  logger.info(`transport: ${transport === 'express' ? 'plume on Express' : "plume's Web Standard handler"}`);
+  logger.info(`database: ${running.database.description}`);
 
   let signalled = false;
   const stop = (signal: string): void => {
     if (signalled) process.exit(1);
     signalled = true;
-    console.log(`${signal}: finishing in-flight requests, then exiting`);
+    logger.info(`${signal}: finishing in-flight requests, then exiting`);
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error(error);
+        logger.error(error, 'shutdown failed');
         process.exit(1);
       },
     );

@@ -12,6 +12,8 @@ import type {
 import { HookStore } from './hooks.js';
 import { Router, stripSlashes, type RouteMatch } from './router.js';
 import { getServiceMeta, isMethodName, wrapService } from './service.js';
+import { watchListenErrors } from './listen-errors.js';
+import { getLogger } from './logger.js';
 
 /** A registered service: the user's object wrapped with hooks and events. */
 export type RegisteredService<S = UntypedService> = S & ServiceAddons;
@@ -136,9 +138,14 @@ export class Application<Services extends object = Record<string, UntypedService
     return this;
   }
 
-  /** Runs `setup(app, path)` of every service in registration order and marks the app set up. */
+  /**
+   * Runs `setup(app, path)` of every service in registration order and marks the app set up. A
+   * `server` without an `'error'` listener gets one (see `watchListenErrors`): a `listen()` that
+   * fails (port in use) is then one log line and exit code 1, not an unhandled 'error' event.
+   */
   async setup(server?: unknown): Promise<this> {
     if (server !== undefined) this.server = server;
+    watchListenErrors(server, () => getLogger(this));
     for (const [path, wrapped] of Object.entries(this.services)) {
       await runLifecycle(this as Application, wrapped, 'setup', path);
     }

@@ -32,3 +32,6 @@ export { getResponse, getServiceMethod, METHOD_HEADER, restArguments, type RestR
 export { Router, stripSlashes, type RouteMatch } from './router.js';
 export { argumentsOf, getServiceMeta, invokeService, type ServiceMeta } from './service.js';
 export { createEventStream, isAsyncIterable } from './event-stream.js';
+export { createLogger, errorLogger, getLogger, isLogger, type Logger, type LoggerOptions } from './logger.js';
+export { describeListenError } from './listen-errors.js';
+export { logAccess, loggablePath, requestIdOf, type AccessLogEntry } from './access-log.js';

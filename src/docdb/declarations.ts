@@ -9,14 +9,15 @@ export type AdapterId = Id | ObjectId;
 export type NullableAdapterId = AdapterId | null;
 
 /**
- * Options of `DocDbService` (spec: "Service options (adapter)").
+ * Options of `DocDbService` (spec: "Service options (adapter)"). `T` is the collection's document
+ * type, as in the driver's `db.collection<T>(name)`.
  */
-export interface DocDbServiceOptions extends AdapterServiceOptions {
+export interface DocDbServiceOptions<T extends Document = Document> extends AdapterServiceOptions {
   /**
    * The collection, or a Promise of it (e.g. an async function's return value used without
    * `await`, which can also create indexes). Required.
    */
-  Model: Collection<Document> | Promise<Collection<Document>>;
+  Model: Collection<T> | Promise<Collection<T>>;
   /** When true, ids stay as given instead of becoming `ObjectId`s. Default false. */
   disableObjectify?: boolean;
   /** When true, unfiltered totals use `estimatedDocumentCount()`. Default false. */

@@ -54,8 +54,9 @@ export class DocDbService<
   /**
    * Throws a `TypeError` when `options.Model` is missing. A rejected `Model` promise is reported by
    * the first call that needs the collection (503 for connection failures), never as an unhandled rejection.
+   * `options.Model` may be typed by the service's `Result` (`db.collection<Message>('messages')`).
    */
-  constructor(options: DocDbServiceOptions) {
+  constructor(options: DocDbServiceOptions<Result> | DocDbServiceOptions) {
     if (
       typeof options !== 'object' ||
       options === null ||
@@ -65,7 +66,12 @@ export class DocDbService<
       throw new TypeError('DocDbService needs the Model option: a Collection or a Promise of one');
     }
     if (options.Model instanceof Promise) options.Model.catch(() => undefined);
-    super({ id: '_id', disabledOperators: [...DEFAULT_DISABLED_OPERATORS], ...options });
+    // The service builds its filters and updates as plain documents; `Result` types what it returns.
+    super({
+      id: '_id',
+      disabledOperators: [...DEFAULT_DISABLED_OPERATORS],
+      ...(options as unknown as DocDbServiceOptions),
+    });
   }
 
   /** The collection for this call: `params.adapter.Model` when set, else the `Model` option. */

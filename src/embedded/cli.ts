@@ -52,9 +52,6 @@ export function parseArgs(argv: readonly string[]): EmbeddedServerOptions {
       case '--repair':
         options.repair = true;
         break;
-      case '--help':
-      case '-h':
-        throw new Error(USAGE);
       default:
         throw new Error(`unknown option ${arg}\n${USAGE}`);
     }
@@ -64,6 +61,10 @@ export function parseArgs(argv: readonly string[]): EmbeddedServerOptions {
 
 /** Runs the CLI; resolves once the server has stopped after a signal, or once `--repair` is done. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
   let options: EmbeddedServerOptions;
   try {
     options = parseArgs(argv);

@@ -12,6 +12,7 @@ export { serverFramework } from './server-framework.js';
 export { rest, formatter, type Formatter, type RestOptions } from './rest.js';
 export { queryParser, type QueryParserOptions } from './query-parser.js';
 export { notFound, type NotFoundOptions } from './not-found.js';
+export { accessLog, type AccessLogOptions } from './access-log.js';
 export {
   defaultHtmlPages,
   errorHandler,

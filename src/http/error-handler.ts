@@ -1,4 +1,4 @@
-import type { Middleware } from '../core/index.js';
+import { errorLogger, isLogger, type Application, type Middleware } from '../core/index.js';
 import { toPlumeError } from '../errors/index.js';
 import type { HandlerContext } from './create-handler.js';
 import { createJsonResponse } from './json-response.js';
@@ -8,7 +8,11 @@ export type ErrorLogger = { error(error: unknown): void } | false;
 
 /** Options of `errorHandler()`. */
 export interface ErrorHandlerOptions {
-  /** Receives every 5xx error (the original thrown value). Default `console`; `false` logs nothing. 4xx are never logged. */
+  /**
+   * Receives every 5xx error (the original thrown value); 4xx are not logged. `false` logs nothing.
+   * Default: the app's logger when `app.set('logger', …)` was given one (5xx at `error` with the
+   * stack, 4xx as one `debug` line, see `errorLogger`), else `console`.
+   */
   logger?: ErrorLogger;
 }
 
@@ -42,15 +46,33 @@ export function createErrorResponse(thrown: unknown, logger: ErrorLogger, reques
  * 5xx errors go to `options.logger` (default `console`), 4xx are not logged. Put it first.
  */
 export function errorHandler(options: ErrorHandlerOptions = {}): Middleware<HandlerContext> {
-  const logger = options.logger ?? console;
-  const logError = (error: unknown): void => logServerError(logger, error);
+  const fixed = options.logger;
+  // One function per app (a handler serves one), not one per request.
+  let loggedApp: Application | undefined;
+  let logError: (error: unknown) => void = () => undefined;
   return async (context, next) => {
+    if (context.app !== loggedApp) {
+      const app = (loggedApp = context.app);
+      logError = (error) => logServerError(fixed ?? serverErrorLogger(app), error);
+    }
     // Errors that happen after the response has started (an SSE iterator throwing) are logged here too.
     context.logError = logError;
     try {
       await next();
     } catch (error: unknown) {
-      context.response = createErrorResponse(error, logger, context.request);
+      const appLogger = fixed === undefined ? context.app.get('logger') : undefined;
+      if (isLogger(appLogger)) errorLogger(appLogger).error(error);
+      context.response = createErrorResponse(
+        error,
+        isLogger(appLogger) ? false : (fixed ?? console),
+        context.request,
+      );
     }
   };
+}
+
+/** The logger for errors after the response started: the app's logger when it has one, else `console`. */
+function serverErrorLogger(app: Application): ErrorLogger {
+  const logger = app.get('logger');
+  return isLogger(logger) ? errorLogger(logger) : console;
 }

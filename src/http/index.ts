@@ -21,4 +21,5 @@ export { parseQueryString, queryParser, type QueryParseFunction } from './query-
 export { bodyParser, DEFAULT_BODY_LIMIT, parseRequestBody, type BodyParserOptions } from './body-parser.js';
 export { applyCors, CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, createPreflightResponse } from './cors.js';
 export { createEventStream, isAsyncIterable } from '../core/index.js';
+export { accessLog, type AccessLogOptions } from './access-log.js';
 export { toRuntimeHandler, type RuntimeHandlerOptions, type RuntimeListener } from './runtime-handler.js';

@@ -6,7 +6,7 @@ import { MongoClient, type Collection } from 'mongodb';
 import { repairDataDirectory, startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 
 /** "Development: MongoDB when MONGODB_URL is set, the embedded database otherwise". */
-export async function connectDatabase(name = 'myapp') {
+export async function connectDatabase() {
   let uri = process.env.MONGODB_URL;
   let embedded: EmbeddedServer | undefined;
   if (!uri) {
@@ -14,7 +14,7 @@ export async function connectDatabase(name = 'myapp') {
     uri = embedded.uri;
   }
   const client = await MongoClient.connect(uri);
-  const db = client.db(name);
+  const db = client.db(process.env.DB_NAME ?? 'myapp');
   return {
     db,
     client,

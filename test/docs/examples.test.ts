@@ -508,7 +508,9 @@ describe('with the embedded database', () => {
 
 describe('docs/embedded.md', () => {
   it('connects to MONGODB_URL or an embedded server, and starts test databases', async () => {
-    const database = await embedded.connectDatabase(`docs_${new ObjectId().toHexString()}`);
+    vi.stubEnv('DB_NAME', `docs_${new ObjectId().toHexString()}`);
+    const database = await embedded.connectDatabase();
+    vi.unstubAllEnvs();
     closers.push(() => database.close());
     await database.db.collection('x').insertOne({ a: 1 });
     expect(await database.db.collection('x').countDocuments()).toBe(1);

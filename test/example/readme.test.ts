@@ -11,6 +11,14 @@ it("the README's quick start is examples/quickstart.ts, at most 20 lines", async
   expect(block!.trimEnd().split('\n').length).toBeLessThanOrEqual(20);
 });
 
+it("the README's Logging sample is examples/logging.ts", async () => {
+  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  const file = await readFile(new URL('../../examples/logging.ts', import.meta.url), 'utf8');
+  const block = /## Logging\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(block).toBeDefined();
+  expect(file.split('\n').slice(1).join('\n')).toBe(block);
+});
+
 it('the README starts with the two commands, and the scripts they name exist', async () => {
   const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
   const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {

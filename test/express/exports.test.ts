@@ -18,6 +18,7 @@ describe('plume/express exports', () => {
   it('has exactly this public surface', () => {
     expect(Object.keys(plumeExpress).sort()).toEqual([
       'Router',
+      'accessLog',
       'authenticate',
       'compression',
       'cors',

@@ -10,7 +10,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 async function startExample(
   transport: 'web' | 'express',
 ): Promise<{ child: ChildProcess; url: URL; output: () => string }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0' };
+  // LOG_LEVEL: the start-up line with the URL is an info line (vitest's default is silent).
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOG_LEVEL: 'info' };
   delete env.MONGODB_URL;
   const child = spawn(
     process.execPath,
@@ -22,7 +23,7 @@ async function startExample(
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<URL>((resolve, reject) => {
     const check = (): void => {
-      const match = /on (http:\/\/\S+)/.exec(output);
+      const match = /on (http:\/\/[^\s"]+)/.exec(output);
       if (match?.[1]) resolve(new URL(match[1]));
     };
     child.stdout.on('data', check);
@@ -56,6 +57,8 @@ describe('SIGTERM on the example server', () => {
   // Both transports at once: most of the time is spent starting the child and waiting for it.
   it.concurrent.for(['web', 'express'] as const)(
     '%s: stops accepting, finishes the in-flight request, ends event streams and exits 0',
+    // Starting the example (tsx compiles it) takes 10 s and more on a loaded 2-core machine.
+    { timeout: 60_000 },
     async (transport, { expect }) => {
       const started = await startExample(transport);
       const { child, url } = started;
