@@ -14,6 +14,7 @@
 import net from 'node:net';
 import v8 from 'node:v8';
 import { ServerCore } from './commands/context.js';
+import { ChangeHistory, DEFAULT_HISTORY_SIZE } from './engine/change-history.js';
 import { Engine } from './engine/database.js';
 import { Persistence } from './engine/persistence.js';
 import type { PersistenceOptions } from './engine/persistence.js';
@@ -49,6 +50,11 @@ export interface EmbeddedServerOptions {
    * compacted snapshots) and a lock file keeps a second server out. Without it, data lives in memory.
    */
   dbPath?: string;
+  /**
+   * How many committed changes are kept for change streams (default 10 000). A stream resuming from a
+   * point older than that fails with ChangeStreamHistoryLost (286).
+   */
+  changeStreamHistory?: number;
   /** Persistence tuning (only with `dbPath`). */
   persistence?: PersistenceOptions;
   /**
@@ -89,6 +95,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   if (options.worker) return startInWorker({ ...options, worker: false });
   const host = options.host ?? '127.0.0.1';
   const engine = new Engine();
+  engine.history = new ChangeHistory(Math.max(1, options.changeStreamHistory ?? DEFAULT_HISTORY_SIZE));
   const sockets = new Set<net.Socket>();
   const settings = {
     me: '',
@@ -141,6 +148,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
         clearInterval(ttl);
         clearInterval(reaper);
         core.cursors.close();
+        engine.history.close();
         for (const socket of sockets) socket.destroy();
         server.close(() => {
           try {

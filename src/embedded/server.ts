@@ -3,6 +3,7 @@
  * and writes replies (none for `moreToCome` messages).
  */
 import net from 'node:net';
+import { withClusterTime } from './commands/cluster-time.js';
 import { runCommand } from './commands/index.js';
 import type { ServerCore } from './commands/context.js';
 import { MSG_MORE_TO_COME, OP_MSG, decodeMessage, encodeOpMsg, encodeOpReply } from './wire.js';
@@ -19,13 +20,13 @@ async function respond(
   connectionId: number,
 ): Promise<Buffer | undefined> {
   if (req.opCode === OP_MSG) {
-    const reply = await runCommand(core, req.command, connectionId);
+    const reply = withClusterTime(core, await runCommand(core, req.command, connectionId));
     if (req.flags & MSG_MORE_TO_COME) return undefined;
     return encodeOpMsg(req.requestId, reply);
   }
   const ns = req.fullCollectionName ?? 'admin.$cmd';
   const db = ns.endsWith('.$cmd') ? ns.slice(0, -5) : 'admin';
-  const reply = await runCommand(core, req.command, connectionId, db);
+  const reply = withClusterTime(core, await runCommand(core, req.command, connectionId, db));
   return encodeOpReply(req.requestId, reply);
 }
 

@@ -62,3 +62,11 @@ export async function searchArticles(articles: Collection, words: string) {
     .toArray();
   return { byText, byStage };
 }
+
+/** "Change streams": the next inserted message. */
+export async function nextInsert(messages: Collection) {
+  const stream = messages.watch([{ $match: { operationType: 'insert' } }], { maxAwaitTimeMS: 500 });
+  const change = await stream.next();
+  await stream.close();
+  return change;
+}

@@ -526,6 +526,13 @@ describe('docs/embedded.md', () => {
     expect(byText.map((a) => a.title)).toEqual(['Running plume', 'Cooking']);
     expect(byStage.map((a) => a.title)).toEqual(['Running plume', 'Cooking']);
 
+    const messages = test.db.collection('messages');
+    const next = embedded.nextInsert(messages);
+    let inserted = 0;
+    const writer = setInterval(() => void messages.insertOne({ n: ++inserted }), 50);
+    const change = await next.finally(() => clearInterval(writer));
+    expect(change).toMatchObject({ operationType: 'insert', fullDocument: { n: expect.any(Number) } });
+
     const sessions = test.db.collection('sessions');
     await embedded.createSessionsCollection(sessions);
     const [index] = (await sessions.listIndexes().toArray()).filter((i) => i.name === 'expiresAt_1');

@@ -9,6 +9,7 @@ import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import type { Collection } from '../engine/database.js';
 import type { CommandContext, Handler } from './context.js';
+import { changeStreamGetMore, isChangeStream, openChangeStream } from './change-stream.js';
 import { collationFor, collectionName, docOption, intOption } from './context.js';
 
 function batchSizeOf(value: unknown): number | undefined {
@@ -98,6 +99,7 @@ const getMore: Handler = (cmd, ctx) => {
       `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`,
     );
   ctx.core.opcounters.getmore++;
+  if (cursor.stream) return changeStreamGetMore(cmd, ctx, cursor);
   return ctx.core.cursors.more(cursor, batchSizeOf(cmd['batchSize']));
 };
 
@@ -128,6 +130,7 @@ const aggregate: Handler = (cmd, ctx) => {
       ErrorCodes.FailedToParse,
       "The 'cursor' option is required, except for aggregate with the explain argument",
     );
+  if (isChangeStream(pipeline)) return openChangeStream(cmd, ctx);
   const isCollectionless = target === 1 || (typeof target === 'number' && target === 1);
   const name = isCollectionless ? undefined : collectionName(cmd);
   const coll = name ? ctx.core.engine.collection(ctx.db, name) : undefined;

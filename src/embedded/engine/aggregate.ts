@@ -4,6 +4,7 @@
  * and text search, and `$out`/`$merge` write into collections.
  */
 import { Aggregator } from 'mingo/aggregator';
+import { recordWrite } from './change-record.js';
 import type { Collection, Engine } from './database.js';
 import type { Collation } from './collation.js';
 import { matchDocs } from './read.js';
@@ -237,6 +238,7 @@ function writeOut(
     const idKey = keyOf(existing['_id']);
     engine.checkWrite(coll, idKey, undefined);
     coll.writable().put(coll.ns, next, idKey);
+    recordWrite(engine, coll, undefined, existing, next, whenMatched === 'replace');
     engine.touched(coll, idKey);
     engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);
   }

@@ -3,6 +3,7 @@
  * or not. Each statement checks for conflicts before changing anything.
  */
 import { ObjectId } from 'bson';
+import { recordWrite } from './change-record.js';
 import { CollectionState } from './collection.js';
 import type { Collection, Engine } from './database.js';
 import type { Collation } from './collation.js';
@@ -50,10 +51,13 @@ function put(
   txn: Transaction | undefined,
   doc: Doc,
   oldIdKey?: string,
+  replacement = false,
 ): void {
   const idKey = keyOf(doc['_id']);
-  validate(coll, doc, oldIdKey === undefined ? undefined : engine.readState(coll, txn).docs.get(oldIdKey));
+  const before = oldIdKey === undefined ? undefined : engine.readState(coll, txn).docs.get(oldIdKey);
+  validate(coll, doc, before);
   engine.writeState(coll, txn).put(coll.ns, doc, oldIdKey);
+  recordWrite(engine, coll, txn, before, doc, replacement);
   if (txn) recordTxn(txn, coll.ns, idKey, doc);
   else {
     engine.touched(coll, idKey);
@@ -69,6 +73,7 @@ function remove(
 ): Doc | undefined {
   const old = engine.writeState(coll, txn).remove(idKey);
   if (!old) return undefined;
+  recordWrite(engine, coll, txn, old, undefined);
   if (txn) recordTxn(txn, coll.ns, idKey, undefined);
   else {
     engine.touched(coll, idKey);
@@ -177,7 +182,7 @@ export function updateStatement(
     });
     if (changed) updates.push({ idKey, doc });
   }
-  for (const { idKey, doc } of updates) put(engine, coll, txn, doc, idKey);
+  for (const { idKey, doc } of updates) put(engine, coll, txn, doc, idKey, kind === 'replacement');
   return { n: matched.length, nModified: updates.length };
 }
 
@@ -278,7 +283,7 @@ export function findAndModify(
     collation: args.collation,
     variables: args.let,
   });
-  if (changed) put(engine, coll, txn, doc, idKey);
+  if (changed) put(engine, coll, txn, doc, idKey, updateKind(args.update) === 'replacement');
   return {
     lastErrorObject: { n: 1, updatedExisting: true },
     value: project(args.new ? doc : target, args.fields),
