@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient, ObjectId, type Db, type Document } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp, type Application, type HookContext, type Params } from 'plume';
+import { createApp, ServerSentEvent, type Application, type HookContext, type Params } from 'plume';
 import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 import { createHandler, toRuntimeHandler, type RuntimeListener } from 'plume/http';
 import * as http from './http.examples.js';
@@ -19,6 +19,7 @@ import * as docdb from './docdb.examples.js';
 import * as embedded from './embedded.examples.js';
 import * as schema from './schema.examples.js';
 import * as auth from './authentication.examples.js';
+import * as syncDocs from './sync.examples.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -555,6 +556,38 @@ describe('docs/embedded.md', () => {
   });
 });
 
+describe('docs/sync.md', () => {
+  it('delivers a message created on one instance to another, with a position to resume after', async () => {
+    const server = await startEmbeddedServer();
+    const client = await MongoClient.connect(server.uri);
+    closers.push(async () => {
+      await client.close();
+      await server.stop();
+    });
+    const db = client.db('docs_sync');
+    const [a, b] = [createApp(), createApp()];
+    for (const app of [a, b]) {
+      app.use('messages', {
+        async create(data: Document) {
+          return data;
+        },
+      });
+      syncDocs.configureSync(app, db);
+      closers.push(async () => app.teardown());
+    }
+    const received: unknown[] = [];
+    b.service('messages').on('created', (data: unknown) => received.push(data));
+    const stream = syncDocs.createdMessages(b);
+    // The stream opens on the first next(): create until it has seen one.
+    const writer = setInterval(() => void a.service('messages').create({ text: 'hi' }), 50);
+    const event = (await stream.next().finally(() => clearInterval(writer))).value as ServerSentEvent;
+    expect(event.data).toEqual({ text: 'hi' });
+    expect(event.id).toEqual(expect.any(String));
+    await stream.return(undefined);
+    await vi.waitFor(() => expect(received[0]).toEqual({ text: 'hi' }));
+  });
+});
+
 /**
  * The pages' TypeScript snippets must be the code of the examples files: every line of a ```ts block
  * (imports and comment-only lines aside) must appear in test/docs/<page>.examples.ts, compared after
@@ -563,7 +596,7 @@ describe('docs/embedded.md', () => {
  * loading the named exports.
  */
 describe('the snippets of docs/*.md', () => {
-  const pages = ['http', 'express', 'docdb', 'embedded', 'schema', 'authentication'];
+  const pages = ['http', 'express', 'docdb', 'embedded', 'schema', 'authentication', 'sync'];
   const root = new URL('../../', import.meta.url);
   const normalize = (line: string): string =>
     line

@@ -116,6 +116,7 @@ const killCursors: Handler = (cmd, ctx) => {
     const id = cursorId(raw, 'killCursors.cursors');
     (ctx.core.cursors.kill(id) ? killed : notFound).push(id);
   }
+  ctx.core.engine.history.nudge();
   return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
 };
 

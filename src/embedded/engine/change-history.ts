@@ -147,6 +147,11 @@ export class ChangeHistory {
     });
   }
 
+  /** Wakes the waiters without new records (a waiting getMore whose cursor was killed returns). */
+  nudge(): void {
+    this.wake();
+  }
+
   private wake(): void {
     const waiters = [...this.waiters];
     this.waiters.clear();
