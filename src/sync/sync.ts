@@ -200,10 +200,12 @@ export function sync(options: SyncOptions): (app: Application) => void {
     const use = app.use.bind(app);
     const teardown = app.teardown.bind(app);
     Object.assign(app, {
-      use(path: string, service: Service, serviceOptions?: Parameters<Application['use']>[2]) {
-        use(path, service, serviceOptions);
-        const location = stripSlashes(path);
-        instance.attach(location, app.services[location]!);
+      // Arguments forwarded as given: plume/express apps also take middleware through use().
+      use(...args: unknown[]) {
+        (use as (...a: unknown[]) => unknown)(...args);
+        const location = typeof args[0] === 'string' ? stripSlashes(args[0]) : undefined;
+        const service = location === undefined ? undefined : app.services[location];
+        if (location !== undefined && service) instance.attach(location, service);
         return app;
       },
       async teardown(server?: unknown) {
