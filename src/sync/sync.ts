@@ -14,6 +14,8 @@ import { checkPayload, contextPayload } from './payload.js';
 const LOCAL_EVENTS = new Set(['newListener', 'removeListener', 'error']);
 /** Default largest event, in bytes. */
 const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
+/** Most events written by one insertMany. */
+const BATCH = 1000;
 /** How long a failed feed waits before it reopens, in milliseconds. */
 const REOPEN_MS = 1000;
 
@@ -31,7 +33,8 @@ export class Sync {
   private readonly maxEventBytes: number;
   private readonly originals = new WeakMap<object, Emit>();
   private published = 0;
-  private queue: Promise<void> = Promise.resolve();
+  private readonly pending: SyncRecord[] = [];
+  private draining: Promise<void> | undefined;
   private readonly lastSeen = new Map<string, number>();
   private feed: Feed | undefined;
   private position: string | undefined;
@@ -83,14 +86,22 @@ export class Sync {
       ...payload,
       at: new Date(),
     };
-    this.queue = this.queue.then(async () => {
-      if (this.closed) return;
+    this.pending.push(record);
+    this.draining ??= this.drain();
+  }
+
+  /** Writes queued events in batches, in emit order (one ordered insertMany per batch). */
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, BATCH);
+      if (this.closed) continue;
       try {
-        await (await this.collection).insertOne(record, { ignoreUndefined: true });
+        await (await this.collection).insertMany(batch, { ignoreUndefined: true });
       } catch (error) {
         this.report(error);
       }
-    });
+    }
+    this.draining = undefined;
   }
 
   /** Emits an event another instance published, once, on this instance's service. */
@@ -166,7 +177,7 @@ export class Sync {
 
   /** Waits until every event emitted so far is written to the sync collection. */
   async flush(): Promise<void> {
-    await this.queue;
+    while (this.draining) await this.draining;
   }
 
   /** Writes what is queued, then stops receiving (called by `app.teardown()`). */
