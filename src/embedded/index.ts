@@ -20,6 +20,7 @@ import { Persistence } from './engine/persistence.js';
 import type { PersistenceOptions } from './engine/persistence.js';
 import { abortTransaction } from './engine/transactions.js';
 import { expireDocuments } from './engine/ttl.js';
+import { HistoryStore } from './history-store.js';
 import { serveConnection } from './server.js';
 import { startInWorker } from './worker-host.js';
 
@@ -106,6 +107,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   const persistence = options.dbPath
     ? Persistence.open(options.dbPath, engine, options.persistence)
     : undefined;
+  const historyStore = options.dbPath ? HistoryStore.open(options.dbPath, engine.history) : undefined;
   const core = new ServerCore(engine, settings, options.cursorTimeoutMs ?? 600_000);
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -114,6 +116,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {
+      historyStore?.close();
       persistence?.close();
       reject(error);
     });
@@ -152,6 +155,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
         for (const socket of sockets) socket.destroy();
         server.close(() => {
           try {
+            historyStore?.close();
             persistence?.close();
             resolve();
           } catch (error) {

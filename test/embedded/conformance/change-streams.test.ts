@@ -5,6 +5,9 @@
  * (https://www.mongodb.com/docs/manual/reference/operator/aggregation/changeStream/) and the driver
  * Change Streams specification (https://github.com/mongodb/specifications/blob/master/source/change-streams/change-streams.md).
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ChangeStream, Document } from 'mongodb';
 import { startEmbeddedServer } from 'plume/embedded';
@@ -309,6 +312,37 @@ describe.skipIf(external)('change stream history bounds and topology', () => {
     } finally {
       await client.close();
       await server.stop();
+    }
+  });
+
+  it('with dbPath, a stream resumes across a server restart from the token it had', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'plume-cs-'));
+    try {
+      let server = await startEmbeddedServer({ dbPath: dir });
+      let client = new drivers[0]!.MongoClient(server.uri);
+      const stream = await open(client.db('p').collection<any>('c'));
+      await client.db('p').collection<any>('c').insertOne({ _id: 1 });
+      const [first] = await take(stream, 1);
+      await stream.close();
+      await client.db('p').collection<any>('c').insertOne({ _id: 2 });
+      await client.close();
+      await server.stop();
+
+      server = await startEmbeddedServer({ dbPath: dir });
+      client = new drivers[0]!.MongoClient(server.uri);
+      try {
+        const coll = client.db('p').collection<any>('c');
+        const resumed = coll.watch([], { resumeAfter: first!['_id'] });
+        await coll.insertOne({ _id: 3 });
+        const events = await take(resumed, 2);
+        await resumed.close();
+        expect(events.map((e) => e['documentKey']._id)).toEqual([2, 3]);
+      } finally {
+        await client.close();
+        await server.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
