@@ -20,6 +20,7 @@ import * as embedded from './embedded.examples.js';
 import * as schema from './schema.examples.js';
 import * as auth from './authentication.examples.js';
 import * as syncDocs from './sync.examples.js';
+import { getSync } from 'plume/sync';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -584,7 +585,10 @@ describe('docs/sync.md', () => {
     expect(event.data).toEqual({ text: 'hi' });
     expect(event.id).toEqual(expect.any(String));
     await stream.return(undefined);
-    await vi.waitFor(() => expect(received[0]).toEqual({ text: 'hi' }));
+    // B's own feed (for service events) opens in the background: once it is ready, events reach it.
+    await getSync(b)!.ready;
+    await a.service('messages').create({ text: 'hi' });
+    await vi.waitFor(() => expect(received).toContainEqual({ text: 'hi' }), { timeout: 5000 });
   });
 });
 
