@@ -14,7 +14,7 @@ import { isPlainObject } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import type { CommandContext } from './context.js';
-import { collectionName, intOption } from './context.js';
+import { batchSizeOf, collectionName, intOption } from './context.js';
 
 /** How long a getMore waits for events when the driver gives no maxAwaitTimeMS (MongoDB's default). */
 const DEFAULT_AWAIT_MS = 1000;
@@ -129,14 +129,6 @@ function startPosition(ctx: CommandContext, spec: Doc): number {
     );
   if (point.seq < history.oldestSeq - 1) throw historyLost();
   return point.seq;
-}
-
-function batchSizeOf(value: unknown): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0)
-    throw new CommandError(ErrorCodes.BadValue, 'batchSize must be a non-negative number');
-  return n;
 }
 
 /**

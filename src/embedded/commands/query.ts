@@ -10,15 +10,7 @@ import { CommandError, ErrorCodes } from '../errors.js';
 import type { Collection } from '../engine/database.js';
 import type { CommandContext, Handler } from './context.js';
 import { changeStreamGetMore, isChangeStream, openChangeStream } from './change-stream.js';
-import { collationFor, collectionName, docOption, intOption } from './context.js';
-
-function batchSizeOf(value: unknown): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0)
-    throw new CommandError(ErrorCodes.BadValue, 'batchSize must be a non-negative number');
-  return n;
-}
+import { batchSizeOf, collationFor, collectionName, docOption, intOption } from './context.js';
 
 function readCollection(cmd: Doc, ctx: CommandContext) {
   return ctx.core.engine.collection(ctx.db, collectionName(cmd));
