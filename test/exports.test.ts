@@ -9,6 +9,7 @@ describe('public exports', () => {
         "Application",
         "METHOD_HEADER",
         "Router",
+        "ServerSentEvent",
         "argumentsOf",
         "compose",
         "createApp",

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { createApp, type Application } from 'plume';
 import { createValidator } from 'plume/schema';
+import { sync } from 'plume/sync';
 import { authentication } from './authentication.js';
 import { health } from './health.js';
 import { messageStream } from './stream.js';
@@ -33,6 +34,8 @@ export async function createApiApp<A extends Application = Application>(
   const ajv = createValidator();
   app.configure(users(settings.db, ajv));
   app.configure(messages(settings.db, ajv));
+  // Service events reach every instance of the API (scale-out), and messages/stream follows them.
+  app.configure(sync({ Model: settings.db.collection('plume_sync') }));
   app.configure(messageStream);
   app.configure(userMessages);
   app.configure(health(settings.db));

@@ -1,20 +1,50 @@
-import type { EventEmitter } from 'node:events';
-import type { Application } from 'plume';
+import { BadRequest } from 'plume/errors';
+import { ServerSentEvent, type Application, type Params } from 'plume';
+import { getSync } from 'plume/sync';
 
-/** Most messages kept for a client that reads slower than they arrive; older ones are dropped. */
-const QUEUE_LIMIT = 100;
+/** What a `Last-Event-ID` may hold: a position (hex resume token) of plume/sync. */
+const POSITION = /^[0-9A-Fa-f]{1,512}$/;
 
 /**
  * `messages/stream`: `GET /messages/stream` answers `text/event-stream` and pushes every message
- * created after the client connected, as one `data: <json>` event each, until the client leaves.
+ * created after the client connected, on any instance of the app (through plume/sync), as one
+ * `id: <position>` + `data: <json>` event each, until the client leaves. A client reconnecting with
+ * `Last-Event-ID` (EventSource does it by itself) first gets the messages created since that event.
  */
 export class MessageStream {
   private readonly closers = new Set<() => void>();
 
   constructor(private readonly app: Application) {}
 
-  async find(): Promise<AsyncIterableIterator<unknown>> {
-    return this.follow(this.app.service('messages') as unknown as EventEmitter, 'created');
+  async find(params: Params = {}): Promise<AsyncIterableIterator<ServerSentEvent>> {
+    const after = params.headers?.['last-event-id'];
+    if (after !== undefined && !POSITION.test(after))
+      throw new BadRequest('Last-Event-ID is not an event id of this stream');
+    const sync = getSync(this.app);
+    if (!sync) throw new Error('messages/stream needs plume/sync configured on the app');
+    const events = sync.follow({ path: 'messages', event: 'created', after });
+    // Answer once the feed is open, so every message created after the response started is in it.
+    await events.ready;
+    const close = (): void => {
+      this.closers.delete(close);
+      void events.return?.();
+    };
+    this.closers.add(close);
+    const stream: AsyncIterableIterator<ServerSentEvent> = {
+      async next(): Promise<IteratorResult<ServerSentEvent>> {
+        const item = await events.next();
+        if (item.done === true) return { value: undefined, done: true };
+        return { value: new ServerSentEvent(item.value.data, item.value.position), done: false };
+      },
+      async return(): Promise<IteratorResult<ServerSentEvent>> {
+        close();
+        return { value: undefined, done: true };
+      },
+      [Symbol.asyncIterator]() {
+        return stream;
+      },
+    };
+    return stream;
   }
 
   /** Ends every open stream (their responses finish), so shutdown need not wait for clients that never leave. */
@@ -24,41 +54,6 @@ export class MessageStream {
 
   async teardown(): Promise<void> {
     this.end();
-  }
-
-  private follow(emitter: EventEmitter, event: string): AsyncIterableIterator<unknown> {
-    const queue: unknown[] = [];
-    let wake: (() => void) | undefined;
-    let closed = false;
-    const listener = (item: unknown): void => {
-      if (queue.length === QUEUE_LIMIT) queue.shift();
-      queue.push(item);
-      wake?.();
-    };
-    const close = (): void => {
-      closed = true;
-      emitter.off(event, listener);
-      this.closers.delete(close);
-      wake?.();
-    };
-    emitter.on(event, listener);
-    this.closers.add(close);
-
-    return {
-      async next(): Promise<IteratorResult<unknown>> {
-        while (queue.length === 0 && !closed) await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
-        return queue.length > 0 ? { value: queue.shift(), done: false } : { value: undefined, done: true };
-      },
-      async return(): Promise<IteratorResult<unknown>> {
-        close();
-        queue.length = 0;
-        return { value: undefined, done: true };
-      },
-      [Symbol.asyncIterator]() {
-        return this;
-      },
-    };
   }
 }
 

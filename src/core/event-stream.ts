@@ -12,8 +12,33 @@ export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown>
 const encoder = new TextEncoder();
 
 /**
+ * A Server-Sent Event with an `id` (and optionally an `event` name): yield one from an async iterable
+ * a service returns, and the stream carries `id: <id>` before its `data:` line, so a reconnecting
+ * `EventSource` sends it back as the `Last-Event-ID` header (`params.headers['last-event-id']`).
+ * Line breaks in `id` and `event` are removed (they would end the field).
+ */
+export class ServerSentEvent {
+  constructor(
+    /** Sent as `data: <json>`. */
+    readonly data: unknown,
+    /** Sent as `id: <id>`. */
+    readonly id?: string,
+    /** Sent as `event: <event>`; without it clients see a `message` event. */
+    readonly event?: string,
+  ) {}
+}
+
+function formatEvent(value: unknown): string {
+  const data = `data: ${JSON.stringify(value instanceof ServerSentEvent ? value.data : value) ?? 'null'}\n\n`;
+  if (!(value instanceof ServerSentEvent)) return data;
+  const field = (name: string, v: string | undefined): string =>
+    v === undefined ? '' : `${name}: ${v.replace(/[\r\n]/g, '')}\n`;
+  return `${field('id', value.id)}${field('event', value.event)}${data}`;
+}
+
+/**
  * Turns an async iterable into a `text/event-stream` body (spec: "Response behaviour", 2): each
- * yielded value becomes `data: <json>\n\n`, pulled only when the consumer wants more, so each event is
+ * yielded value becomes `data: <json>\n\n` (a {@link ServerSentEvent} adds its `id`/`event` lines), pulled only when the consumer wants more, so each event is
  * flushed as it is yielded and a slow client slows the iterator down instead of filling memory. The
  * stream ends when the iterator ends. When `signal` aborts (the client went away) or the stream is
  * cancelled, the iterator's `return()` is called once, so `finally` blocks of async generators run.
@@ -61,7 +86,7 @@ export function createEventStream(
         try {
           const item = await iterator.next();
           if (finished) return;
-          if (item.done !== true) chunk = `data: ${JSON.stringify(item.value) ?? 'null'}\n\n`;
+          if (item.done !== true) chunk = formatEvent(item.value);
         } catch (error: unknown) {
           if (finished) return;
           const plumeError = toPlumeError(error);

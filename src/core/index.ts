@@ -31,7 +31,7 @@ export {
 export { getResponse, getServiceMethod, METHOD_HEADER, restArguments, type RestResponse } from './rest.js';
 export { Router, stripSlashes, type RouteMatch } from './router.js';
 export { argumentsOf, getServiceMeta, invokeService, type ServiceMeta } from './service.js';
-export { createEventStream, isAsyncIterable } from './event-stream.js';
+export { createEventStream, isAsyncIterable, ServerSentEvent } from './event-stream.js';
 export { createLogger, errorLogger, getLogger, isLogger, type Logger, type LoggerOptions } from './logger.js';
 export { describeListenError } from './listen-errors.js';
 export { logAccess, loggablePath, requestIdOf, type AccessLogEntry } from './access-log.js';

@@ -14,12 +14,14 @@
 import net from 'node:net';
 import v8 from 'node:v8';
 import { ServerCore } from './commands/context.js';
+import { ChangeHistory, DEFAULT_HISTORY_SIZE } from './engine/change-history.js';
 import { Engine } from './engine/database.js';
 import { Persistence } from './engine/persistence.js';
 import { repairDataDirectory } from './engine/repair.js';
 import type { PersistenceOptions } from './engine/persistence.js';
 import { abortTransaction } from './engine/transactions.js';
 import { expireDocuments } from './engine/ttl.js';
+import { HistoryStore } from './history-store.js';
 import { serveConnection } from './server.js';
 import { startInWorker } from './worker-host.js';
 
@@ -50,6 +52,11 @@ export interface EmbeddedServerOptions {
    * compacted snapshots) and a lock file keeps a second server out. Without it, data lives in memory.
    */
   dbPath?: string;
+  /**
+   * How many committed changes are kept for change streams (default 10 000). A stream resuming from a
+   * point older than that fails with ChangeStreamHistoryLost (286).
+   */
+  changeStreamHistory?: number;
   /** Persistence tuning (only with `dbPath`). */
   persistence?: PersistenceOptions;
   /**
@@ -106,6 +113,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   if (options.worker) return startInWorker({ ...options, worker: false, onProtocolError: undefined });
   const host = options.host ?? '127.0.0.1';
   const engine = new Engine();
+  engine.history = new ChangeHistory(Math.max(1, options.changeStreamHistory ?? DEFAULT_HISTORY_SIZE));
   const sockets = new Set<net.Socket>();
   const settings = {
     me: '',
@@ -117,6 +125,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   const persistence = options.dbPath
     ? Persistence.open(options.dbPath, engine, options.persistence)
     : undefined;
+  const historyStore = options.dbPath ? HistoryStore.open(options.dbPath, engine.history) : undefined;
   const core = new ServerCore(engine, settings, options.cursorTimeoutMs ?? 600_000);
   const server = net.createServer((socket) => {
     sockets.add(socket);
@@ -125,6 +134,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {
+      historyStore?.close();
       persistence?.close();
       reject(error);
     });
@@ -159,9 +169,11 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
         clearInterval(ttl);
         clearInterval(reaper);
         core.cursors.close();
+        engine.history.close();
         for (const socket of sockets) socket.destroy();
         server.close(() => {
           try {
+            historyStore?.close();
             persistence?.close();
             resolve();
           } catch (error) {

@@ -3,6 +3,7 @@
  * and writes replies (none for `moreToCome` messages).
  */
 import net from 'node:net';
+import { withClusterTime } from './commands/cluster-time.js';
 import { runCommand } from './commands/index.js';
 import { CLOSE_CONNECTION } from './commands/fail-points.js';
 import type { ServerCore } from './commands/context.js';
@@ -36,7 +37,9 @@ async function respond(
   connectionId: number,
 ): Promise<Buffer | undefined | 'close'> {
   if (req.opCode === OP_MSG) {
-    const reply = req.refused ? req.refused.toReply() : await runCommand(core, req.command, connectionId);
+    const reply = req.refused
+      ? req.refused.toReply()
+      : withClusterTime(core, await runCommand(core, req.command, connectionId));
     // The failCommand fail point's closeConnection: drop the connection instead of answering.
     if (CLOSE_CONNECTION in reply) return 'close';
     if (req.flags & MSG_MORE_TO_COME) return undefined;
@@ -44,7 +47,9 @@ async function respond(
   }
   const ns = req.fullCollectionName ?? 'admin.$cmd';
   const db = ns.endsWith('.$cmd') ? ns.slice(0, -5) : 'admin';
-  const reply = req.refused ? req.refused.toReply() : await runCommand(core, req.command, connectionId, db);
+  const reply = req.refused
+    ? req.refused.toReply()
+    : withClusterTime(core, await runCommand(core, req.command, connectionId, db));
   return encodeOpReply(req.requestId, reply);
 }
 

@@ -69,3 +69,11 @@ export function repairData(dbPath: string) {
   console.log(`${report.documents} documents salvaged; originals in ${report.movedTo}`);
   return report;
 }
+
+/** "Change streams": the next inserted message. */
+export async function nextInsert(messages: Collection) {
+  const stream = messages.watch([{ $match: { operationType: 'insert' } }], { maxAwaitTimeMS: 500 });
+  const change = await stream.next();
+  await stream.close();
+  return change;
+}

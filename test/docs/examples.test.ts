@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient, ObjectId, type Db, type Document } from 'mongodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApp, type Application, type HookContext, type Params } from 'plume';
+import { createApp, ServerSentEvent, type Application, type HookContext, type Params } from 'plume';
 import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 import { createHandler, toRuntimeHandler, type RuntimeListener } from 'plume/http';
 import * as http from './http.examples.js';
@@ -19,6 +19,8 @@ import * as docdb from './docdb.examples.js';
 import * as embedded from './embedded.examples.js';
 import * as schema from './schema.examples.js';
 import * as auth from './authentication.examples.js';
+import * as syncDocs from './sync.examples.js';
+import { getSync } from 'plume/sync';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -528,6 +530,13 @@ describe('docs/embedded.md', () => {
     expect(byText.map((a) => a.title)).toEqual(['Running plume', 'Cooking']);
     expect(byStage.map((a) => a.title)).toEqual(['Running plume', 'Cooking']);
 
+    const messages = test.db.collection('messages');
+    const next = embedded.nextInsert(messages);
+    let inserted = 0;
+    const writer = setInterval(() => void messages.insertOne({ n: ++inserted }), 50);
+    const change = await next.finally(() => clearInterval(writer));
+    expect(change).toMatchObject({ operationType: 'insert', fullDocument: { n: expect.any(Number) } });
+
     const sessions = test.db.collection('sessions');
     await embedded.createSessionsCollection(sessions);
     const [index] = (await sessions.listIndexes().toArray()).filter((i) => i.name === 'expiresAt_1');
@@ -553,6 +562,41 @@ describe('docs/embedded.md', () => {
   });
 });
 
+describe('docs/sync.md', () => {
+  it('delivers a message created on one instance to another, with a position to resume after', async () => {
+    const server = await startEmbeddedServer();
+    const client = await MongoClient.connect(server.uri);
+    closers.push(async () => {
+      await client.close();
+      await server.stop();
+    });
+    const db = client.db('docs_sync');
+    const [a, b] = [createApp(), createApp()];
+    for (const app of [a, b]) {
+      app.use('messages', {
+        async create(data: Document) {
+          return data;
+        },
+      });
+      syncDocs.configureSync(app, db);
+      closers.push(async () => app.teardown());
+    }
+    const received: unknown[] = [];
+    b.service('messages').on('created', (data: unknown) => received.push(data));
+    const stream = syncDocs.createdMessages(b);
+    // The stream opens on the first next(): create until it has seen one.
+    const writer = setInterval(() => void a.service('messages').create({ text: 'hi' }), 50);
+    const event = (await stream.next().finally(() => clearInterval(writer))).value as ServerSentEvent;
+    expect(event.data).toEqual({ text: 'hi' });
+    expect(event.id).toEqual(expect.any(String));
+    await stream.return(undefined);
+    // B's own feed (for service events) opens in the background: once it is ready, events reach it.
+    await getSync(b)!.ready;
+    await a.service('messages').create({ text: 'hi' });
+    await vi.waitFor(() => expect(received).toContainEqual({ text: 'hi' }), { timeout: 5000 });
+  });
+});
+
 /**
  * The pages' TypeScript snippets must be the code of the examples files: every line of a ```ts block
  * (imports and comment-only lines aside) must appear in test/docs/<page>.examples.ts, compared after
@@ -570,6 +614,7 @@ describe('the snippets of docs/*.md', () => {
     'authentication',
     'migrating-from-feathers',
     'client',
+    'sync',
   ];
   const root = new URL('../../', import.meta.url);
   const normalize = (line: string): string =>

@@ -237,7 +237,10 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
         const chunk = await reader.read();
         received += new TextDecoder().decode(chunk.value);
       }
-      expect(received).toBe(`data: ${JSON.stringify(created.body)}\n\n`);
+      // The id is the event's position: a reconnecting client sends it back as Last-Event-ID.
+      const [id, data] = received.split('\n');
+      expect(id).toMatch(/^id: [0-9A-F]+$/);
+      expect(data).toBe(`data: ${JSON.stringify(created.body)}`);
       abort.abort();
       await call('DELETE', `/messages/${created.body._id}`, undefined, bearer(alice.token));
     });

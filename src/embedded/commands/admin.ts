@@ -76,6 +76,7 @@ const create: Handler = (cmd, ctx) => {
     'validationAction',
     'expireAfterSeconds',
     'clusteredIndex',
+    'changeStreamPreAndPostImages',
   ]) {
     if (cmd[key] !== undefined) options[key] = cmd[key];
   }
@@ -319,7 +320,7 @@ const listDatabases: Handler = (cmd, ctx) => {
 const collMod: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   const coll = mustExist(ctx, name);
-  for (const key of ['validator', 'validationLevel', 'validationAction']) {
+  for (const key of ['validator', 'validationLevel', 'validationAction', 'changeStreamPreAndPostImages']) {
     if (cmd[key] !== undefined) coll.options[key] = cmd[key];
   }
   if (cmd['validator'] !== undefined) compile(prepareFilter(cmd['validator']));

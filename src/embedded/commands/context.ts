@@ -78,6 +78,15 @@ export function intOption(cmd: Doc, field: string): number | undefined {
   return Math.trunc(n);
 }
 
+/** A `batchSize` option. @throws CommandError BadValue for a negative or non-numeric one. */
+export function batchSizeOf(value: unknown): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0)
+    throw new CommandError(ErrorCodes.BadValue, 'batchSize must be a non-negative number');
+  return n;
+}
+
 /** A document option. @throws CommandError TypeMismatch. */
 export function docOption(cmd: Doc, field: string): Doc | undefined {
   const v = cmd[field];

@@ -38,6 +38,7 @@ const commitTxn: Handler = (_cmd, ctx) => {
       'Given transaction number does not match any in-progress transactions.',
     );
   commitTransaction(ctx.core.engine, txn);
+  if (ctx.session) ctx.core.engine.history.commit(txn, ctx.session.id, txn.txnNumber);
   return { ok: 1 };
 };
 

@@ -14,15 +14,8 @@ import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import type { Collection } from '../engine/database.js';
 import type { CommandContext, Handler } from './context.js';
-import { collationFor, collectionName, docOption, intOption } from './context.js';
-
-function batchSizeOf(value: unknown): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0)
-    throw new CommandError(ErrorCodes.BadValue, 'batchSize must be a non-negative number');
-  return n;
-}
+import { changeStreamGetMore, isChangeStream, openChangeStream } from './change-stream.js';
+import { batchSizeOf, collationFor, collectionName, docOption, intOption } from './context.js';
 
 function readCollection(cmd: Doc, ctx: CommandContext) {
   return collectionIn(ctx.core.engine, ctx.db, collectionName(cmd), ctx.txn);
@@ -107,6 +100,7 @@ const getMore: Handler = (cmd, ctx) => {
       `Requested getMore on namespace '${ns}', but cursor belongs to a different namespace ${cursor.ns}`,
     );
   ctx.core.opcounters.getmore++;
+  if (cursor.stream) return changeStreamGetMore(cmd, ctx, cursor);
   return ctx.core.cursors.more(cursor, batchSizeOf(cmd['batchSize']));
 };
 
@@ -123,6 +117,7 @@ const killCursors: Handler = (cmd, ctx) => {
     const id = cursorId(raw, 'killCursors.cursors');
     (ctx.core.cursors.kill(id) ? killed : notFound).push(id);
   }
+  ctx.core.engine.history.nudge();
   return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
 };
 
@@ -137,6 +132,7 @@ const aggregate: Handler = (cmd, ctx) => {
       ErrorCodes.FailedToParse,
       "The 'cursor' option is required, except for aggregate with the explain argument",
     );
+  if (isChangeStream(pipeline)) return openChangeStream(cmd, ctx);
   const isCollectionless = target === 1 || (typeof target === 'number' && target === 1);
   const name = isCollectionless ? undefined : collectionName(cmd);
   const coll = name ? collectionIn(ctx.core.engine, ctx.db, name, ctx.txn) : undefined;

@@ -4,6 +4,7 @@
  * and text search, and `$out`/`$merge` write into collections.
  */
 import { Aggregator } from 'mingo/aggregator';
+import { recordWrite } from './change-record.js';
 import type { Collection, Engine } from './database.js';
 import type { Collation } from './collation.js';
 import { withSystemVariables } from './let-variables.js';
@@ -252,6 +253,7 @@ function writeOut(
     engine.checkWrite(coll, idKey, undefined);
     checkStorable(next, 'update');
     coll.writable().put(coll.ns, next, idKey);
+    recordWrite(engine, coll, undefined, existing, next, whenMatched === 'replace');
     engine.touched(coll, idKey);
     engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);
   }

@@ -4,6 +4,7 @@
  */
 import { BSON, Long } from 'bson';
 import { randomBytes } from 'node:crypto';
+import type { ChangeStreamReader } from './change-stream.js';
 import type { Doc } from './values.js';
 
 /** Reply batches stop before this many bytes of documents (the 16 MiB BSON limit minus headroom). */
@@ -18,6 +19,8 @@ export interface Cursor {
   batchSize: number | undefined;
   lastUsed: number;
   sessionId: string | undefined;
+  /** For a change stream: its reader (such a cursor has no documents and stays open until killed). */
+  stream?: ChangeStreamReader;
 }
 
 /** Owns the open cursors of one server. */
@@ -81,6 +84,14 @@ export class CursorManager {
       });
     }
     return { cursor: { firstBatch: first, id, ns }, ok: 1 };
+  }
+
+  /** Registers a change stream cursor; returns its id. */
+  openStream(ns: string, stream: ChangeStreamReader, sessionId: string | undefined): Long {
+    const id = this.newId();
+    const cursor = { id, ns, docs: [], position: 0, batchSize: undefined, lastUsed: Date.now(), sessionId };
+    this.cursors.set(id.toString(), { ...cursor, stream });
+    return id;
   }
 
   private newId(): Long {

@@ -3,6 +3,7 @@
  * resolution that gives transactions their snapshot and private copies.
  */
 import { UUID } from 'bson';
+import { ChangeHistory } from './change-history.js';
 import { CollectionState } from './collection.js';
 import type { CollectionOptions } from './collection.js';
 import type { IndexSpec } from './indexes.js';
@@ -84,6 +85,8 @@ export class Engine {
   onChanges: ((changes: Change[]) => void) | undefined;
   /** Called when a transaction ends (blocked writers retry). */
   readonly waiters = new Set<() => void>();
+  /** Committed changes, read by change streams. */
+  history = new ChangeHistory();
 
   emit(changes: Change[]): void {
     if (changes.length > 0 && this.onChanges) this.onChanges(changes);
@@ -121,11 +124,17 @@ export class Engine {
     colls.delete(name);
     if (colls.size === 0) this.databases.delete(db);
     this.emit([{ op: 'drop', ns: coll.ns }]);
+    this.history.append([{ op: 'drop', db, coll: name }]);
     return true;
   }
 
   dropDatabase(db: string): void {
+    const names = [...(this.databases.get(db)?.keys() ?? [])];
     if (!this.databases.delete(db)) return;
+    this.history.append([
+      ...names.map((coll) => ({ op: 'drop' as const, db, coll })),
+      { op: 'dropDatabase', db },
+    ]);
     this.emit([{ op: 'dropDatabase', db }]);
   }
 
@@ -152,6 +161,7 @@ export class Engine {
     if (!colls) this.databases.set(tdb, (colls = new Map<string, Collection>()));
     colls.set(tname, moved);
     this.emit([{ op: 'rename', ns: from, to }]);
+    this.history.append([{ op: 'rename', db: fdb, coll: fname, to: { db: tdb, coll: tname } }]);
   }
 
   /** The state a reader sees: a transaction's private copy or snapshot, else the live state. */

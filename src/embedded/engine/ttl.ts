@@ -1,4 +1,5 @@
 /** TTL indexes: documents whose indexed date is older than `expireAfterSeconds` are deleted. */
+import { recordWrite } from './change-record.js';
 import type { Engine } from './database.js';
 import { BlockedByTransaction } from './database.js';
 import { pathValues } from './values.js';
@@ -27,6 +28,7 @@ export function expireDocuments(engine: Engine, now = Date.now()): number {
           }
           const old = coll.writable().remove(idKey);
           if (!old) continue;
+          recordWrite(engine, coll, undefined, old, undefined);
           engine.touched(coll, idKey);
           engine.emit([{ op: 'delete', ns: coll.ns, id: old['_id'] }]);
           deleted++;

@@ -3,6 +3,7 @@
  * or not. Each statement checks for conflicts before changing anything.
  */
 import { ObjectId } from 'bson';
+import { recordWrite } from './change-record.js';
 import { CollectionState } from './collection.js';
 import type { Collection, Engine } from './database.js';
 import type { Collation } from './collation.js';
@@ -51,11 +52,14 @@ function put(
   txn: Transaction | undefined,
   doc: Doc,
   oldIdKey?: string,
+  replacement = false,
 ): void {
   checkStorable(doc, oldIdKey === undefined ? 'insert' : 'update');
   const idKey = keyOf(doc['_id']);
-  validate(coll, doc, oldIdKey === undefined ? undefined : engine.readState(coll, txn).docs.get(oldIdKey));
+  const before = oldIdKey === undefined ? undefined : engine.readState(coll, txn).docs.get(oldIdKey);
+  validate(coll, doc, before);
   engine.writeState(coll, txn).put(coll.ns, doc, oldIdKey);
+  recordWrite(engine, coll, txn, before, doc, replacement);
   if (txn) recordTxn(txn, coll.ns, idKey, doc);
   else {
     engine.touched(coll, idKey);
@@ -71,6 +75,7 @@ function remove(
 ): Doc | undefined {
   const old = engine.writeState(coll, txn).remove(idKey);
   if (!old) return undefined;
+  recordWrite(engine, coll, txn, old, undefined);
   if (txn) recordTxn(txn, coll.ns, idKey, undefined);
   else {
     engine.touched(coll, idKey);
@@ -189,7 +194,7 @@ export function updateStatement(
   }
   // A multi update refuses before changing anything when one result may not be stored.
   if (updates.length > 1) for (const { doc } of updates) checkStorable(doc, 'update');
-  for (const { idKey, doc } of updates) put(engine, coll, txn, doc, idKey);
+  for (const { idKey, doc } of updates) put(engine, coll, txn, doc, idKey, kind === 'replacement');
   return { n: matched.length, nModified: updates.length };
 }
 
@@ -291,7 +296,7 @@ export function findAndModify(
     collation: args.collation,
     variables: args.let,
   });
-  if (changed) put(engine, coll, txn, doc, idKey);
+  if (changed) put(engine, coll, txn, doc, idKey, updateKind(args.update) === 'replacement');
   return {
     lastErrorObject: { n: 1, updatedExisting: true },
     value: project(args.new ? doc : target, args.fields),

@@ -1,0 +1,126 @@
+/**
+ * Reading the sync collection: a change stream of its inserts, in commit order, from now or from a
+ * position (a resume token), delivered one at a time to a callback or as an async iterator.
+ */
+import type { ChangeStream, ChangeStreamInsertDocument, Collection, Document } from 'mongodb';
+import type { FollowOptions, SyncRecord, SyncedEvent } from './declarations.js';
+
+/** How long a getMore waits for new events on the server, in milliseconds. */
+const AWAIT_MS = 1000;
+
+/** An open feed. */
+export interface Feed {
+  /** Resolves once the stream is positioned: events committed from then on are delivered. */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Turns an insert event of the sync collection into what followers receive. */
+function toEvent(change: ChangeStreamInsertDocument<Document>): SyncedEvent {
+  const record = change.fullDocument as unknown as SyncRecord;
+  return {
+    position: (change._id as { _data: string })._data,
+    origin: record.origin,
+    n: record.n,
+    path: record.path,
+    event: record.event,
+    data: record.data,
+    context: record.context,
+  };
+}
+
+/**
+ * Opens a change stream on `collection` and calls `deliver` for each matching event, in order (the next
+ * one only after `deliver` returned). `onError` receives a failure of the stream; the feed then ends.
+ */
+export function openFeed(
+  collection: Collection<Document>,
+  options: FollowOptions,
+  deliver: (event: SyncedEvent) => void | Promise<void>,
+  onError: (error: unknown) => void,
+): Feed {
+  const match: Document = { operationType: 'insert' };
+  if (options.path !== undefined) match['fullDocument.path'] = options.path;
+  if (options.event !== undefined) match['fullDocument.event'] = options.event;
+  const stream: ChangeStream<Document, ChangeStreamInsertDocument<Document>> = collection.watch(
+    [{ $match: match }],
+    {
+      maxAwaitTimeMS: AWAIT_MS,
+      ...(options.after !== undefined ? { startAfter: { _data: options.after } } : {}),
+    },
+  );
+  let closed = false;
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  // The driver reports the position of its first reply (the aggregate that opens the stream).
+  stream.once('resumeTokenChanged', () => markReady());
+  const run = async (): Promise<void> => {
+    try {
+      while (!closed) {
+        const change = await stream.next();
+        markReady();
+        if (closed) break;
+        await deliver(toEvent(change));
+      }
+    } catch (error) {
+      markReady();
+      if (!closed) onError(error);
+    }
+  };
+  void run();
+  return {
+    ready,
+    async close() {
+      closed = true;
+      // Not awaited: the driver closes after the pending getMore returns (up to AWAIT_MS later).
+      void stream.close().catch(() => undefined);
+    },
+  };
+}
+
+/** The events of a feed as an async iterator; `return()` closes the feed. */
+export function followFeed(
+  collection: Collection<Document>,
+  options: FollowOptions,
+): AsyncIterableIterator<SyncedEvent> & { ready: Promise<void> } {
+  const queue: SyncedEvent[] = [];
+  let failure: unknown;
+  let done = false;
+  let wake: (() => void) | undefined;
+  const feed = openFeed(
+    collection,
+    options,
+    (event) => {
+      queue.push(event);
+      wake?.();
+    },
+    (error) => {
+      failure = error;
+      wake?.();
+    },
+  );
+  return {
+    ready: feed.ready,
+    async next(): Promise<IteratorResult<SyncedEvent>> {
+      while (queue.length === 0 && failure === undefined && !done)
+        await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+      if (queue.length > 0) return { value: queue.shift()!, done: false };
+      if (failure !== undefined && !done) {
+        done = true;
+        throw failure instanceof Error ? failure : new Error('the change stream failed');
+      }
+      return { value: undefined, done: true };
+    },
+    async return(): Promise<IteratorResult<SyncedEvent>> {
+      done = true;
+      queue.length = 0;
+      wake?.();
+      await feed.close();
+      return { value: undefined, done: true };
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
+}

@@ -1,0 +1,234 @@
+/**
+ * Service events across app instances: every event a service emits here is also written to a shared
+ * collection, and every event another instance wrote there is emitted here, through MongoDB change
+ * streams. The order is the originating instance's, each event reaches each other instance once.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Collection, Document } from 'mongodb';
+import { stripSlashes, type Application, type Service } from '../core/index.js';
+import type { FollowOptions, SyncOptions, SyncRecord, SyncedEvent } from './declarations.js';
+import { followFeed, openFeed, type Feed } from './feed.js';
+import { checkPayload, contextPayload } from './payload.js';
+
+/** Events EventEmitter uses for itself; they stay local. */
+const LOCAL_EVENTS = new Set(['newListener', 'removeListener', 'error']);
+/** Default largest event, in bytes. */
+const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
+/** Most events written by one insertMany. */
+const BATCH = 1000;
+/** How long a failed feed waits before it reopens, in milliseconds. */
+const REOPEN_MS = 1000;
+
+type Emit = (event: string | symbol, ...args: unknown[]) => boolean;
+
+const instances = new WeakMap<object, Sync>();
+
+/** The sync of one app instance (see {@link sync}). */
+export class Sync {
+  /** This instance's id: the `origin` of the events it publishes. */
+  readonly instanceId = randomUUID();
+  /** Resolves once this instance receives the events other instances emit (its feed is open). */
+  readonly ready: Promise<void>;
+  private readonly collection: Promise<Collection<Document>>;
+  private readonly maxEventBytes: number;
+  private readonly originals = new WeakMap<object, Emit>();
+  private published = 0;
+  private readonly pending: SyncRecord[] = [];
+  private draining: Promise<void> | undefined;
+  private readonly lastSeen = new Map<string, number>();
+  private feed: Feed | undefined;
+  private position: string | undefined;
+  private closed = false;
+  private reopenTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly app: Application,
+    options: SyncOptions,
+  ) {
+    this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+    this.position = options.startAfter;
+    const retainSeconds = options.retainSeconds ?? 3600;
+    this.collection = Promise.resolve(options.Model).then(async (collection) => {
+      await collection.createIndex({ at: 1 }, { expireAfterSeconds: retainSeconds });
+      return collection;
+    });
+    this.collection.catch((error: unknown) => this.report(error));
+    this.ready = this.collection.then(async () => this.open()).catch(() => undefined);
+  }
+
+  /** Sends this service's events to the other instances (wraps its `emit`). */
+  attach(path: string, service: Service): void {
+    const emitter = service as unknown as { emit: Emit };
+    if (this.originals.has(service) || typeof emitter.emit !== 'function') return;
+    const original = emitter.emit;
+    this.originals.set(service, original);
+    const publish = (event: string, data: unknown, context: unknown): void =>
+      this.publish(path, event, data, context);
+    // plume defines `emit` writable (not configurable) on registered services: assign, don't redefine.
+    emitter.emit = function emit(this: unknown, event: string | symbol, ...args: unknown[]): boolean {
+      if (typeof event === 'string' && !LOCAL_EVENTS.has(event)) publish(event, args[0], args[1]);
+      return original.call(this, event, ...args);
+    };
+  }
+
+  /**
+   * Checks the event and queues it for the other instances (in emit order).
+   * @throws GeneralError / PayloadTooLarge when it cannot travel (see checkPayload).
+   */
+  private publish(path: string, event: string, data: unknown, context: unknown): void {
+    const payload = { data, context: contextPayload(event, context) };
+    checkPayload(event, payload, this.maxEventBytes);
+    const record: SyncRecord = {
+      origin: this.instanceId,
+      n: ++this.published,
+      path,
+      event,
+      ...payload,
+      at: new Date(),
+    };
+    this.pending.push(record);
+    this.draining ??= this.drain();
+  }
+
+  /** Writes queued events in batches, in emit order (one ordered insertMany per batch). */
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending.splice(0, BATCH);
+      if (this.closed) continue;
+      try {
+        await (await this.collection).insertMany(batch, { ignoreUndefined: true });
+      } catch (error) {
+        this.report(error);
+      }
+    }
+    this.draining = undefined;
+  }
+
+  /** Emits an event another instance published, once, on this instance's service. */
+  private receive(event: SyncedEvent): void {
+    this.position = event.position;
+    if (event.origin === this.instanceId) return;
+    if ((this.lastSeen.get(event.origin) ?? 0) >= event.n) return;
+    this.lastSeen.set(event.origin, event.n);
+    const service = this.app.services[event.path];
+    const emit = service ? this.originals.get(service) : undefined;
+    if (!service || !emit) return;
+    const context =
+      typeof event.context === 'object' && event.context !== null && 'method' in event.context
+        ? {
+            ...event.context,
+            app: this.app,
+            service,
+            sync: { origin: event.origin, position: event.position },
+          }
+        : event.context;
+    emit.call(service, event.event, event.data, context);
+  }
+
+  private async open(): Promise<void> {
+    if (this.closed) return;
+    const collection = await this.collection;
+    const feed = openFeed(
+      collection,
+      this.position === undefined ? {} : { after: this.position },
+      (event) => this.receive(event),
+      (error) => {
+        this.report(error);
+        if (this.closed) return;
+        this.reopenTimer = setTimeout(() => void this.open(), REOPEN_MS);
+        this.reopenTimer.unref();
+      },
+    );
+    this.feed = feed;
+    await feed.ready;
+  }
+
+  /**
+   * The events published by every instance (this one included), in commit order, as an async
+   * iterator with a `position` each; `after` continues after a position, e.g. a reconnecting SSE
+   * client's `Last-Event-ID`. Iterate from `ready` on to see every event committed after it.
+   * Positions older than the database's change history fail the iterator (ChangeStreamHistoryLost).
+   */
+  follow(options: FollowOptions = {}): AsyncIterableIterator<SyncedEvent> & { ready: Promise<void> } {
+    let inner: (AsyncIterableIterator<SyncedEvent> & { ready: Promise<void> }) | undefined;
+    const opened = this.collection.then((collection) => (inner = followFeed(collection, options)));
+    return {
+      ready: opened.then(async (feed) => feed.ready),
+      async next() {
+        return (await opened).next();
+      },
+      async return() {
+        await opened.catch(() => undefined);
+        return (await inner?.return?.()) ?? { value: undefined, done: true };
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+  }
+
+  /**
+   * The position of the last event this instance's feed read (its own events included): save it at
+   * shutdown and pass it as `startAfter` on the next start to receive what was emitted meanwhile.
+   */
+  get lastPosition(): string | undefined {
+    return this.position;
+  }
+
+  /** Waits until every event emitted so far is written to the sync collection. */
+  async flush(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  /** Writes what is queued, then stops receiving (called by `app.teardown()`). */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+    clearTimeout(this.reopenTimer);
+    await this.feed?.close();
+  }
+
+  private report(error: unknown): void {
+    if (this.app.listenerCount('error') > 0) this.app.emit('error', error);
+    else console.error('plume/sync:', error);
+  }
+}
+
+/**
+ * `app.configure(sync({ Model }))`: every event the app's services emit (standard and custom) is
+ * also emitted, with its data and a serialisable copy of its context, on every other instance
+ * configured with the same collection (spec: issue 17, "Service events across instances").
+ * Services registered later are included. `app.teardown()` flushes and closes it.
+ * The second `emit` argument arrives as a {@link SyncContext} plus `app`, `service` and
+ * `sync: { origin, position }` on the receiving side.
+ * @throws (at emit time) GeneralError for data that is not JSON/BSON, PayloadTooLarge above `maxEventBytes`.
+ */
+export function sync(options: SyncOptions): (app: Application) => void {
+  return (app) => {
+    const instance = new Sync(app, options);
+    instances.set(app, instance);
+    for (const [path, service] of Object.entries(app.services)) instance.attach(path, service);
+    const use = app.use.bind(app);
+    const teardown = app.teardown.bind(app);
+    Object.assign(app, {
+      // Arguments forwarded as given: plume/express apps also take middleware through use().
+      use(...args: unknown[]) {
+        (use as (...a: unknown[]) => unknown)(...args);
+        const location = typeof args[0] === 'string' ? stripSlashes(args[0]) : undefined;
+        const service = location === undefined ? undefined : app.services[location];
+        if (location !== undefined && service) instance.attach(location, service);
+        return app;
+      },
+      async teardown(server?: unknown) {
+        await teardown(server);
+        await instance.close();
+        return app;
+      },
+    });
+  };
+}
+
+/** The {@link Sync} configured on `app`, or undefined. */
+export function getSync(app: Application): Sync | undefined {
+  return instances.get(app);
+}
