@@ -16,6 +16,11 @@ export interface ErrorOptions {
   errors?: unknown;
   /** The underlying error, kept for logs and never sent to clients. */
   cause?: unknown;
+  /**
+   * Response headers the HTTP transports send with this error, e.g. `{ 'retry-after': '30' }` for a
+   * 429 or `{ allow: 'GET, POST' }` for a 405. Never part of the JSON body.
+   */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -31,6 +36,8 @@ export class PlumeError extends Error {
   readonly className: string;
   data?: unknown;
   errors?: unknown;
+  /** Response headers sent with this error by both HTTP transports (not part of `toJSON()`). */
+  headers?: Record<string, string>;
 
   constructor(message: string, name: string, code: number, className: string, options: ErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -39,6 +46,7 @@ export class PlumeError extends Error {
     this.className = className;
     if (options.data !== undefined) this.data = options.data;
     if (options.errors !== undefined) this.errors = options.errors;
+    if (options.headers !== undefined) this.headers = options.headers;
   }
 
   /** The client-safe JSON form: `{ name, message, code, className, data?, errors? }`. */

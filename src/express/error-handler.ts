@@ -83,6 +83,7 @@ function logError(logger: ErrorLogger, error: unknown): void {
  *   `ErrorHandlerOptions.html`). A missing HTML file falls back to JSON.
  * - Each error, client (4xx) and server (5xx) alike, is passed to `logger.error` (or to `logger` when it is
  *   a function; default `console`), as the spec's `errorHandler(options)` table says.
+ * - The error's `headers` (e.g. `Retry-After` of a 429, `Allow` of a 405) are set on the response.
  * - When the response has already started, the error is passed on to Express, which closes the connection.
  */
 export function errorHandler(options: ErrorHandlerOptions = {}): ErrorRequestHandler {
@@ -100,6 +101,7 @@ export function errorHandler(options: ErrorHandlerOptions = {}): ErrorRequestHan
       return;
     }
     res.status(status);
+    if (error.headers !== undefined) res.set(error.headers);
     const sendJson = (): void => {
       res.json(error.toJSON());
     };

@@ -142,7 +142,7 @@ function serviceMiddlewareOf(service: Service): Required<ServiceMiddleware> {
  * The REST transport (spec: "Server-framework integration API", `rest()`): `app.configure(rest())`.
  * Requests whose path matches a service (`app.lookup(req.path)`) are answered by that service:
  * the HTTP method and `X-Service-Method` header pick the method (405 when not allowed), the method
- * runs through its hooks with params `{ query: req.query, headers, route, ...req.framework }` and
+ * runs through its hooks with params `{ query: req.query, headers, route, ip: req.ip, ...req.framework }` and
  * data `req.body` (`POST`/`PUT`/`PATCH` without a body: 400; with a body no parser read: 415), then the status, headers and `res.data` come from the hook context (core
  * `getResponse`) and the formatter answers. Around that, the service's own before/after middleware run
  * (`res.hook` is the hook context). Other paths go on to the next middleware; errors go to the error
@@ -176,6 +176,7 @@ export function rest(options: Formatter | RestOptions = {}): <S extends object>(
           query: query ?? {},
           headers: req.headers as HeadersObject,
           route: lookup.route,
+          ip: req.ip,
           ...req.framework,
         };
         const args = restArguments(method, { id: lookup.id, data, params });

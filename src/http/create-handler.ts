@@ -19,7 +19,7 @@ import { createErrorResponse, errorHandler, logServerError } from './error-handl
 import { createJsonResponse, getJsonText } from './json-response.js';
 import { queryParser } from './query-parser.js';
 import { getPathname, RequestContext } from './handler-context.js';
-import { getRequestHeader, getRequestHeaders } from './runtime-request.js';
+import { getClientAddress, getRequestHeader, getRequestHeaders } from './runtime-request.js';
 import { createEventStream, isAsyncIterable } from '../core/index.js';
 
 /** Service params of a call made through the Web Standard handler (spec: "Request params"). */
@@ -31,6 +31,12 @@ export interface HandlerParams extends Params {
   route: Record<string, string>;
   /** The original Web Standard request. */
   request: Request;
+  /**
+   * The client's IP address: the connection's peer under `toRuntimeHandler`; unset on other runtimes
+   * (set it in a middleware, and behind a proxy from the header your proxy sets). Used by the
+   * authentication rate limits.
+   */
+  ip?: string;
 }
 
 /**
@@ -163,6 +169,8 @@ export function createHandler(
         route: {},
         request,
       });
+      const ip = getClientAddress(request);
+      if (ip !== undefined) context.params.ip = ip;
       try {
         context.lookup = app.lookup(context.pathname);
         if (context.lookup !== null) context.params.route = context.lookup.route;

@@ -153,7 +153,11 @@ function createRequest(
   body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | undefined,
   signal: LazySignal,
 ): RuntimeRequest {
-  const init: RuntimeRequestInit = { method, rawHeaders: req.rawHeaders };
+  const init: RuntimeRequestInit = {
+    method,
+    rawHeaders: req.rawHeaders,
+    remoteAddress: req.socket.remoteAddress,
+  };
   if (body !== undefined) init.body = body;
   try {
     return createRuntimeRequest(origin, target, init, signal);
