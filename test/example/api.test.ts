@@ -98,6 +98,22 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
       expect(wrong.body.message).toBe(unknown.body.message);
     });
 
+    it('limits failed logins per account: the 11th answers 429 with Retry-After, even with the right password', async () => {
+      const login = (password: string) =>
+        call('POST', '/authentication', { strategy: 'local', email: 'dave@example.com', password });
+      expect(
+        (await call('POST', '/users', { email: 'dave@example.com', password: 'right one' })).status,
+      ).toBe(201);
+      for (let i = 0; i < 10; i++) expect((await login(`wrong ${i}`)).status).toBe(401);
+      const refused = await login('right one');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.body).toMatchObject({
+        name: 'TooManyRequests',
+        data: { retryAfter: expect.any(Number) },
+      });
+    });
+
     it('reading users needs a token or an API key, and never shows password hashes', async () => {
       expect((await call('GET', '/users')).status).toBe(401);
       expect((await call('GET', '/users', undefined, { 'x-api-key': 'wrong' })).status).toBe(401);
