@@ -65,6 +65,8 @@ async function serveExpress(app: express.FrameworkApplication, port: number, hos
 function createExpressApp(): express.FrameworkApplication {
   const app = express.serverFramework(createApp());
   app.use(express.cors());
+  // Compresses JSON answers; event streams are sent uncompressed and flushed per event.
+  app.use(express.compression());
   app.use(express.json({ limit: '1mb' }));
   app.use(expressAccessTokenFromQuery());
   app.configure(express.rest());

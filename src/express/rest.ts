@@ -45,11 +45,17 @@ function pipeWebStream(body: ReadableStream<Uint8Array>, res: Response): void {
 /**
  * Streams an async iterable as Server-Sent Events, exactly as the Web Standard handler does (spec:
  * "Response behaviour", 2): one `data: <json>` event per item, the iterator closed when the client leaves.
+ * `Cache-Control: no-cache, no-transform` keeps `compression()` from compressing (and so buffering) it.
  */
 function sendEventStream(res: Response, iterable: AsyncIterable<unknown>): void {
   const abort = new AbortController();
   res.once('close', () => abort.abort());
-  res.set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  // `no-transform`: compression() (and proxies) must not compress, which buffers events until the stream ends.
+  res.set({
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+  });
   res.flushHeaders();
   pipeWebStream(
     createEventStream(iterable, abort.signal, (error) => console.error(error)),

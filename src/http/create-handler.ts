@@ -92,7 +92,7 @@ function createServiceResponse(hook: HookContext, context: HandlerContext): Resp
   if (body instanceof Response) return body;
   const hasHeaders = Object.keys(headers).length > 0;
   if (isAsyncIterable(body)) {
-    const own = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+    const own = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' };
     const stream = createEventStream(body, context.request.signal, context.logError ?? logToConsole);
     return new Response(stream, { status, headers: hasHeaders ? buildHeaders(own, headers) : own });
   }

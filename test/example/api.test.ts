@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { get as httpGet, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../examples/api/database.js';
 import { startServer, type RunningServer } from '../../examples/api/server.js';
@@ -256,6 +257,36 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
       expect(received).toBe(`data: ${JSON.stringify(created.body)}\n\n`);
       abort.abort();
       await call('DELETE', `/messages/${created.body._id}`, undefined, bearer(alice.token));
+    });
+
+    it('messages/stream with Accept-Encoding: gzip (as browsers send) delivers each event as it happens, uncompressed', async () => {
+      // Issue 14 item 6: Express' compression() buffered the stream until it ended.
+      const response = await new Promise<IncomingMessage>((resolve, reject) => {
+        const request = httpGet(
+          `${running.url}/messages/stream`,
+          { headers: { 'accept-encoding': 'gzip, deflate, br', accept: 'text/event-stream' } },
+          resolve,
+        );
+        request.on('error', reject);
+      });
+      try {
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-encoding']).toBeUndefined();
+        expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
+        let received = '';
+        const firstEvent = new Promise<void>((resolve) => {
+          response.on('data', (chunk: Buffer) => {
+            received += chunk.toString('utf8');
+            if (received.includes('\n\n')) resolve();
+          });
+        });
+        const created = await call('POST', '/messages', { text: 'compressed?' }, bearer(alice.token));
+        await firstEvent;
+        expect(received).toBe(`data: ${JSON.stringify(created.body)}\n\n`);
+        await call('DELETE', `/messages/${created.body._id}`, undefined, bearer(alice.token));
+      } finally {
+        response.destroy();
+      }
     });
   });
 });
