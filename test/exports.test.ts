@@ -63,6 +63,7 @@ describe('public exports', () => {
         "DEFAULT_BODY_LIMIT",
         "applyCors",
         "bodyParser",
+        "createCorsPolicy",
         "createErrorResponse",
         "createEventStream",
         "createHandler",

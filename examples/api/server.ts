@@ -11,6 +11,7 @@ import * as express from 'plume/express';
 import { bodyParser, createHandler, errorHandler, queryParser, toRuntimeHandler } from 'plume/http';
 import { createApiApp, type ApiSettings } from './app.js';
 import { answerClientErrors } from './client-errors.js';
+import { AllowedOrigins } from './cors-origins.js';
 import { connectDatabase, type Database } from './database.js';
 import type { MessageStream } from './stream.js';
 
@@ -26,6 +27,8 @@ export interface StartOptions extends Partial<Omit<ApiSettings, 'db'>> {
   database?: Database;
   /** Longest wait for in-flight requests on `close()`, in milliseconds. Default 10 000. */
   shutdownTimeout?: number;
+  /** Origins allowed by CORS besides the API's own (`CORS_ORIGINS`). Default: none. */
+  corsOrigins?: string[];
 }
 
 /** A running example server. */
@@ -38,14 +41,17 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-async function serveWeb(app: Application, port: number, host: string): Promise<Server> {
-  const handler = createHandler(app, [
-    errorHandler(),
-    queryParser(),
-    bodyParser(),
-    parseAuthenticationMiddleware(),
-    accessTokenFromQuery(),
-  ]);
+async function serveWeb(
+  app: Application,
+  port: number,
+  host: string,
+  origins: AllowedOrigins,
+): Promise<Server> {
+  const handler = createHandler(
+    app,
+    [errorHandler(), queryParser(), bodyParser(), parseAuthenticationMiddleware(), accessTokenFromQuery()],
+    { cors: { origin: origins.has } },
+  );
   const server = createServer(toRuntimeHandler(handler));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -62,9 +68,11 @@ async function serveExpress(app: express.FrameworkApplication, port: number, hos
 }
 
 /** The Express app with the middleware that must come before `rest()`. */
-function createExpressApp(): express.FrameworkApplication {
+function createExpressApp(origins: AllowedOrigins): express.FrameworkApplication {
   const app = express.serverFramework(createApp());
-  app.use(express.cors());
+  app.use(
+    express.cors({ origin: (origin, allow) => allow(null, origin !== undefined && origins.has(origin)) }),
+  );
   // Compresses JSON answers; event streams are sent uncompressed and flushed per event.
   app.use(express.compression());
   app.use(express.json({ limit: '1mb' }));
@@ -78,16 +86,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const { port = 3030, host = '127.0.0.1', transport = 'web', shutdownTimeout = 10_000 } = options;
   const database = options.database ?? (await connectDatabase());
   const settings: ApiSettings = { ...options, db: database.db };
+  const origins = new AllowedOrigins(options.corsOrigins);
   let server: Server;
   let app: Application;
   try {
     if (transport === 'express') {
-      const expressApp = await createApiApp(settings, createExpressApp());
+      const expressApp = await createApiApp(settings, createExpressApp(origins));
       app = expressApp;
       server = await serveExpress(expressApp, port, host);
     } else {
       app = await createApiApp(settings);
-      server = await serveWeb(app, port, host);
+      server = await serveWeb(app, port, host, origins);
     }
   } catch (error) {
     if (options.database === undefined) await database.close();
@@ -95,6 +104,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
   answerClientErrors(server);
   const { port: actualPort } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+  origins.addOwn(url);
 
   let closing: Promise<void> | undefined;
   const shutdown = async (): Promise<void> => {
@@ -115,7 +126,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
 
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
+    url,
     app,
     server,
     database,
@@ -131,6 +142,7 @@ async function main(): Promise<void> {
     host: process.env.HOST,
     secret: process.env.PLUME_SECRET,
     apiKeys: process.env.API_KEYS?.split(',').filter((key) => key !== ''),
+    corsOrigins: AllowedOrigins.fromEnvironment(process.env.CORS_ORIGINS),
   });
   const served = transport === 'express' ? 'plume on Express' : "plume's Web Standard handler";
   const database = running.database.embedded

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { BadRequest, GeneralError, PayloadTooLarge } from '../errors/index.js';
 import { DEFAULT_BODY_LIMIT, getBodyKind } from './body-parser.js';
-import { applyCors } from './cors.js';
+import { applyCors, getHandlerCorsPolicy } from './cors.js';
 import type { RequestHandler } from './create-handler.js';
 import { createErrorResponse } from './error-handler.js';
 import { getHeaderRecord, getJsonText } from './json-response.js';
@@ -264,7 +264,11 @@ async function serve(
     response = await handler(request);
   } catch (error: unknown) {
     const origin = req.headers.origin;
-    response = applyCors(createErrorResponse(error, console), typeof origin === 'string' ? origin : null);
+    response = applyCors(
+      createErrorResponse(error, console),
+      typeof origin === 'string' ? origin : null,
+      getHandlerCorsPolicy(handler),
+    );
     // The unread rest of a refused body is not worth reading: close the connection after answering.
     if (error instanceof PayloadTooLarge) response.headers.set('connection', 'close');
   }

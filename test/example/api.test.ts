@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from '../../examples/api/server.js';
 
 // The example API as the README drives it, over real HTTP, on both transports.
 const API_KEY = 'example-test-key';
+const ALLOWED_ORIGIN = 'https://app.example.com';
 
 // '' starts the embedded database; MONGODB_URL, when set, runs everything against MongoDB as well.
 const databases = ['', ...(process.env.MONGODB_URL ? [process.env.MONGODB_URL] : [])];
@@ -45,7 +46,14 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
 
   beforeAll(async () => {
     database = await connectDatabase(url, `plume_example_${randomBytes(4).toString('hex')}`);
-    running = await startServer({ port: 0, transport, database, hashCost: 4, apiKeys: [API_KEY] });
+    running = await startServer({
+      port: 0,
+      transport,
+      database,
+      hashCost: 4,
+      apiKeys: [API_KEY],
+      corsOrigins: [ALLOWED_ORIGIN],
+    });
     alice = await signup('alice@example.com');
     bob = await signup('bob@example.com');
     for (const [who, text] of [
@@ -62,6 +70,37 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
     await running?.close();
     await database?.db.dropDatabase().catch(() => undefined);
     await database?.close();
+  });
+
+  describe('CORS (CORS_ORIGINS)', () => {
+    const preflight = (origin: string) =>
+      fetch(`${running.url}/messages`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
+      });
+
+    it('a preflight from an allowed origin, or the API’s own, is allowed', async () => {
+      for (const origin of [ALLOWED_ORIGIN, new URL(running.url).origin]) {
+        const response = await preflight(origin);
+        expect(response.status).toBe(204);
+        expect(response.headers.get('access-control-allow-origin')).toBe(origin);
+        expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+      }
+    });
+
+    it('a preflight or request from an unknown origin gets no Access-Control-Allow-Origin', async () => {
+      const response = await preflight('https://evil.example');
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+      const read = await fetch(`${running.url}/messages`, { headers: { origin: 'https://evil.example' } });
+      expect(read.headers.get('access-control-allow-origin')).toBeNull();
+      const allowed = await fetch(`${running.url}/messages`, { headers: { origin: ALLOWED_ORIGIN } });
+      expect(allowed.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
+    });
   });
 
   describe('users and authentication', () => {
