@@ -27,7 +27,15 @@ export {
   type StandardMethod,
   type UntypedService,
 } from './declarations.js';
-export { getResponse, getServiceMethod, METHOD_HEADER, restArguments, type RestResponse } from './rest.js';
+export {
+  createBodyTooLarge,
+  getAllowedMethods,
+  getResponse,
+  getServiceMethod,
+  METHOD_HEADER,
+  restArguments,
+  type RestResponse,
+} from './rest.js';
 export { Router, stripSlashes, type RouteMatch } from './router.js';
 export { argumentsOf, getServiceMeta, invokeService, type ServiceMeta } from './service.js';
 export { createEventStream, isAsyncIterable } from './event-stream.js';

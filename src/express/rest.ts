@@ -66,7 +66,11 @@ function sendEventStream(res: Response, iterable: AsyncIterable<unknown>): void 
 /** Sends a Web Standard `Response` a service returned as it is: status, headers and body (spec: "Response behaviour", 1). */
 function sendResponse(res: Response, response: globalThis.Response): void {
   res.status(response.status);
-  response.headers.forEach((value, name) => res.append(name, value));
+  // res.append would pass Content-Type through Express' res.set, which adds a charset: set it as it is.
+  response.headers.forEach((value, name) => {
+    if (name === 'content-type') res.setHeader(name, value);
+    else res.append(name, value);
+  });
   if (response.body === null) res.end();
   else pipeWebStream(response.body, res);
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
+import { createBodyTooLarge } from '../core/index.js';
 import { BadRequest, GeneralError, PayloadTooLarge } from '../errors/index.js';
 import { DEFAULT_BODY_LIMIT, getBodyKind } from './body-parser.js';
 import { applyCors, getHandlerCorsPolicy } from './cors.js';
@@ -98,9 +99,7 @@ function bufferBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       }
       cleanup();
       req.pause();
-      reject(
-        new PayloadTooLarge(`Request body is larger than the limit of ${limit} bytes`, { data: { limit } }),
-      );
+      reject(createBodyTooLarge(limit));
     };
     const onEnd = (): void => {
       cleanup();
@@ -134,9 +133,7 @@ function getBody(
     return Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
   }
   if (length !== undefined && Number(length) > limit) {
-    throw new PayloadTooLarge(`Request body is larger than the limit of ${limit} bytes`, {
-      data: { limit },
-    });
+    throw createBodyTooLarge(limit);
   }
   return bufferBody(req, limit) as Promise<Uint8Array<ArrayBuffer>>;
 }
