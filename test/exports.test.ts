@@ -14,6 +14,7 @@ describe('public exports', () => {
         "createApp",
         "createBodyTooLarge",
         "createEventStream",
+        "createQueryStringParser",
         "defaultEventMap",
         "defaultServiceMethods",
         "getAllowedMethods",
@@ -22,6 +23,7 @@ describe('public exports', () => {
         "getServiceMethod",
         "invokeService",
         "isAsyncIterable",
+        "isUnsafeKey",
         "restArguments",
         "stripSlashes",
       ]

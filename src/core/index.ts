@@ -37,5 +37,6 @@ export {
   type RestResponse,
 } from './rest.js';
 export { Router, stripSlashes, type RouteMatch } from './router.js';
+export { createQueryStringParser, isUnsafeKey, type QueryStringLimits } from './query-string.js';
 export { argumentsOf, getServiceMeta, invokeService, type ServiceMeta } from './service.js';
 export { createEventStream, isAsyncIterable } from './event-stream.js';

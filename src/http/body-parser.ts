@@ -1,8 +1,7 @@
 import type { Middleware } from '../core/index.js';
-import { createBodyTooLarge } from '../core/index.js';
+import { createBodyTooLarge, isUnsafeKey } from '../core/index.js';
 import { BadRequest } from '../errors/index.js';
 import type { HandlerContext } from './create-handler.js';
-import { isUnsafeKey } from './query-parser.js';
 import { getRequestHeader, isRuntimeRequest } from './runtime-request.js';
 
 /** The default size limit of parsed bodies: 1 MiB. */
