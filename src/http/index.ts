@@ -31,3 +31,4 @@ export {
 } from './cors.js';
 export { createEventStream, isAsyncIterable } from '../core/index.js';
 export { toRuntimeHandler, type RuntimeHandlerOptions, type RuntimeListener } from './runtime-handler.js';
+export type { CompressionOptions, ContentEncoding } from './compression.js';
