@@ -73,7 +73,9 @@ function createExpressApp(origins: AllowedOrigins): express.FrameworkApplication
   app.use(
     express.cors({ origin: (origin, allow) => allow(null, origin !== undefined && origins.has(origin)) }),
   );
-  // Compresses JSON answers; event streams are sent uncompressed and flushed per event.
+  // cors() passes preflights from other origins on; answer them as the Web Standard handler does: 204, no CORS headers.
+  app.use((req, res, next) => (req.method === 'OPTIONS' ? res.sendStatus(204) : next()));
+  // Compresses JSON answers; event streams (Cache-Control: no-transform) go out uncompressed, event by event.
   app.use(express.compression());
   app.use(express.json({ limit: '1mb' }));
   app.use(expressAccessTokenFromQuery());
