@@ -557,7 +557,15 @@ describe('docs/embedded.md', () => {
  * loading the named exports.
  */
 describe('the snippets of docs/*.md', () => {
-  const pages = ['http', 'express', 'docdb', 'embedded', 'schema', 'authentication'];
+  const pages = [
+    'http',
+    'express',
+    'docdb',
+    'embedded',
+    'schema',
+    'authentication',
+    'migrating-from-feathers',
+  ];
   const root = new URL('../../', import.meta.url);
   const normalize = (line: string): string =>
     line
