@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { createApp, type Application } from 'plume';
+import type { RateLimitSettings } from 'plume/authentication';
 import { createValidator } from 'plume/schema';
 import { sync } from 'plume/sync';
 import { authentication } from './authentication.js';
@@ -20,6 +21,8 @@ export interface ApiSettings {
   apiKeys?: string[];
   /** bcrypt cost of new password hashes. Default 10. */
   hashCost?: number;
+  /** Limits of failed authentication attempts (see `plume/authentication`). Default: plume's. */
+  rateLimit?: RateLimitSettings | false;
 }
 
 /**
@@ -44,6 +47,7 @@ export async function createApiApp<A extends Application = Application>(
       secret: settings.secret ?? randomBytes(32).toString('hex'),
       apiKeys: settings.apiKeys ?? [],
       hashCost: settings.hashCost,
+      rateLimit: settings.rateLimit,
     }),
   );
   return app;

@@ -6,6 +6,7 @@ import {
   LocalStrategy,
   type AuthenticationRequest,
   type ParseRequest,
+  type RateLimitSettings,
 } from 'plume/authentication';
 import { NotAuthenticated } from 'plume/errors';
 
@@ -38,6 +39,8 @@ export interface AuthenticationSettings {
   apiKeys: string[];
   /** bcrypt cost of new password hashes (tests lower it). Default 10. */
   hashCost?: number;
+  /** Limits of failed logins and API-key guesses per IP and per account. Default: plume's (50 per IP, 10 per account, per 10 minutes). */
+  rateLimit?: RateLimitSettings | false;
 }
 
 /** Registers `authentication` with the `local` (email + password), `jwt` and `api-key` strategies. */
@@ -52,6 +55,8 @@ export function authentication(settings: AuthenticationSettings) {
       jwtOptions: { expiresIn: '1d', audience: 'plume-example', issuer: 'plume-example' },
       local: { usernameField: 'email', passwordField: 'password', hashSize: settings.hashCost ?? 10 },
       'api-key': { keys: settings.apiKeys },
+      // Failed attempts answer 429 with Retry-After once used up (docs/authentication.md "Rate limits").
+      rateLimit: settings.rateLimit ?? {},
     });
     service.register('jwt', new JWTStrategy());
     service.register('local', new LocalStrategy());

@@ -25,6 +25,7 @@ import {
 } from 'plume/http';
 import { createApiApp, type ApiSettings } from './app.js';
 import { answerClientErrors } from './client-errors.js';
+import { AllowedOrigins } from './cors-origins.js';
 import { connectDatabase, describeDatabaseError, type Database } from './database.js';
 import type { MessageStream } from './stream.js';
 
@@ -42,6 +43,8 @@ export interface StartOptions extends Partial<Omit<ApiSettings, 'db'>> {
   shutdownTimeout?: number;
   /** The app's logger (access log, errors). Default `createLogger()`: pino, pretty on a terminal, `LOG_LEVEL`. */
   logger?: Logger;
+  /** Origins allowed by CORS besides the API's own (`CORS_ORIGINS`). Default: none. */
+  corsOrigins?: string[];
 }
 
 /** A running example server. */
@@ -54,15 +57,24 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-async function serveWeb(app: Application, port: number, host: string): Promise<Server> {
-  const handler = createHandler(app, [
-    accessLog(),
-    errorHandler(),
-    queryParser(),
-    bodyParser(),
-    parseAuthenticationMiddleware(),
-    accessTokenFromQuery(),
-  ]);
+async function serveWeb(
+  app: Application,
+  port: number,
+  host: string,
+  origins: AllowedOrigins,
+): Promise<Server> {
+  const handler = createHandler(
+    app,
+    [
+      accessLog(),
+      errorHandler(),
+      queryParser(),
+      bodyParser(),
+      parseAuthenticationMiddleware(),
+      accessTokenFromQuery(),
+    ],
+    { cors: { origin: origins.has } },
+  );
   const server = createServer(toRuntimeHandler(handler));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -80,11 +92,17 @@ async function serveExpress(app: express.FrameworkApplication, port: number, hos
 }
 
 /** The Express app with the middleware that must come before `rest()`. */
-function createExpressApp(logger: Logger): express.FrameworkApplication {
+function createExpressApp(logger: Logger, origins: AllowedOrigins): express.FrameworkApplication {
   const app = express.serverFramework(createApp());
   app.set('logger', logger);
   app.use(express.accessLog());
-  app.use(express.cors());
+  app.use(
+    express.cors({ origin: (origin, allow) => allow(null, origin !== undefined && origins.has(origin)) }),
+  );
+  // cors() passes preflights from other origins on; answer them as the Web Standard handler does: 204, no CORS headers.
+  app.use((req, res, next) => (req.method === 'OPTIONS' ? res.sendStatus(204) : next()));
+  // Compresses JSON answers; event streams (Cache-Control: no-transform) go out uncompressed, event by event.
+  app.use(express.compression());
   app.use(express.json({ limit: '1mb' }));
   app.use(expressAccessTokenFromQuery());
   app.configure(express.rest());
@@ -97,16 +115,17 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const database = options.database ?? (await connectDatabase());
   const settings: ApiSettings = { ...options, db: database.db };
   const logger = options.logger ?? createLogger();
+  const origins = new AllowedOrigins(options.corsOrigins);
   let server: Server;
   let app: Application;
   try {
     if (transport === 'express') {
-      const expressApp = await createApiApp(settings, createExpressApp(logger));
+      const expressApp = await createApiApp(settings, createExpressApp(logger, origins));
       app = expressApp;
       server = await serveExpress(expressApp, port, host);
     } else {
       app = await createApiApp(settings, createApp().set('logger', logger));
-      server = await serveWeb(app, port, host);
+      server = await serveWeb(app, port, host, origins);
     }
   } catch (error) {
     if (options.database === undefined) await database.close();
@@ -114,6 +133,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   }
   answerClientErrors(server);
   const { port: actualPort } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`;
+  origins.addOwn(url);
 
   let closing: Promise<void> | undefined;
   const shutdown = async (): Promise<void> => {
@@ -134,7 +155,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   };
 
   return {
-    url: `http://${host.includes(':') ? `[${host}]` : host}:${actualPort}`,
+    url,
     app,
     server,
     database,
@@ -155,6 +176,7 @@ async function main(): Promise<void> {
       secret: process.env.PLUME_SECRET,
       apiKeys: process.env.API_KEYS?.split(',').filter((key) => key !== ''),
       logger,
+      corsOrigins: AllowedOrigins.fromEnvironment(process.env.CORS_ORIGINS),
     });
   } catch (error) {
     // Start-up failures the user can fix are one line and exit code 1; anything else is a bug: stack.

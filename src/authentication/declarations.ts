@@ -1,3 +1,4 @@
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Params } from '../core/index.js';
 
 /** HMAC algorithms plume signs access tokens with (the secret is a shared string or bytes). */
@@ -51,6 +52,26 @@ export interface LocalStrategySettings {
   hashSize?: number;
 }
 
+/** A limit of failed authentication attempts: at most `points` per `duration` seconds. */
+export interface RateLimitWindow {
+  /** Attempts allowed in one window (an integer ≥ 1). */
+  points: number;
+  /** Length of the window, in seconds. */
+  duration: number;
+}
+
+/**
+ * Rate limiting of authentication attempts (`configuration.rateLimit`). Each limit is `{ points,
+ * duration }` (counted in memory, per process), a `rate-limiter-flexible` limiter of your own (e.g.
+ * `RateLimiterRedis`, shared by every process), or `false` to turn it off.
+ */
+export interface RateLimitSettings {
+  /** Per client IP (`params.ip`). Default `{ points: 50, duration: 600 }`. */
+  ip?: RateLimitWindow | RateLimiterAbstract | false;
+  /** Per account (e.g. the `local` strategy's username). Default `{ points: 10, duration: 600 }`. */
+  account?: RateLimitWindow | RateLimiterAbstract | false;
+}
+
 /**
  * The configuration of an `AuthenticationService` (spec: "Authentication"): the options passed to
  * the constructor merged over `app.get('authentication')`.
@@ -74,6 +95,11 @@ export interface AuthenticationConfiguration {
   jwt?: JwtStrategySettings;
   /** `local` strategy settings. */
   local?: LocalStrategySettings;
+  /**
+   * Limits of failed authentication attempts of external calls, per client IP and per account, answered
+   * with 429 and `Retry-After`; `false` turns them off. Default: on, see `RateLimitSettings`.
+   */
+  rateLimit?: RateLimitSettings | false;
   /** Settings of custom strategies, under their own names. */
   [strategy: string]: unknown;
 }

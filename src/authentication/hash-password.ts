@@ -1,8 +1,8 @@
-import bcrypt from 'bcryptjs';
 import type { HookContext } from '../core/index.js';
 import { BadRequest } from '../errors/index.js';
 import type { BeforeOrAroundHook } from './authenticate-hook.js';
 import { findAuthenticationService } from './authenticate-hook.js';
+import { bcryptHash } from './bcrypt-worker.js';
 import { isRecord } from './declarations.js';
 import { checkHashCost, DEFAULT_HASH_COST } from './local-strategy.js';
 
@@ -25,13 +25,14 @@ function configuredCost(context: HookContext, service: string | undefined): numb
 }
 
 /**
- * Hashes a password with bcrypt at `cost` (default 10). Resolves to the hash (`$2b$…`, 60 characters).
+ * Hashes a password with bcrypt at `cost` (default 10) in a worker thread, so the event loop keeps
+ * serving other requests meanwhile. Resolves to the hash (`$2b$…`, 60 characters).
  * Throws `BadRequest` when `password` is not a non-empty string.
  */
 export async function createPasswordHash(password: unknown, cost = DEFAULT_HASH_COST): Promise<string> {
   if (typeof password !== 'string' || password === '')
     throw new BadRequest('A password must be a non-empty string');
-  return bcrypt.hash(password, checkHashCost(cost, 'The bcrypt cost'));
+  return bcryptHash(password, checkHashCost(cost, 'The bcrypt cost'));
 }
 
 /**
@@ -48,7 +49,7 @@ export function hashPassword(field = 'password', options: HashPasswordOptions = 
     const value = item[field];
     if (typeof value !== 'string' || value === '')
       throw new BadRequest(`'${field}' must be a non-empty string`);
-    return { ...item, [field]: await bcrypt.hash(value, cost) };
+    return { ...item, [field]: await bcryptHash(value, cost) };
   };
   return async (context, next) => {
     if (['create', 'update', 'patch'].includes(context.method) && context.data !== undefined) {

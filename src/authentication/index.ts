@@ -19,6 +19,7 @@ export {
 export { hashPassword, createPasswordHash, type HashPasswordOptions } from './hash-password.js';
 export { protect, omitProtected, type AfterOrAroundHook } from './protect.js';
 export { disallow } from './disallow.js';
+export { DEFAULT_ACCOUNT_LIMIT, DEFAULT_IP_LIMIT } from './rate-limit.js';
 export {
   accessTokenFromQuery,
   parseAuthenticationMiddleware,
@@ -38,4 +39,6 @@ export type {
   JwtStrategySettings,
   LocalStrategySettings,
   ParseRequest,
+  RateLimitSettings,
+  RateLimitWindow,
 } from './declarations.js';

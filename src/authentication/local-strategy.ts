@@ -1,8 +1,8 @@
-import bcrypt from 'bcryptjs';
 import type { Params } from '../core/index.js';
 import { GeneralError, NotAuthenticated } from '../errors/index.js';
 import type { AuthenticationRequest, AuthenticationResult } from './declarations.js';
 import { isRecord } from './declarations.js';
+import { bcryptCompare, bcryptHash } from './bcrypt-worker.js';
 import { AuthenticationStrategy } from './strategy.js';
 
 /** Default bcrypt cost (log2 rounds) for new password hashes. */
@@ -14,7 +14,8 @@ const dummyHashes = new Map<number, Promise<string>>();
 function dummyHash(cost: number): Promise<string> {
   let hash = dummyHashes.get(cost);
   if (hash === undefined) {
-    hash = bcrypt.hash(globalThis.crypto.randomUUID(), cost);
+    hash = bcryptHash(globalThis.crypto.randomUUID(), cost);
+    void hash.catch(() => dummyHashes.delete(cost));
     dummyHashes.set(cost, hash);
   }
   return hash;
@@ -79,23 +80,32 @@ export class LocalStrategy extends AuthenticationStrategy {
     return [this.settings.entityPasswordField];
   }
 
-  /** bcrypt hash of `password` with this strategy's `hashSize`. */
+  /** bcrypt hash of `password` with this strategy's `hashSize`, computed in a worker thread (never blocks the event loop). */
   async hashPassword(password: string): Promise<string> {
-    return bcrypt.hash(password, this.settings.hashSize);
+    return bcryptHash(password, this.settings.hashSize);
   }
 
-  /** Compares `password` with `hash` in constant time; `false` for anything that is not a bcrypt hash. */
+  /**
+   * Compares `password` with the bcrypt `hash` in a worker thread (never blocking the event loop);
+   * `false` for anything that is not a bcrypt hash.
+   */
   async comparePassword(password: string, hash: unknown): Promise<boolean> {
     if (typeof hash !== 'string' || hash === '') {
       // Still spend the time of a comparison: a user without a password must look like any other failure.
-      await bcrypt.compare(password, await dummyHash(this.settings.hashSize));
+      await bcryptCompare(password, await dummyHash(this.settings.hashSize));
       return false;
     }
     try {
-      return await bcrypt.compare(password, hash);
+      return await bcryptCompare(password, hash);
     } catch {
       return false;
     }
+  }
+
+  /** The username of a login attempt, so the per-account rate limit counts attempts on one user. */
+  override getAccountKey(authentication: AuthenticationRequest): string | null {
+    const username = authentication[this.settings.usernameField];
+    return typeof username === 'string' && username !== '' ? username : null;
   }
 
   /** The first entity whose username field equals `username` (internal call), or `null`. */

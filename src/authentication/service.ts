@@ -12,7 +12,18 @@ import type {
   ParseRequest,
 } from './declarations.js';
 import { isRecord } from './declarations.js';
+import {
+  checkAttempt,
+  countFailure,
+  createAttemptLimiters,
+  reserveAttempt,
+  type AttemptKeys,
+  type AttemptLimiters,
+} from './rate-limit.js';
 import type { AuthenticationStrategy } from './strategy.js';
+
+/** Params of `create` calls: their attempts are counted before they run (see `authenticate`). */
+const loginAttempts = new WeakSet<Params>();
 
 /** Keys of the constructor options that are not configuration. */
 const registrationKeys = new Set(['path', 'isDefault', 'configKey']);
@@ -56,6 +67,7 @@ export class AuthenticationService {
   private readonly configKey: string;
   private path: string;
   private isSetup = false;
+  private limiters: AttemptLimiters | undefined;
 
   constructor(app: Application, options: AuthenticationServiceOptions = {}) {
     if (typeof app?.get !== 'function' || typeof app.service !== 'function') {
@@ -170,6 +182,11 @@ export class AuthenticationService {
    * `authStrategies`) and registered, and resolves to the strategy's result. No strategy, an unknown
    * one or one not allowed → `NotAuthenticated` (401); the strategy's own failures are 401 too. The
    * entity in the result has no protected fields (e.g. no password hash), so `params.user` has none.
+   *
+   * External calls (with `params.provider` or `params.ip`) are rate limited (`configuration.rateLimit`):
+   * failed attempts count against `params.ip` and the strategy's account (`getAccountKey`); once a
+   * limit is used up → `TooManyRequests` (429) with a `Retry-After` header, before the strategy runs.
+   * Logins (`create`) count each attempt before it runs and give the point back when it succeeds.
    */
   async authenticate(
     authentication: AuthenticationRequest,
@@ -185,9 +202,36 @@ export class AuthenticationService {
     if (!names.includes(name) || strategy === undefined) {
       throw new NotAuthenticated('Invalid authentication information (strategy not allowed)');
     }
-    const result = await strategy.authenticate(authentication, { ...params, authenticated: true });
+    const keys = this.attemptKeys(strategy, authentication, params);
+    const limiters = (this.limiters ??= createAttemptLimiters(this.configuration.rateLimit));
+    let succeeded: (() => Promise<void>) | undefined;
+    if (loginAttempts.has(params)) succeeded = await reserveAttempt(limiters, keys);
+    else await checkAttempt(limiters, keys);
+    let result: AuthenticationResult;
+    try {
+      result = await strategy.authenticate(authentication, { ...params, authenticated: true });
+    } catch (error: unknown) {
+      if (succeeded === undefined) await countFailure(limiters, keys);
+      throw error;
+    }
+    await succeeded?.();
     // params.user must not carry the password hash into services that echo it (or into logs).
     return this.protectResult(result);
+  }
+
+  /**
+   * Who an attempt counts against: `params.ip` and the strategy's account, for external calls only
+   * (those with a `provider` or an `ip`); internal calls are never rate limited.
+   */
+  private attemptKeys(
+    strategy: AuthenticationStrategy,
+    authentication: AuthenticationRequest,
+    params: Params,
+  ): AttemptKeys {
+    const ip = typeof params.ip === 'string' && params.ip !== '' ? params.ip : undefined;
+    if (params.provider === undefined && ip === undefined) return {};
+    const account = strategy.getAccountKey(authentication);
+    return { ip, account: account === null ? undefined : `${strategy.name}:${account}` };
   }
 
   /** Fields no response may contain: what the registered strategies protect (e.g. `password`). */
@@ -220,7 +264,9 @@ export class AuthenticationService {
       );
     }
     if (!isRecord(data)) throw new NotAuthenticated('Invalid authentication information (no `strategy` set)');
-    const result = await this.authenticate(data, params, ...allowed);
+    const attempt: Params = { ...params };
+    loginAttempts.add(attempt);
+    const result = await this.authenticate(data, attempt, ...allowed);
     if (typeof result.accessToken === 'string') return result;
 
     const jwtOptions: JwtOptions = { ...params.jwtOptions };
@@ -301,6 +347,7 @@ export class AuthenticationService {
         );
       }
     }
+    this.limiters = createAttemptLimiters(config.rateLimit);
     for (const strategy of this.strategies.values()) strategy.verifyConfiguration();
     for (const strategy of this.strategies.values()) await strategy.setup();
     this.addEventHook(this as unknown as { hooks?: (map: unknown) => unknown });

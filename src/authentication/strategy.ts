@@ -69,6 +69,14 @@ export abstract class AuthenticationStrategy {
     return [];
   }
 
+  /**
+   * The account an authentication attempt is for, counted by the per-account rate limit (e.g. the
+   * `local` strategy's username), or `null` when the attempt names none (the default).
+   */
+  getAccountKey(_authentication: AuthenticationRequest): string | null {
+    return null;
+  }
+
   /** Checks the strategy's configuration; throws with a clear message. Called by `register` and `setup`. */
   verifyConfiguration(): void {}
 

@@ -28,8 +28,17 @@ export {
   type StandardMethod,
   type UntypedService,
 } from './declarations.js';
-export { getResponse, getServiceMethod, METHOD_HEADER, restArguments, type RestResponse } from './rest.js';
+export {
+  createBodyTooLarge,
+  getAllowedMethods,
+  getResponse,
+  getServiceMethod,
+  METHOD_HEADER,
+  restArguments,
+  type RestResponse,
+} from './rest.js';
 export { Router, stripSlashes, type RouteMatch } from './router.js';
+export { createQueryStringParser, isUnsafeKey, type QueryStringLimits } from './query-string.js';
 export { argumentsOf, getServiceMeta, invokeService, type ServiceMeta } from './service.js';
 export { createEventStream, isAsyncIterable, ServerSentEvent } from './event-stream.js';
 export { createLogger, errorLogger, getLogger, isLogger, type Logger, type LoggerOptions } from './logger.js';

@@ -1,4 +1,4 @@
-import { MethodNotAllowed } from '../errors/index.js';
+import { MethodNotAllowed, PayloadTooLarge } from '../errors/index.js';
 import { defaultServiceMethods, type HookContext, type Params, type Service } from './declarations.js';
 import { argumentsOf, getServiceMeta } from './service.js';
 
@@ -14,7 +14,7 @@ const standardMethods = new Set<string>(defaultServiceMethods);
  *
  * Throws `MethodNotAllowed` (405) when the HTTP method has no service method, when `POST` carries an
  * id, or when the method is not among the service's exposed `methods` (a standard method name in
- * `X-Service-Method` included).
+ * `X-Service-Method` included); the error carries an `Allow` header (`getAllowedMethods`).
  */
 export function getServiceMethod(
   service: Service,
@@ -23,9 +23,10 @@ export function getServiceMethod(
   override?: string | null,
 ): string {
   const verb = httpMethod.toUpperCase();
+  const exposed = getServiceMeta(service)?.options.methods ?? [];
   let method: string | undefined;
   if (verb === 'POST' && override) {
-    if (standardMethods.has(override)) throw notSupported(override);
+    if (standardMethods.has(override)) throw notSupported(override, exposed, id);
     method = override;
   } else if (verb === 'GET' || verb === 'HEAD') method = id === null ? 'find' : 'get';
   else if (verb === 'POST') method = id === null ? 'create' : undefined;
@@ -33,15 +34,51 @@ export function getServiceMethod(
   else if (verb === 'PATCH') method = 'patch';
   else if (verb === 'DELETE') method = 'remove';
   if (method === undefined) {
-    throw new MethodNotAllowed(`Method ${verb.slice(0, 20)} is not allowed${id === null ? '' : ' on an id'}`);
+    throw new MethodNotAllowed(
+      `Method ${verb.slice(0, 20)} is not allowed${id === null ? '' : ' on an id'}`,
+      {
+        headers: { allow: getAllowedMethods(exposed, id) },
+      },
+    );
   }
-  const exposed = getServiceMeta(service)?.options.methods ?? [];
-  if (!exposed.includes(method)) throw notSupported(method);
+  if (!exposed.includes(method)) throw notSupported(method, exposed, id);
   return method;
 }
 
-function notSupported(method: string): MethodNotAllowed {
-  return new MethodNotAllowed(`Method \`${method.slice(0, 100)}\` is not supported by this endpoint.`);
+function notSupported(method: string, exposed: readonly string[], id: string | null): MethodNotAllowed {
+  return new MethodNotAllowed(`Method \`${method.slice(0, 100)}\` is not supported by this endpoint.`, {
+    headers: { allow: getAllowedMethods(exposed, id) },
+  });
+}
+
+/**
+ * The HTTP methods a path answers, for the `Allow` header of a 405 (RFC 9110 §15.5.6), from the
+ * service's exposed `methods` and whether the path has an `id`: e.g. `GET, HEAD, POST` for a
+ * collection with `find` and `create` (custom methods are `POST` on the collection). `OPTIONS` is
+ * always listed: transports answer it as a CORS preflight.
+ */
+export function getAllowedMethods(exposed: readonly string[], id: string | null): string {
+  const has = (name: string): boolean => exposed.includes(name);
+  const verbs: string[] = [];
+  if (has(id === null ? 'find' : 'get')) verbs.push('GET', 'HEAD');
+  if (id === null && exposed.some((name) => name === 'create' || !standardMethods.has(name)))
+    verbs.push('POST');
+  if (has('update')) verbs.push('PUT');
+  if (has('patch')) verbs.push('PATCH');
+  if (has('remove')) verbs.push('DELETE');
+  verbs.push('OPTIONS');
+  return verbs.join(', ');
+}
+
+/**
+ * The 413 both transports answer for a request body over `limit` bytes: `PayloadTooLarge` with the
+ * message `Request body is larger than the limit of <limit> bytes` and `data: { limit }`.
+ */
+export function createBodyTooLarge(limit: number, cause?: unknown): PayloadTooLarge {
+  return new PayloadTooLarge(`Request body is larger than the limit of ${limit} bytes`, {
+    data: { limit },
+    cause,
+  });
 }
 
 /** The positional arguments of `method` for an HTTP call: e.g. `[id, data, params]` for `patch`. */

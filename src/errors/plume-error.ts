@@ -16,6 +16,11 @@ export interface ErrorOptions {
   errors?: unknown;
   /** The underlying error, kept for logs and never sent to clients. */
   cause?: unknown;
+  /**
+   * Response headers the HTTP transports send with this error, e.g. `{ 'retry-after': '30' }` for a
+   * 429 or `{ allow: 'GET, POST' }` for a 405. Never part of the JSON body.
+   */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -61,6 +66,8 @@ export class PlumeError extends Error {
   readonly className: string;
   data?: unknown;
   errors?: unknown;
+  /** Response headers sent with this error by both HTTP transports (not part of `toJSON()`). */
+  headers?: Record<string, string>;
 
   constructor(
     message: ErrorMessage,
@@ -79,6 +86,7 @@ export class PlumeError extends Error {
     const errors = options.errors ?? ('errors' in fields ? fields.errors : undefined);
     if (data !== undefined) this.data = data;
     if (errors !== undefined) this.errors = errors;
+    if (options.headers !== undefined) this.headers = options.headers;
   }
 
   /** The client-safe JSON form: `{ name, message, code, className, data?, errors? }`. */

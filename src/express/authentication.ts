@@ -154,7 +154,8 @@ export function authenticate(
         : req.authentication;
       if (!isRecord(authentication)) throw new NotAuthenticated('Not authenticated');
       const { provider: _provider, authentication: _authentication, ...params } = framework;
-      const result = await service.authenticate(authentication, params, ...allowed);
+      // The client IP lets the authentication service rate limit failed attempts.
+      const result = await service.authenticate(authentication, { ip: req.ip, ...params }, ...allowed);
       framework.authentication = authentication;
       if (isRecord(result)) {
         for (const key of Object.keys(result)) {

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
+import { createBodyTooLarge } from '../core/index.js';
 import { BadRequest, errorsByCode, isPlumeError, toPlumeError, type PlumeError } from '../errors/index.js';
 
 /** Where errors are logged: an object with `error(error)`, or `false` for nowhere. */
@@ -43,10 +44,13 @@ function isExposedClientError(error: unknown): error is Error & { status: number
 /**
  * The error a client sees for anything thrown: plume errors as they are; client errors raised by
  * Express or its body parsers (invalid JSON, body too large, 406 from `res.format`) as the plume
- * error of their status; anything else as a 500 `GeneralError` with a generic message.
+ * error of their status (a body over the limit as core `createBodyTooLarge`, the Web Standard answer); anything else as a 500 `GeneralError` with a generic message.
  */
 export function toClientError(error: unknown): PlumeError {
   if (isPlumeError(error)) return error;
+  const { type, limit } = (error ?? {}) as { type?: unknown; limit?: unknown };
+  // body-parser's 413: the same answer as the Web Standard handler's.
+  if (type === 'entity.too.large' && typeof limit === 'number') return createBodyTooLarge(limit, error);
   if (isExposedClientError(error)) {
     const ErrorClass = errorsByCode[error.status] ?? BadRequest;
     return new ErrorClass(error.message, { cause: error });
@@ -83,6 +87,7 @@ function logError(logger: ErrorLogger, error: unknown): void {
  *   `ErrorHandlerOptions.html`). A missing HTML file falls back to JSON.
  * - Each error, client (4xx) and server (5xx) alike, is passed to `logger.error` (or to `logger` when it is
  *   a function; default `console`), as the spec's `errorHandler(options)` table says.
+ * - The error's `headers` (e.g. `Retry-After` of a 429, `Allow` of a 405) are set on the response.
  * - When the response has already started, the error is passed on to Express, which closes the connection.
  */
 export function errorHandler(options: ErrorHandlerOptions = {}): ErrorRequestHandler {
@@ -100,6 +105,7 @@ export function errorHandler(options: ErrorHandlerOptions = {}): ErrorRequestHan
       return;
     }
     res.status(status);
+    if (error.headers !== undefined) res.set(error.headers);
     const sendJson = (): void => {
       res.json(error.toJSON());
     };

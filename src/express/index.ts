@@ -11,6 +11,7 @@ import express from 'express';
 export { serverFramework } from './server-framework.js';
 export { rest, formatter, type Formatter, type RestOptions } from './rest.js';
 export { queryParser, type QueryParserOptions } from './query-parser.js';
+export { json, type JsonOptions } from './json.js';
 export { notFound, type NotFoundOptions } from './not-found.js';
 export { accessLog, type AccessLogOptions } from './access-log.js';
 export {
@@ -43,8 +44,6 @@ export const original = express;
 export const cors = corsModule;
 /** The `compression` package's middleware factory, as is. */
 export const compression = compressionModule;
-/** `express.json`: JSON body parser. Register it before `app.configure(rest())`. */
-export const json = express.json;
 /** `express.urlencoded`: form body parser, e.g. `urlencoded({ extended: true })`. Register it before `rest()`. */
 export const urlencoded = express.urlencoded;
 /** `express.static` (serve-static): serves files from a folder. */

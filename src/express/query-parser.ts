@@ -1,5 +1,4 @@
-import qs from 'qs';
-import type { Query } from '../core/index.js';
+import { createQueryStringParser, type Query } from '../core/index.js';
 
 /** Options of `queryParser()`: the limits of the `qs` parser. */
 export interface QueryParserOptions {
@@ -11,19 +10,9 @@ export interface QueryParserOptions {
   parameterLimit?: number;
 }
 
-const unsafeKeys = new Set(['__proto__', 'constructor', 'prototype']);
-
-/** Removes keys that could reach a prototype when a service merges the query carelessly. */
-function stripUnsafeKeys(value: unknown): void {
-  if (typeof value !== 'object' || value === null) return;
-  for (const key of Object.keys(value)) {
-    if (unsafeKeys.has(key)) delete (value as Record<string, unknown>)[key];
-    else stripUnsafeKeys((value as Record<string, unknown>)[key]);
-  }
-}
-
 /**
- * A query-string parser for `app.set('query parser', queryParser({ arrayLimit: 100 }))`: nested
+ * A query-string parser for `app.set('query parser', queryParser({ arrayLimit: 100 }))`: core's
+ * `createQueryStringParser` (the one the Web Standard handler uses too) with Express' limits: nested
  * brackets with `qs` (`a[b]=1&c[]=2` → `{ a: { b: '1' }, c: ['2'] }`), values kept as strings,
  * prototype keys never set (`allowPrototypes: false`) and `__proto__`/`constructor`/`prototype`
  * dropped at every depth. With the default `arrayLimit` of 20, an array of more than 20 items becomes
@@ -33,16 +22,9 @@ function stripUnsafeKeys(value: unknown): void {
 export function queryParser(
   options: QueryParserOptions = {},
 ): (queryString: string | null | undefined) => Query {
-  const parseOptions: qs.IParseOptions = {
+  return createQueryStringParser({
     arrayLimit: options.arrayLimit ?? 20,
-    depth: options.depth ?? 5,
-    parameterLimit: options.parameterLimit ?? 1000,
-    allowPrototypes: false,
-  };
-  return (queryString) => {
-    if (queryString === null || queryString === undefined || queryString === '') return {};
-    const query: Query = qs.parse(queryString, parseOptions);
-    stripUnsafeKeys(query);
-    return query;
-  };
+    depth: options.depth,
+    parameterLimit: options.parameterLimit,
+  });
 }

@@ -45,11 +45,17 @@ function pipeWebStream(body: ReadableStream<Uint8Array>, res: Response): void {
 /**
  * Streams an async iterable as Server-Sent Events, exactly as the Web Standard handler does (spec:
  * "Response behaviour", 2): one `data: <json>` event per item, the iterator closed when the client leaves.
+ * `Cache-Control: no-cache, no-transform` keeps `compression()` from compressing (and so buffering) it.
  */
 function sendEventStream(res: Response, iterable: AsyncIterable<unknown>): void {
   const abort = new AbortController();
   res.once('close', () => abort.abort());
-  res.set({ 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  // `no-transform`: compression() (and proxies) must not compress, which buffers events until the stream ends.
+  res.set({
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+  });
   res.flushHeaders();
   pipeWebStream(
     createEventStream(iterable, abort.signal, (error) => console.error(error)),
@@ -60,7 +66,11 @@ function sendEventStream(res: Response, iterable: AsyncIterable<unknown>): void 
 /** Sends a Web Standard `Response` a service returned as it is: status, headers and body (spec: "Response behaviour", 1). */
 function sendResponse(res: Response, response: globalThis.Response): void {
   res.status(response.status);
-  response.headers.forEach((value, name) => res.append(name, value));
+  // res.append would pass Content-Type through Express' res.set, which adds a charset: set it as it is.
+  response.headers.forEach((value, name) => {
+    if (name === 'content-type') res.setHeader(name, value);
+    else res.append(name, value);
+  });
   if (response.body === null) res.end();
   else pipeWebStream(response.body, res);
 }
@@ -154,7 +164,7 @@ function serviceMiddlewareOf(service: Service): Required<ServiceMiddleware> {
  * The REST transport (spec: "Server-framework integration API", `rest()`): `app.configure(rest())`.
  * Requests whose path matches a service (`app.lookup(req.path)`) are answered by that service:
  * the HTTP method and `X-Service-Method` header pick the method (405 when not allowed), the method
- * runs through its hooks with params `{ query: req.query, headers, route, ...req.framework }` and
+ * runs through its hooks with params `{ query: req.query, headers, route, ip: req.ip, ...req.framework }` and
  * data `req.body` (`POST`/`PUT`/`PATCH` without a body: 400; with a body no parser read: 415), then the status, headers and `res.data` come from the hook context (core
  * `getResponse`) and the formatter answers. Around that, the service's own before/after middleware run
  * (`res.hook` is the hook context). Other paths go on to the next middleware; errors go to the error
@@ -193,6 +203,7 @@ export function rest(
           query: query ?? {},
           headers: req.headers as HeadersObject,
           route: lookup.route,
+          ip: req.ip,
           ...req.framework,
         };
         const args = restArguments(method, { id: lookup.id, data, params });

@@ -1,7 +1,12 @@
-import { getServiceMethod, METHOD_HEADER, type Middleware } from '../core/index.js';
-import { BadRequest, PayloadTooLarge } from '../errors/index.js';
+import {
+  createBodyTooLarge,
+  getServiceMethod,
+  isUnsafeKey,
+  METHOD_HEADER,
+  type Middleware,
+} from '../core/index.js';
+import { BadRequest } from '../errors/index.js';
 import type { HandlerContext } from './create-handler.js';
-import { isUnsafeKey } from './query-parser.js';
 import { getRequestHeader, isRuntimeRequest } from './runtime-request.js';
 
 /** The default size limit of parsed bodies: 1 MiB. */
@@ -33,10 +38,6 @@ const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-function tooLarge(limit: number): PayloadTooLarge {
-  return new PayloadTooLarge(`Request body is larger than the limit of ${limit} bytes`, { data: { limit } });
-}
-
 /**
  * Reads a body stream into one byte array, counting bytes as they arrive; when the count passes
  * `limit` the stream is cancelled and `PayloadTooLarge` (413) thrown, so an oversized body is never
@@ -52,7 +53,7 @@ export async function readLimited(body: ReadableStream<Uint8Array>, limit: numbe
     size += value.byteLength;
     if (size > limit) {
       reader.cancel().catch(() => undefined);
-      throw tooLarge(limit);
+      throw createBodyTooLarge(limit);
     }
     chunks.push(value);
   }
@@ -134,7 +135,7 @@ export async function parseRequestBody(request: Request, limit = DEFAULT_BODY_LI
     const kind = getBodyKind(contentType);
     const buffered = kind === undefined ? undefined : request.takeBytes();
     if (kind !== undefined && buffered !== undefined) {
-      if (buffered.byteLength > limit) throw tooLarge(limit);
+      if (buffered.byteLength > limit) throw createBodyTooLarge(limit);
       return parseBytes(buffered, kind, contentType);
     }
   }
@@ -146,7 +147,7 @@ export async function parseRequestBody(request: Request, limit = DEFAULT_BODY_LI
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) {
     body.cancel().catch(() => undefined);
-    throw tooLarge(limit);
+    throw createBodyTooLarge(limit);
   }
   return parseBytes(await readLimited(body, limit), kind, contentType);
 }

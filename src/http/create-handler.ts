@@ -14,12 +14,18 @@ import {
 } from '../core/index.js';
 import { GeneralError, NotFound } from '../errors/index.js';
 import { bodyParser } from './body-parser.js';
-import { applyCors, createPreflightResponse } from './cors.js';
+import {
+  applyCors,
+  createCorsPolicy,
+  createPreflightResponse,
+  setHandlerCorsPolicy,
+  type CorsOptions,
+} from './cors.js';
 import { createErrorResponse, errorHandler, logServerError } from './error-handler.js';
 import { createJsonResponse, getJsonText } from './json-response.js';
 import { queryParser } from './query-parser.js';
 import { getPathname, RequestContext } from './handler-context.js';
-import { getRequestHeader, getRequestHeaders } from './runtime-request.js';
+import { getClientAddress, getRequestHeader, getRequestHeaders } from './runtime-request.js';
 import { createEventStream, isAsyncIterable } from '../core/index.js';
 
 /** Service params of a call made through the Web Standard handler (spec: "Request params"). */
@@ -31,6 +37,12 @@ export interface HandlerParams extends Params {
   route: Record<string, string>;
   /** The original Web Standard request. */
   request: Request;
+  /**
+   * The client's IP address: the connection's peer under `toRuntimeHandler`; unset on other runtimes
+   * (set it in a middleware, and behind a proxy from the header your proxy sets). Used by the
+   * authentication rate limits.
+   */
+  ip?: string;
 }
 
 /**
@@ -62,6 +74,15 @@ export interface HandlerContext {
 /** A `createHandler` middleware: `async (context, next) => void` (spec: "Web Standard handler API"). */
 export type HandlerMiddleware = Middleware<HandlerContext>;
 
+/** Options of `createHandler(app, middleware, options)`. */
+export interface HandlerOptions {
+  /**
+   * Restricts CORS (allowed origins, credentials, headers, max age); see `CorsOptions`. Default: SEED.md's
+   * rules, which let any site read every answer and send credentialed preflights.
+   */
+  cors?: CorsOptions;
+}
+
 /** A Web Standard request handler, as returned by `createHandler`. */
 export type RequestHandler = (request: Request) => Promise<Response>;
 
@@ -86,7 +107,7 @@ function createServiceResponse(hook: HookContext, context: HandlerContext): Resp
   if (body instanceof Response) return body;
   const hasHeaders = Object.keys(headers).length > 0;
   if (isAsyncIterable(body)) {
-    const own = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+    const own = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' };
     const stream = createEventStream(body, context.request.signal, context.logError ?? logToConsole);
     return new Response(stream, { status, headers: hasHeaders ? buildHeaders(own, headers) : own });
   }
@@ -139,7 +160,7 @@ function withoutBody(response: Response): Response {
  * and its result becomes the response: a `Response` as is, an async iterable as `text/event-stream`,
  * anything else as JSON, with status and headers from core `getResponse`. `HEAD` answers like `GET`
  * without a body; `OPTIONS` is answered as a CORS preflight before any middleware; every response
- * carries `Access-Control-Allow-Origin` (spec: "CORS").
+ * carries `Access-Control-Allow-Origin` (spec: "CORS"), unless `options.cors` restricts origins.
  *
  * Errors are answered by `errorHandler()` in the chain; if the chain has none, errors (and a chain that
  * leaves no response) are still answered with a JSON error and logged to `console`. The handler
@@ -149,12 +170,14 @@ function withoutBody(response: Response): Response {
 export function createHandler(
   app: Application,
   middleware: HandlerMiddleware[] = [errorHandler(), queryParser(), bodyParser()],
+  options: HandlerOptions = {},
 ): RequestHandler {
   const run = compose<HandlerContext>([...middleware, callService]);
+  const cors = createCorsPolicy(options.cors);
 
-  return async function handle(request: Request): Promise<Response> {
+  const handle = async function handle(request: Request): Promise<Response> {
     const origin = getRequestHeader(request, 'origin');
-    if (request.method === 'OPTIONS') return createPreflightResponse(origin);
+    if (request.method === 'OPTIONS') return createPreflightResponse(origin, cors);
     let response: Response;
     try {
       const context = new RequestContext(app, request, {
@@ -163,6 +186,8 @@ export function createHandler(
         route: {},
         request,
       });
+      const ip = getClientAddress(request);
+      if (ip !== undefined) context.params.ip = ip;
       try {
         context.lookup = app.lookup(context.pathname);
         if (context.lookup !== null) context.params.route = context.lookup.route;
@@ -181,6 +206,8 @@ export function createHandler(
       response = createErrorResponse(error, console, request);
     }
     if (request.method === 'HEAD') response = withoutBody(response);
-    return applyCors(response, origin);
+    return applyCors(response, origin, cors);
   };
+  setHandlerCorsPolicy(handle, cors);
+  return handle;
 }

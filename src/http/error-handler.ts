@@ -29,14 +29,16 @@ export function logServerError(logger: ErrorLogger, error: unknown): void {
 /**
  * The JSON error response for anything thrown: a plume error is sent as its `toJSON()` with its
  * status (`code`); anything else as a 500 `GeneralError` with a generic message, so messages and
- * stacks of unexpected errors never reach the client. 5xx errors are passed to `logger`. `request`
+ * stacks of unexpected errors never reach the client; the error's `headers` (e.g. `Retry-After`) are
+ * sent too. 5xx errors are passed to `logger`. `request`
  * is the request being answered, if any.
  */
 export function createErrorResponse(thrown: unknown, logger: ErrorLogger, request?: Request): Response {
   const error = toPlumeError(thrown);
   const status = error.code >= 400 && error.code <= 599 ? error.code : 500;
   if (status >= 500) logServerError(logger, thrown);
-  return createJsonResponse(error.toJSON(), status, undefined, request);
+  const headers = error.headers === undefined ? undefined : new Headers(error.headers);
+  return createJsonResponse(error.toJSON(), status, headers, request);
 }
 
 /**

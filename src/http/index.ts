@@ -8,6 +8,7 @@ export {
   createHandler,
   type HandlerContext,
   type HandlerMiddleware,
+  type HandlerOptions,
   type HandlerParams,
   type RequestHandler,
 } from './create-handler.js';
@@ -19,7 +20,16 @@ export {
 } from './error-handler.js';
 export { parseQueryString, queryParser, type QueryParseFunction } from './query-parser.js';
 export { bodyParser, DEFAULT_BODY_LIMIT, parseRequestBody, type BodyParserOptions } from './body-parser.js';
-export { applyCors, CORS_ALLOW_HEADERS, CORS_ALLOW_METHODS, createPreflightResponse } from './cors.js';
+export {
+  applyCors,
+  CORS_ALLOW_HEADERS,
+  CORS_ALLOW_METHODS,
+  createCorsPolicy,
+  createPreflightResponse,
+  type CorsOptions,
+  type CorsPolicy,
+} from './cors.js';
 export { createEventStream, isAsyncIterable } from '../core/index.js';
 export { accessLog, type AccessLogOptions } from './access-log.js';
 export { toRuntimeHandler, type RuntimeHandlerOptions, type RuntimeListener } from './runtime-handler.js';
+export type { CompressionOptions, ContentEncoding } from './compression.js';

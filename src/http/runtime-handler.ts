@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
+import { createBodyTooLarge } from '../core/index.js';
 import { BadRequest, GeneralError, PayloadTooLarge } from '../errors/index.js';
 import { DEFAULT_BODY_LIMIT, getBodyKind } from './body-parser.js';
-import { applyCors } from './cors.js';
+import { resolveCompression, type CompressionOptions, type CompressionSettings } from './compression.js';
+import { applyCors, getHandlerCorsPolicy } from './cors.js';
 import type { RequestHandler } from './create-handler.js';
 import { createErrorResponse } from './error-handler.js';
-import { getHeaderRecord, getJsonText } from './json-response.js';
+import { writeResponse } from './write-response.js';
 import {
   createRuntimeRequest,
   LazySignal,
@@ -21,6 +23,12 @@ export interface RuntimeHandlerOptions {
    * raise both together). Larger bodies are answered with 413 without being read into memory.
    */
   limit?: number;
+  /**
+   * Compress responses (off by default): `true` for gzip or Brotli (as `Accept-Encoding` allows) of
+   * compressible bodies of 1 KiB or more, or `{ threshold, encodings }`. Event streams
+   * (`text/event-stream`), encoded responses and `Cache-Control: no-transform` are never compressed.
+   */
+  compression?: boolean | CompressionOptions;
 }
 
 /** A Node.js `http` request listener, as returned by `toRuntimeHandler`. */
@@ -98,9 +106,7 @@ function bufferBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       }
       cleanup();
       req.pause();
-      reject(
-        new PayloadTooLarge(`Request body is larger than the limit of ${limit} bytes`, { data: { limit } }),
-      );
+      reject(createBodyTooLarge(limit));
     };
     const onEnd = (): void => {
       cleanup();
@@ -134,9 +140,7 @@ function getBody(
     return Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
   }
   if (length !== undefined && Number(length) > limit) {
-    throw new PayloadTooLarge(`Request body is larger than the limit of ${limit} bytes`, {
-      data: { limit },
-    });
+    throw createBodyTooLarge(limit);
   }
   return bufferBody(req, limit) as Promise<Uint8Array<ArrayBuffer>>;
 }
@@ -153,7 +157,11 @@ function createRequest(
   body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | undefined,
   signal: LazySignal,
 ): RuntimeRequest {
-  const init: RuntimeRequestInit = { method, rawHeaders: req.rawHeaders };
+  const init: RuntimeRequestInit = {
+    method,
+    rawHeaders: req.rawHeaders,
+    remoteAddress: req.socket.remoteAddress,
+  };
   if (body !== undefined) init.body = body;
   try {
     return createRuntimeRequest(origin, target, init, signal);
@@ -162,82 +170,10 @@ function createRequest(
   }
 }
 
-function waitForDrain(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
-
-/** Streams a body to `res` with backpressure; a client that goes away cancels the body (ending SSE iterators). */
-async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
-  const reader = body.getReader();
-  const onClose = (): void => {
-    reader.cancel().catch(ignore);
-  };
-  res.once('close', onClose);
-  try {
-    res.flushHeaders();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || res.destroyed) break;
-      if (!res.write(value)) await waitForDrain(res);
-    }
-    if (res.destroyed) reader.cancel().catch(ignore);
-    else res.end();
-  } catch {
-    // The body stream failed mid-way: cut the connection so the client sees an incomplete response.
-    reader.cancel().catch(ignore);
-    res.destroy();
-  } finally {
-    res.off('close', onClose);
-  }
-}
-
-/**
- * Writes a `Response` to a Node.js response: status, headers (each `Set-Cookie` apart) and body.
- * Returns a promise only while a body stream is being piped; everything else is written at once.
- */
-function writeResponse(response: Response, res: ServerResponse): Promise<void> | undefined {
-  const text = getJsonText(response);
-  if (res.destroyed) {
-    if (text === undefined) response.body?.cancel().catch(ignore);
-    return undefined;
-  }
-  const record = text === undefined ? undefined : getHeaderRecord(response);
-  if (text !== undefined && record !== undefined) {
-    // The usual case: plume's own JSON, headers never turned into a `Headers` object.
-    record['content-length'] = String(Buffer.byteLength(text));
-    res.writeHead(response.status, record);
-    res.end(text);
-    return undefined;
-  }
-  const headers: string[] = [];
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers.push(name, value);
-  });
-  for (const cookie of response.headers.getSetCookie()) headers.push('set-cookie', cookie);
-  if (text !== undefined) {
-    // A JSON body plume serialised itself: write the text at once instead of reading it back as a stream.
-    headers.push('content-length', String(Buffer.byteLength(text)));
-    res.writeHead(response.status, headers);
-    res.end(text);
-    return undefined;
-  }
-  res.writeHead(response.status, headers);
-  if (response.body !== null) return pipeBody(response.body, res);
-  res.end();
-  return undefined;
-}
-
 async function serve(
   handler: RequestHandler,
   limit: number,
+  compression: CompressionSettings | null,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
@@ -260,12 +196,20 @@ async function serve(
     response = await handler(request);
   } catch (error: unknown) {
     const origin = req.headers.origin;
-    response = applyCors(createErrorResponse(error, console), typeof origin === 'string' ? origin : null);
+    response = applyCors(
+      createErrorResponse(error, console),
+      typeof origin === 'string' ? origin : null,
+      getHandlerCorsPolicy(handler),
+    );
     // The unread rest of a refused body is not worth reading: close the connection after answering.
     if (error instanceof PayloadTooLarge) response.headers.set('connection', 'close');
   }
   try {
-    const piping = writeResponse(response, res);
+    const piping = writeResponse(
+      response,
+      res,
+      compression === null ? null : { settings: compression, acceptEncoding: req.headers['accept-encoding'] },
+    );
     if (piping !== undefined) await piping;
   } catch (error: unknown) {
     // Headers that Node refuses, or a failure after they were sent: never let it reach the process.
@@ -284,18 +228,20 @@ async function serve(
  * away before the response is finished), buffers JSON, urlencoded and multipart bodies up to
  * `options.limit` bytes (larger → 413 before reading, or as soon as the count passes it), and
  * streams every other body (`duplex: 'half'`). It writes the response's status, headers (each
- * `Set-Cookie` as its own header) and body, streamed with backpressure. Client disconnects and
- * stream errors are caught; they never crash the process.
+ * `Set-Cookie` as its own header) and body, streamed with backpressure, compressed when
+ * `options.compression` is on. Client disconnects and stream errors are caught; they never crash
+ * the process.
  */
 export function toRuntimeHandler(
   handler: RequestHandler,
   options: RuntimeHandlerOptions = {},
 ): RuntimeListener {
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
+  const compression = resolveCompression(options.compression);
   return (req, res) => {
     // Without listeners, an 'error' (client reset mid-upload, write after close) would be thrown.
     req.on('error', ignore);
     res.on('error', ignore);
-    void serve(handler, limit, req, res);
+    void serve(handler, limit, compression, req, res);
   };
 }

@@ -61,6 +61,8 @@ export interface RuntimeRequestInit {
   rawHeaders: string[];
   /** A buffered body, or a stream to be read by the service (then `duplex: 'half'`). */
   body?: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | undefined;
+  /** The peer's IP address (`socket.remoteAddress`), when known. */
+  remoteAddress?: string | undefined;
 }
 
 interface RuntimeRequestFields {
@@ -77,6 +79,8 @@ class LightRequest implements RuntimeRequestFields {
   parsedUrl: URL | undefined;
   /** The request target (`/path?query`) when the URL was not parsed because the parser would copy it as it is. */
   readonly simpleTarget: string | undefined;
+  /** The peer's IP address, when the runtime told it. */
+  readonly remoteAddress: string | undefined;
   #raw: string[];
   #record: Record<string, string> | undefined;
   #headers: Headers | undefined;
@@ -99,6 +103,7 @@ class LightRequest implements RuntimeRequestFields {
       this.url = this.parsedUrl.href;
     }
     this.method = init.method;
+    this.remoteAddress = init.remoteAddress;
     this.#raw = init.rawHeaders;
     this.#body = init.body;
     this.#signal = signal;
@@ -210,6 +215,11 @@ export function parseRequestUrl(request: Request): URL {
     return url;
   }
   return new URL(request.url);
+}
+
+/** The client's IP address of a request from `toRuntimeHandler` (the socket's peer), else `undefined`. */
+export function getClientAddress(request: Request): string | undefined {
+  return request instanceof LightRequest ? request.remoteAddress : undefined;
 }
 
 /** Request headers as a new plain object with lower-case names, repeated headers joined with `, `. */

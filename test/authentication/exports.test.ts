@@ -5,7 +5,9 @@ describe('plume/authentication public surface', () => {
     expect(Object.keys(await import('plume/authentication')).sort()).toEqual([
       'AuthenticationService',
       'AuthenticationStrategy',
+      'DEFAULT_ACCOUNT_LIMIT',
       'DEFAULT_HASH_COST',
+      'DEFAULT_IP_LIMIT',
       'JWTStrategy',
       'LocalStrategy',
       'accessTokenFromQuery',

@@ -51,6 +51,16 @@ export class ApiKeyStrategy extends AuthenticationStrategy {
   }
 }
 
+/** "Rate limits and password hashing": 100 failed attempts per IP and 5 per account per 15 minutes. */
+export function createLimitedAuthentication(app: Application) {
+  return new AuthenticationService(app, {
+    secret: process.env.PLUME_SECRET,
+    entity: 'user',
+    service: 'users',
+    rateLimit: { ip: { points: 100, duration: 900 }, account: { points: 5, duration: 900 } },
+  });
+}
+
 /** "Setting up": users, the authentication service and its strategies. */
 export function configureAuthentication(app: Application, db: Db) {
   app.use('users', new DocDbService({ Model: db.collection('users') }));

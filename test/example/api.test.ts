@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { get as httpGet, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Database } from '../../examples/api/database.js';
 import { startServer, type RunningServer } from '../../examples/api/server.js';
 
 // The example API as the README drives it, over real HTTP, on both transports.
 const API_KEY = 'example-test-key';
+const ALLOWED_ORIGIN = 'https://app.example.com';
 
 // '' starts the embedded database; MONGODB_URL, when set, runs everything against MongoDB as well.
 const databases = ['', ...(process.env.MONGODB_URL ? [process.env.MONGODB_URL] : [])];
@@ -44,7 +46,14 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
 
   beforeAll(async () => {
     database = await connectDatabase(url, `plume_example_${randomBytes(4).toString('hex')}`);
-    running = await startServer({ port: 0, transport, database, hashCost: 4, apiKeys: [API_KEY] });
+    running = await startServer({
+      port: 0,
+      transport,
+      database,
+      hashCost: 4,
+      apiKeys: [API_KEY],
+      corsOrigins: [ALLOWED_ORIGIN],
+    });
     alice = await signup('alice@example.com');
     bob = await signup('bob@example.com');
     for (const [who, text] of [
@@ -61,6 +70,38 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
     await running?.close();
     await database?.db.dropDatabase().catch(() => undefined);
     await database?.close();
+  });
+
+  describe('CORS (CORS_ORIGINS)', () => {
+    const preflight = (origin: string) =>
+      fetch(`${running.url}/messages`, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'authorization, content-type',
+        },
+      });
+
+    it('a preflight from an allowed origin, or the API’s own, is allowed', async () => {
+      for (const origin of [ALLOWED_ORIGIN, new URL(running.url).origin]) {
+        const response = await preflight(origin);
+        expect(response.status).toBe(204);
+        expect(response.headers.get('access-control-allow-origin')).toBe(origin);
+        expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+      }
+    });
+
+    it('a preflight or request from an unknown origin gets no Access-Control-Allow-Origin', async () => {
+      const response = await preflight('https://evil.example');
+      expect(response.status).toBe(204);
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+      expect(response.headers.get('access-control-allow-credentials')).toBeNull();
+      const read = await fetch(`${running.url}/messages`, { headers: { origin: 'https://evil.example' } });
+      expect(read.headers.get('access-control-allow-origin')).toBeNull();
+      const allowed = await fetch(`${running.url}/messages`, { headers: { origin: ALLOWED_ORIGIN } });
+      expect(allowed.headers.get('access-control-allow-origin')).toBe(ALLOWED_ORIGIN);
+    });
   });
 
   describe('users and authentication', () => {
@@ -96,6 +137,22 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
       });
       expect([wrong.status, unknown.status]).toEqual([401, 401]);
       expect(wrong.body.message).toBe(unknown.body.message);
+    });
+
+    it('limits failed logins per account: the 11th answers 429 with Retry-After, even with the right password', async () => {
+      const login = (password: string) =>
+        call('POST', '/authentication', { strategy: 'local', email: 'dave@example.com', password });
+      expect(
+        (await call('POST', '/users', { email: 'dave@example.com', password: 'right one' })).status,
+      ).toBe(201);
+      for (let i = 0; i < 10; i++) expect((await login(`wrong ${i}`)).status).toBe(401);
+      const refused = await login('right one');
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(refused.body).toMatchObject({
+        name: 'TooManyRequests',
+        data: { retryAfter: expect.any(Number) },
+      });
     });
 
     it('reading users needs a token or an API key, and never shows password hashes', async () => {
@@ -243,6 +300,36 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
       expect(data).toBe(`data: ${JSON.stringify(created.body)}`);
       abort.abort();
       await call('DELETE', `/messages/${created.body._id}`, undefined, bearer(alice.token));
+    });
+
+    it('messages/stream with Accept-Encoding: gzip (as browsers send) delivers each event as it happens, uncompressed', async () => {
+      // Issue 14 item 6: Express' compression() buffered the stream until it ended.
+      const response = await new Promise<IncomingMessage>((resolve, reject) => {
+        const request = httpGet(
+          `${running.url}/messages/stream`,
+          { headers: { 'accept-encoding': 'gzip, deflate, br', accept: 'text/event-stream' } },
+          resolve,
+        );
+        request.on('error', reject);
+      });
+      try {
+        expect(response.statusCode).toBe(200);
+        expect(response.headers['content-encoding']).toBeUndefined();
+        expect(response.headers['content-type']).toMatch(/^text\/event-stream/);
+        let received = '';
+        const firstEvent = new Promise<void>((resolve) => {
+          response.on('data', (chunk: Buffer) => {
+            received += chunk.toString('utf8');
+            if (received.includes('\n\n')) resolve();
+          });
+        });
+        const created = await call('POST', '/messages', { text: 'compressed?' }, bearer(alice.token));
+        await firstEvent;
+        expect(received).toBe(`data: ${JSON.stringify(created.body)}\n\n`);
+        await call('DELETE', `/messages/${created.body._id}`, undefined, bearer(alice.token));
+      } finally {
+        response.destroy();
+      }
     });
   });
 });

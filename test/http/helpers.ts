@@ -1,6 +1,12 @@
 import { createServer } from 'node:http';
 import type { Application, Middleware } from 'plume';
-import { createHandler, toRuntimeHandler, type HandlerContext, type RuntimeHandlerOptions } from 'plume/http';
+import {
+  createHandler,
+  toRuntimeHandler,
+  type HandlerContext,
+  type HandlerOptions,
+  type RuntimeHandlerOptions,
+} from 'plume/http';
 import { listen, type RunningServer } from '../transports/servers.js';
 
 /** Serves `app` over a real socket: `createServer(toRuntimeHandler(createHandler(app, middleware)))`. */
@@ -8,8 +14,9 @@ export async function serve(
   app: Application,
   middleware?: Middleware<HandlerContext>[],
   options?: RuntimeHandlerOptions,
+  handlerOptions?: HandlerOptions,
 ): Promise<RunningServer> {
-  const server = createServer(toRuntimeHandler(createHandler(app, middleware), options));
+  const server = createServer(toRuntimeHandler(createHandler(app, middleware, handlerOptions), options));
   const running = await listen(server);
   await app.setup(server);
   return running;

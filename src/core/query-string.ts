@@ -1,0 +1,53 @@
+import qs from 'qs';
+import type { Query } from './declarations.js';
+
+/** Limits of the query-string parser (the `qs` options plume sets explicitly). */
+export interface QueryStringLimits {
+  /** Highest array index kept as an array; larger arrays become objects keyed by index. */
+  arrayLimit: number;
+  /** Deepest bracket nesting parsed; deeper brackets stay part of the key. Default 5. */
+  depth?: number;
+  /** Most parameters read; the rest are ignored. Default 1000. */
+  parameterLimit?: number;
+}
+
+/** Keys that could reach an object's prototype if a service merged client input unsafely. */
+const unsafeKeys = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** True for `__proto__`, `constructor` and `prototype`: keys plume never copies from client input. */
+export function isUnsafeKey(key: string): boolean {
+  return unsafeKeys.has(key);
+}
+
+/** Removes unsafe keys at every depth, in place (qs already skips most; this is the guarantee). */
+function stripUnsafeKeys(value: unknown): void {
+  if (typeof value !== 'object' || value === null) return;
+  for (const key of Object.keys(value)) {
+    if (unsafeKeys.has(key)) delete (value as Record<string, unknown>)[key];
+    else stripUnsafeKeys((value as Record<string, unknown>)[key]);
+  }
+}
+
+/**
+ * The query-string parser both transports use (spec: "Request params (HTTP transports)"): nested
+ * brackets with `qs` (`a[b]=1&c[]=2` → `{ a: { b: '1' }, c: ['2'] }`), values kept as strings, at most
+ * `depth` levels (default 5), `arrayLimit` array indices and `parameterLimit` parameters (default
+ * 1000); prototype keys never set and `__proto__`/`constructor`/`prototype` dropped at every depth.
+ * The parser takes the text after `?` (without it); `''`, `null` and `undefined` give `{}`.
+ */
+export function createQueryStringParser(
+  limits: QueryStringLimits,
+): (queryString: string | null | undefined) => Query {
+  const options: qs.IParseOptions = {
+    arrayLimit: limits.arrayLimit,
+    depth: limits.depth ?? 5,
+    parameterLimit: limits.parameterLimit ?? 1000,
+    allowPrototypes: false,
+  };
+  return (queryString) => {
+    if (queryString === null || queryString === undefined || queryString === '') return {};
+    const query: Query = qs.parse(queryString, options);
+    stripUnsafeKeys(query);
+    return query;
+  };
+}
