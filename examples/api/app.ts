@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { createApp, type Application } from 'plume';
+import { serveOpenApi } from 'plume/openapi';
 import { createValidator } from 'plume/schema';
 import { authentication } from './authentication.js';
 import { messageStream } from './stream.js';
@@ -41,5 +42,7 @@ export async function createApiApp<A extends Application = Application>(
       hashCost: settings.hashCost,
     }),
   );
+  // GET /openapi.json and the API reference page at GET /docs (docs/openapi.md).
+  app.configure(serveOpenApi({ info: { title: 'plume example API', version: '1.0.0' } }));
   return app;
 }

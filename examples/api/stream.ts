@@ -1,5 +1,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Application } from 'plume';
+import type { ServiceDocs } from 'plume/openapi';
+import { messageSchema } from './messages.js';
 
 /** Most messages kept for a client that reads slower than they arrive; older ones are dropped. */
 const QUEUE_LIMIT = 100;
@@ -64,5 +66,16 @@ export class MessageStream {
 
 /** Registers `messages/stream` (after `messages`, whose `created` events it follows). */
 export function messageStream(app: Application): void {
-  app.use('messages/stream', new MessageStream(app), { methods: ['find'] });
+  const openapi: ServiceDocs = {
+    tag: 'messages',
+    result: messageSchema,
+    methods: {
+      find: {
+        summary: 'Follow new messages',
+        description: 'One `data: <message>` event per new message.',
+        contentType: 'text/event-stream',
+      },
+    },
+  };
+  app.use('messages/stream', new MessageStream(app), { methods: ['find'], openapi });
 }

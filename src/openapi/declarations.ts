@@ -22,6 +22,17 @@ export interface MethodDocs {
   result?: JsonSchema | null;
   /** Media type of a method that does not answer JSON, e.g. `text/event-stream` for a stream. */
   contentType?: string;
+  /**
+   * Strategies the method authenticates with when it checks credentials itself rather than through
+   * an `authenticate` hook (which the document finds on its own), e.g. `['jwt']`.
+   */
+  authentication?: string[];
+  /**
+   * `patch` or `remove` of a service that is not an adapter also answer on the collection path (id
+   * `null`), with the same answer as with an id (e.g. logout: `DELETE /authentication`). Adapters
+   * document this through `multi` instead, with an array as the answer.
+   */
+  withoutId?: boolean;
 }
 
 /**

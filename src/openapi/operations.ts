@@ -88,7 +88,9 @@ export function describeService(input: ServiceInput): PathItems {
     },
   ): OpenApiObject => {
     const own = methodDocs(operationMethods[0]!);
-    const auth = operationMethods.map((method) => authenticatedBy(input.app, service, method));
+    const auth = operationMethods.map(
+      (method) => authenticatedBy(input.app, service, method) ?? methodDocs(method).authentication,
+    );
     const responses: OpenApiObject = { ...parts.responses, '400': errorRef('BadRequest') };
     if (auth.some((strategies) => strategies !== undefined)) responses['401'] = errorRef('NotAuthenticated');
     if (parts.byId) responses['404'] = errorRef('NotFound');
@@ -162,6 +164,12 @@ export function describeService(input: ServiceInput): PathItems {
           }),
         },
       );
+    } else if (methodDocs(method).withoutId === true) {
+      collection[verb] = operation([method], `${method}${opName}WithoutId`, `${words} (without an id)`, {
+        parameters: docs.parameters,
+        requestBody,
+        responses: success(method, '200', `The ${method === 'patch' ? 'changed' : 'removed'} record`, result),
+      });
     }
   }
 

@@ -31,6 +31,17 @@ function types(schema: JsonSchema): unknown[] {
   return [...own, ...members.flatMap((member) => types(member as JsonSchema))];
 }
 
+/** What the common query parameters do (spec: "Adapter query syntax"). */
+const descriptions: Readonly<Record<string, string>> = {
+  $limit: 'Page size (at most the service maximum).',
+  $skip: 'Number of records to skip.',
+  $sort: 'Sort order, e.g. `$sort[createdAt]=-1`.',
+  $select:
+    'Properties to answer, e.g. `$select[]=text`: records then hold only these (and the id), so properties the schema requires may be missing.',
+  $or: 'Any of these conditions, e.g. `$or[0][text]=a&$or[1][text]=b`.',
+  $and: 'All of these conditions.',
+};
+
 /**
  * The query parameters of a query schema (e.g. `querySyntax(...)`), one per top-level property.
  * Properties that may be objects (`$sort`, operator conditions like `createdAt[$gt]`) or arrays of
@@ -48,7 +59,16 @@ export function queryParameters(query: JsonSchema | undefined): OpenApiObject[] 
     const nested =
       kinds.includes('object') || (kinds.includes('array') && types(itemsOf(property)).includes('object'));
     const style = nested ? 'deepObject' : 'form';
-    return { name, in: 'query', required: required.includes(name), style, explode: true, schema: property };
+    const description = descriptions[name];
+    return {
+      name,
+      in: 'query',
+      required: required.includes(name),
+      style,
+      explode: true,
+      ...(description !== undefined && { description }),
+      schema: property,
+    };
   });
 }
 

@@ -33,6 +33,7 @@ describe('openapi(app, options)', () => {
       { name: 'things', description: 'Things on shelves' },
       { name: 'notes' },
       { name: 'readonly' },
+      { name: 'sessions' },
     ]);
     expect(paths['/shelves/{shelfId}/things'].get.tags).toEqual(['things']);
   });
@@ -48,6 +49,8 @@ describe('openapi(app, options)', () => {
       '/notes',
       '/notes/{id}',
       '/readonly/{id}',
+      '/sessions',
+      '/sessions/{id}',
     ]);
     expect(paths['/shelves/{shelfId}/things'].parameters).toEqual([
       { name: 'shelfId', in: 'path', required: true, schema: { type: 'string' } },
@@ -67,6 +70,11 @@ describe('openapi(app, options)', () => {
     expect(verbs('/readonly/{id}')).toEqual(['get']);
     expect(verbs('/authentication')).toEqual(['post']);
     expect(verbs('/authentication/{id}')).toEqual(['delete']);
+    // withoutId: the collection path answers like the id path (not an array), not a multi operation.
+    expect(verbs('/sessions')).toEqual(['delete']);
+    expect(paths['/sessions'].delete.responses['200']).toEqual(
+      paths['/sessions/{id}'].delete.responses['200'],
+    );
   });
 
   it('answers find with the pagination envelope where paginate is set and a plain array where not', () => {
@@ -195,6 +203,8 @@ describe('openapi(app, options)', () => {
     });
     expect(paths['/things/{id}'].put.security).toEqual([{ jwt: [] }]);
     expect(paths['/things/{id}'].get.security).toBeUndefined();
+    // Declared by the method itself, for methods that check credentials without an authenticate hook.
+    expect(paths['/sessions'].delete.security).toEqual([{ jwt: [] }]);
     expect(paths['/things/{id}'].get.responses['401']).toBeUndefined();
     // POST is create (jwt) or a custom method: archive needs jwt (an app hook), touch nothing.
     expect(paths['/things'].post.security).toEqual([{ jwt: [] }, {}]);
@@ -206,7 +216,7 @@ describe('openapi(app, options)', () => {
       items: { type: 'object' },
     });
     expect(paths['/notes'].post.requestBody.content['application/json'].schema).toEqual({ type: 'object' });
-    expect(document['x-plume-undescribed']).toEqual(['authentication', 'notes', 'readonly']);
+    expect(document['x-plume-undescribed']).toEqual(['authentication', 'notes', 'readonly', 'sessions']);
   });
 
   it('has the shared JSON error body as a component', () => {

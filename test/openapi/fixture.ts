@@ -53,7 +53,7 @@ class ApiKeyStrategy extends AuthenticationStrategy {
 /**
  * An app covering every case the document describes: full schemas with pagination, multi and custom
  * methods (one answering nothing), a placeholder path sharing the same schemas without pagination,
- * a service without schemas, one left out, one with only `get`, authentication with `jwt`, `local`
+ * a service without schemas, one left out, one with only `get`, one removing without an id, authentication with `jwt`, `local`
  * and an API key strategy, and `authenticate` hooks on the service and on the app.
  */
 export function fixtureApp(): Application {
@@ -101,5 +101,11 @@ export function fixtureApp(): Application {
   app.use('notes', { find: async () => [], get: async () => ({}), create: async (data: unknown) => data });
   app.use('hidden', { find: async () => [] }, { openapi: false });
   app.use('readonly', { get: async (id: unknown) => ({ id }) });
+  // Not an adapter: `remove` also answers on the collection path, and checks credentials itself.
+  app.use(
+    'sessions',
+    { remove: async () => ({ ended: true }) },
+    { openapi: { methods: { remove: { withoutId: true, authentication: ['jwt'] } } } },
+  );
   return app;
 }
