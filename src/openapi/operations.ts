@@ -1,6 +1,6 @@
 import { defaultServiceMethods, getServiceMeta, type Application } from '../core/index.js';
 import type { JsonSchema, MethodDocs, OpenApiObject, ServiceDocs } from './declarations.js';
-import { pathParameter, queryParameters, templatePath } from './parameters.js';
+import { nestedQueryNote, pathParameter, queryParameters, templatePath } from './parameters.js';
 import { errorRef, successResponse } from './responses.js';
 import { authenticatedBy } from './security.js';
 import { nameOfPath, oneOrMany, openObject, pageOf, type SchemaComponents } from './schemas.js';
@@ -51,7 +51,8 @@ export function describeService(input: ServiceInput): PathItems {
   const multi = (method: string): boolean =>
     multiOption === true || (Array.isArray(multiOption) && multiOption.includes(method));
   const query = queryParameters(docs.query);
-  const queryWithExtras = [...query, ...(docs.parameters ?? [])];
+  const queryWithExtras = [...query.parameters, ...(docs.parameters ?? [])];
+  const queryNote = nestedQueryNote(query.nested);
   const has = (method: string) => methods.includes(method);
   const methodDocs = (method: string): MethodDocs => docs.methods?.[method] ?? {};
 
@@ -82,6 +83,8 @@ export function describeService(input: ServiceInput): PathItems {
     summary: string,
     parts: {
       parameters?: OpenApiObject[];
+      /** Said after the method's own description. */
+      note?: string;
       requestBody?: OpenApiObject;
       responses: OpenApiObject;
       byId?: boolean;
@@ -96,10 +99,11 @@ export function describeService(input: ServiceInput): PathItems {
     if (parts.byId) responses['404'] = errorRef('NotFound');
     responses.default = errorRef('Error');
     const security = securityOf(auth, input.schemes);
+    const description = [own.description, parts.note].filter(Boolean).join('\n\n');
     return {
       tags: [docs.tag ?? path],
       summary: own.summary ?? summary,
-      ...(own.description !== undefined && { description: own.description }),
+      ...(description !== '' && { description }),
       operationId,
       ...(parts.parameters !== undefined && parts.parameters.length > 0 && { parameters: parts.parameters }),
       ...(parts.requestBody !== undefined && { requestBody: parts.requestBody }),
@@ -118,6 +122,7 @@ export function describeService(input: ServiceInput): PathItems {
       : { type: 'array', items: result };
     collection.get = operation(['find'], `find${opName}`, `Find ${path}`, {
       parameters: queryWithExtras,
+      note: queryNote,
       responses: success('find', '200', paginate ? 'A page of records' : 'The records', list),
     });
   }
@@ -157,6 +162,7 @@ export function describeService(input: ServiceInput): PathItems {
         `${words} every record of ${path} the query matches`,
         {
           parameters: queryWithExtras,
+          note: queryNote,
           requestBody,
           responses: success(method, '200', `The ${method === 'patch' ? 'changed' : 'removed'} records`, {
             type: 'array',

@@ -38,38 +38,55 @@ const descriptions: Readonly<Record<string, string>> = {
   $sort: 'Sort order, e.g. `$sort[createdAt]=-1`.',
   $select:
     'Properties to answer, e.g. `$select[]=text`: records then hold only these (and the id), so properties the schema requires may be missing.',
-  $or: 'Any of these conditions, e.g. `$or[0][text]=a&$or[1][text]=b`.',
-  $and: 'All of these conditions.',
 };
+
+/** The query of an operation: its parameters, and the names of the properties no parameter style can express. */
+export interface QueryParameters {
+  parameters: OpenApiObject[];
+  /** Arrays of objects such as `$or` and `$and`: `$or[0][text]=a` (OpenAPI's styles leave them undefined). */
+  nested: string[];
+}
 
 /**
  * The query parameters of a query schema (e.g. `querySyntax(...)`), one per top-level property.
- * Properties that may be objects (`$sort`, operator conditions like `createdAt[$gt]`) or arrays of
- * objects (`$or`, `$and`) use `deepObject` style: nested brackets, which both transports parse with
- * `qs`; arrays of values (`$select`) repeat the name (`form`, exploded); plain values are `name=value`.
- * Values arrive as strings; the service's validator coerces them.
+ * Properties that may be objects (`$sort`, operator conditions like `createdAt[$gt]=5`) use
+ * `deepObject` style: brackets, which both transports parse with `qs`; arrays of values (`$select`)
+ * repeat the name (`form`, exploded); plain values are `name=value`. Arrays of objects (`$or`,
+ * `$and`) have no OpenAPI style (tools would send them as JSON), so they are returned in `nested`
+ * for the operation's description instead. Values arrive as strings; the service's validator coerces them.
  */
-export function queryParameters(query: JsonSchema | undefined): OpenApiObject[] {
-  if (query === undefined) return [];
+export function queryParameters(query: JsonSchema | undefined): QueryParameters {
+  const result: QueryParameters = { parameters: [], nested: [] };
+  if (query === undefined) return result;
   const schema = clientSchema(query);
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-  return Object.entries(properties).map(([name, property]) => {
+  for (const [name, property] of Object.entries(properties)) {
     const kinds = types(property);
-    const nested =
-      kinds.includes('object') || (kinds.includes('array') && types(itemsOf(property)).includes('object'));
-    const style = nested ? 'deepObject' : 'form';
+    if (kinds.includes('array') && types(itemsOf(property)).includes('object')) {
+      result.nested.push(name);
+      continue;
+    }
     const description = descriptions[name];
-    return {
+    result.parameters.push({
       name,
       in: 'query',
       required: required.includes(name),
-      style,
+      style: kinds.includes('object') ? 'deepObject' : 'form',
       explode: true,
       ...(description !== undefined && { description }),
       schema: property,
-    };
-  });
+    });
+  }
+  return result;
+}
+
+/** The description of the query properties that are arrays of conditions, or `undefined` for none. */
+export function nestedQueryNote(nested: string[]): string | undefined {
+  if (nested.length === 0) return undefined;
+  const names = nested.map((name) => `\`${name}\``).join(', ');
+  const [first] = nested;
+  return `The query also takes ${names}: arrays of conditions in brackets, e.g. \`${first}[0][field]=a&${first}[1][field]=b\`.`;
 }
 
 function itemsOf(schema: JsonSchema): JsonSchema {

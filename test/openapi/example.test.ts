@@ -131,6 +131,27 @@ describe.each(['web', 'express'] as const)('the example API document on the %s t
     });
   });
 
+  it('GET /docs answers the reference page, its files come from swagger-ui-dist, other names are a JSON 404', async () => {
+    const page = await fetch(`${running.url}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await page.text();
+    for (const [file, type] of [
+      ['swagger-ui-bundle.js', /^text\/javascript/],
+      ['swagger-ui.css', /^text\/css/],
+      ['init.js', /^text\/javascript/],
+    ] as const) {
+      expect(html).toContain(`"/docs/${file}"`);
+      const asset = await fetch(`${running.url}/docs/${file}`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('content-type')).toMatch(type);
+      expect((await asset.text()).length).toBeGreaterThan(file === 'init.js' ? 20 : 100_000);
+    }
+    const missing = await fetch(`${running.url}/docs/..%2Fpackage.json`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ name: 'NotFound', code: 404, className: 'not-found' });
+  });
+
   it('documents every route the services answer', () => {
     const documented = new Set(
       [...operationsOf(document).values()].map(({ verb, path }) => `${verb.toUpperCase()} ${path}`),
