@@ -98,6 +98,7 @@ export interface OpenApiDocument {
   components: {
     schemas: Record<string, JsonSchema>;
     responses: Record<string, OpenApiObject>;
+    parameters?: Record<string, OpenApiObject>;
     securitySchemes?: Record<string, OpenApiObject>;
   };
   /** Service paths that declare no `result` schema (documented with open objects). */

@@ -2,7 +2,7 @@ import { getServiceMeta, type Application } from '../core/index.js';
 import type { OpenApiDocument, OpenApiOptions, ServiceDocs } from './declarations.js';
 import { describeService } from './operations.js';
 import { errorResponses, errorSchema } from './responses.js';
-import { SchemaComponents } from './schemas.js';
+import { Components } from './schemas.js';
 import { securitySchemes } from './security.js';
 
 /** The JSON Schema dialect of every schema in the document (OpenAPI 3.1's default, stated). */
@@ -28,7 +28,7 @@ export function serviceDocs(service: unknown): ServiceDocs | false {
  * a valid app; call it once per setup (`serveOpenApi` does), not per request.
  */
 export function openapi(app: Application, options: OpenApiOptions = {}): OpenApiDocument {
-  const components = new SchemaComponents();
+  const components = new Components();
   components.add('Error', errorSchema);
   const schemes = securitySchemes(app, options);
   const document: OpenApiDocument = {
@@ -56,6 +56,7 @@ export function openapi(app: Application, options: OpenApiOptions = {}): OpenApi
     }
     if (docs.result === undefined) undescribed.push(path);
   }
+  if (Object.keys(components.parameters).length > 0) document.components.parameters = components.parameters;
   if (Object.keys(schemes).length > 0) document.components.securitySchemes = schemes;
   if (undescribed.length > 0) document['x-plume-undescribed'] = undescribed;
   return JSON.parse(JSON.stringify(document)) as OpenApiDocument;

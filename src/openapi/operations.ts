@@ -3,7 +3,7 @@ import type { JsonSchema, MethodDocs, OpenApiObject, ServiceDocs } from './decla
 import { nestedQueryNote, pathParameter, queryParameters, templatePath } from './parameters.js';
 import { errorRef, successResponse } from './responses.js';
 import { authenticatedBy } from './security.js';
-import { nameOfPath, oneOrMany, openObject, pageOf, type SchemaComponents } from './schemas.js';
+import { nameOfPath, oneOrMany, openObject, pageOf, type Components } from './schemas.js';
 
 /** Everything describing one service needs. */
 export interface ServiceInput {
@@ -11,7 +11,7 @@ export interface ServiceInput {
   path: string;
   service: unknown;
   docs: ServiceDocs;
-  components: SchemaComponents;
+  components: Components;
   schemes: Record<string, OpenApiObject>;
 }
 
@@ -50,7 +50,7 @@ export function describeService(input: ServiceInput): PathItems {
   const multiOption = docs.multi ?? adapter.multi;
   const multi = (method: string): boolean =>
     multiOption === true || (Array.isArray(multiOption) && multiOption.includes(method));
-  const query = queryParameters(docs.query);
+  const query = queryParameters(docs.query, components, `${base}Query`);
   const queryWithExtras = [...query.parameters, ...(docs.parameters ?? [])];
   const queryNote = nestedQueryNote(query.nested);
   const has = (method: string) => methods.includes(method);

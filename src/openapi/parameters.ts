@@ -1,5 +1,5 @@
 import type { JsonSchema, OpenApiObject } from './declarations.js';
-import { clientSchema } from './schemas.js';
+import { clientSchema, type Components } from './schemas.js';
 
 /** `users/:userId/messages` → `/users/{userId}/messages`, and the placeholder names. */
 export function templatePath(path: string): { template: string; names: string[] } {
@@ -55,28 +55,34 @@ export interface QueryParameters {
  * `$and`) have no OpenAPI style (tools would send them as JSON), so they are returned in `nested`
  * for the operation's description instead. Values arrive as strings; the service's validator coerces them.
  */
-export function queryParameters(query: JsonSchema | undefined): QueryParameters {
+export function queryParameters(
+  query: JsonSchema | undefined,
+  components: Components,
+  name: string,
+): QueryParameters {
   const result: QueryParameters = { parameters: [], nested: [] };
   if (query === undefined) return result;
   const schema = clientSchema(query);
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-  for (const [name, property] of Object.entries(properties)) {
-    const kinds = types(property);
-    if (kinds.includes('array') && types(itemsOf(property)).includes('object')) {
-      result.nested.push(name);
+  for (const [property, propertySchema] of Object.entries(properties)) {
+    const kinds = types(propertySchema);
+    if (kinds.includes('array') && types(itemsOf(propertySchema)).includes('object')) {
+      result.nested.push(property);
       continue;
     }
-    const description = descriptions[name];
-    result.parameters.push({
-      name,
+    const description = descriptions[property];
+    // Each parameter is a component, so operations sharing it (find, patch and remove of many) refer to one copy.
+    const parameter = components.addParameter(`${name}.${property}`, {
+      name: property,
       in: 'query',
-      required: required.includes(name),
+      required: required.includes(property),
       style: kinds.includes('object') ? 'deepObject' : 'form',
       explode: true,
       ...(description !== undefined && { description }),
-      schema: property,
+      schema: propertySchema,
     });
+    result.parameters.push(parameter);
   }
   return result;
 }

@@ -1,4 +1,4 @@
-import type { JsonSchema } from './declarations.js';
+import type { JsonSchema, OpenApiObject } from './declarations.js';
 
 /** What an object id is once it is sent as JSON: 24 hexadecimal characters. */
 const objectIdString: JsonSchema = { type: 'string', pattern: '^[0-9a-fA-F]{24}$' };
@@ -7,16 +7,19 @@ const objectIdString: JsonSchema = { type: 'string', pattern: '^[0-9a-fA-F]{24}$
 export const openObject: JsonSchema = { type: 'object' };
 
 /**
- * The JSON form of a schema as clients see it: a plain copy (TypeBox's symbol markers dropped) in
- * which `plume/schema`'s object id schema (`anyOf` of `{ objectid: true }` members) becomes the
- * 24-hex-character string an `ObjectId` is sent as.
+ * A schema as clients see it: `plume/schema`'s object id schema (`anyOf` of `{ objectid: true }`
+ * members) becomes the 24-hex-character string an `ObjectId` is sent as. Parts without an object id
+ * are shared with `schema`, not copied (`openapi()` returns a JSON copy of the whole document).
  */
 export function clientSchema(schema: JsonSchema): JsonSchema {
-  return rewrite(JSON.parse(JSON.stringify(schema)) as unknown) as JsonSchema;
+  return rewrite(schema) as JsonSchema;
 }
 
 function rewrite(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(rewrite);
+  if (Array.isArray(node)) {
+    const items = node.map(rewrite);
+    return items.some((item, index) => item !== node[index]) ? items : node;
+  }
   if (typeof node !== 'object' || node === null) return node;
   const record = node as JsonSchema;
   const { anyOf } = record;
@@ -28,9 +31,12 @@ function rewrite(node: unknown): unknown {
 }
 
 function rewriteValues(record: JsonSchema): JsonSchema {
-  const copy: JsonSchema = {};
-  for (const [key, value] of Object.entries(record)) copy[key] = rewrite(value);
-  return copy;
+  let copy: JsonSchema | undefined;
+  for (const [key, value] of Object.entries(record)) {
+    const rewritten = rewrite(value);
+    if (rewritten !== value) (copy ??= { ...record })[key] = rewritten;
+  }
+  return copy ?? record;
 }
 
 function isObjectIdMember(member: unknown): boolean {
@@ -43,26 +49,40 @@ export function ref(name: string): JsonSchema {
 }
 
 /**
- * The schema components of one document. `add` stores a schema under a name and returns a `$ref`;
- * the same schema under the same name is stored once, a different schema under a taken name gets a
- * numbered name (`Message2`).
+ * The reusable components of one document: schemas and parameters. `add` and `addParameter` store a
+ * value under a name and return a `$ref` to it; the same value under the same name is stored once,
+ * a different value under a taken name gets a numbered name (`Message2`).
  */
-export class SchemaComponents {
+export class Components {
   readonly schemas: Record<string, JsonSchema> = {};
+  readonly parameters: Record<string, OpenApiObject> = {};
   private readonly texts = new Map<string, string>();
 
+  private readonly seen = new WeakMap<JsonSchema, JsonSchema>();
+
+  /** Stores `schema` as clients see it (`clientSchema`) under `components.schemas`. */
   add(name: string, schema: JsonSchema): JsonSchema {
-    const plain = clientSchema(schema);
-    const text = JSON.stringify(plain);
+    let plain = this.seen.get(schema);
+    if (plain === undefined) this.seen.set(schema, (plain = clientSchema(schema)));
+    return this.store('schemas', name, plain);
+  }
+
+  /** Stores a parameter object under `components.parameters` (the name is made a valid key). */
+  addParameter(name: string, parameter: OpenApiObject): OpenApiObject {
+    return this.store('parameters', name.replace(/[^A-Za-z0-9._-]/g, '-'), parameter);
+  }
+
+  private store(kind: 'schemas' | 'parameters', name: string, value: JsonSchema): JsonSchema {
+    const text = JSON.stringify(value);
     for (let n = 1; ; n++) {
       const candidate = n === 1 ? name : `${name}${n}`;
-      const taken = this.texts.get(candidate);
+      const taken = this.texts.get(`${kind}/${candidate}`);
       if (taken === undefined) {
-        this.texts.set(candidate, text);
-        this.schemas[candidate] = plain;
-        return ref(candidate);
+        this.texts.set(`${kind}/${candidate}`, text);
+        this[kind][candidate] = value;
+        return { $ref: `#/components/${kind}/${candidate}` };
       }
-      if (taken === text) return ref(candidate);
+      if (taken === text) return { $ref: `#/components/${kind}/${candidate}` };
     }
   }
 }

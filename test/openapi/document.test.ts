@@ -11,6 +11,9 @@ const document: OpenApiDocument = openapi(fixtureApp(), {
   servers: [{ url: 'https://api.example.test' }],
 });
 const paths = document.paths as Loose;
+/** A parameter, or the component a `$ref` names. */
+const resolve = (parameter: Loose): Loose =>
+  parameter.$ref ? document.components.parameters![parameter.$ref.split('/').pop()]! : parameter;
 
 describe('openapi(app, options)', () => {
   it('builds a document the OpenAPI 3.1 schema accepts', async () => {
@@ -158,7 +161,7 @@ describe('openapi(app, options)', () => {
 
   it('turns the query schema into query parameters in the styles the transports parse', () => {
     const parameters = paths['/things'].get.parameters as Loose[];
-    const byName = Object.fromEntries(parameters.map((p) => [p.name, p]));
+    const byName = Object.fromEntries(parameters.map(resolve).map((p) => [p.name, p]));
     expect(Object.keys(byName)).toEqual([
       '$limit',
       '$skip',
@@ -188,7 +191,13 @@ describe('openapi(app, options)', () => {
       schema: { type: 'string', enum: ['shelf'] },
     });
     // Collection patch and remove select records with the query too.
-    expect((paths['/things'].delete.parameters as Loose[]).map((p) => p.name)).toContain('$limit');
+    // … each query parameter is one component that find, patch and remove of many refer to.
+    expect(paths['/things'].delete.parameters).toContainEqual({
+      $ref: '#/components/parameters/ThingQuery.-limit',
+    });
+    expect(paths['/things'].get.parameters).toContainEqual({
+      $ref: '#/components/parameters/ThingQuery.-limit',
+    });
   });
 
   it('declares the strategies with a scheme and applies them where hooks call authenticate', () => {
