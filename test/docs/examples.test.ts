@@ -556,7 +556,7 @@ describe('docs/embedded.md', () => {
  * loading the named exports.
  */
 describe('the snippets of docs/*.md', () => {
-  const pages = ['http', 'express', 'docdb', 'embedded', 'schema', 'authentication'];
+  const pages = ['http', 'express', 'docdb', 'embedded', 'schema', 'authentication', 'openapi'];
   const root = new URL('../../', import.meta.url);
   const normalize = (line: string): string =>
     line

@@ -3,7 +3,7 @@
  * Keep each function identical to the snippet in the page it comes from.
  */
 import type { Application } from 'plume';
-import { authenticate } from 'plume/authentication';
+import { AuthenticationStrategy, authenticate } from 'plume/authentication';
 import { openapi, serveOpenApi, type OpenApiDocument, type ServiceDocs } from 'plume/openapi';
 import { ObjectIdSchema, Type, querySyntax } from 'plume/schema';
 
@@ -49,4 +49,13 @@ export function writeDocument(app: Application): string {
 export function documentWithoutPage(app: Application) {
   app.configure(serveOpenApi({ docsPath: false }));
   app.use('internal/metrics', { find: async () => ({ requests: 0 }) }, { openapi: false });
+}
+
+/** "Security": a strategy declares how the document describes it. */
+export class ApiKeyStrategy extends AuthenticationStrategy {
+  readonly securityScheme = { type: 'apiKey', in: 'header', name: 'X-API-Key' };
+
+  override async authenticate() {
+    return { authentication: { strategy: this.name } };
+  }
 }
