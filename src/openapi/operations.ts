@@ -1,35 +1,14 @@
-import { defaultServiceMethods, getServiceMeta, type Application } from '../core/index.js';
-import type { JsonSchema, MethodDocs, OpenApiObject, ServiceDocs } from './declarations.js';
-import { nestedQueryNote, pathParameter, queryParameters, templatePath } from './parameters.js';
-import { errorRef, successResponse } from './responses.js';
-import { authenticatedBy } from './security.js';
-import { nameOfPath, oneOrMany, openObject, pageOf, type Components } from './schemas.js';
-
-/** Everything describing one service needs. */
-export interface ServiceInput {
-  app: Application;
-  path: string;
-  service: unknown;
-  docs: ServiceDocs;
-  components: Components;
-  schemes: Record<string, OpenApiObject>;
-}
+import { defaultServiceMethods } from '../core/index.js';
+import type { JsonSchema, OpenApiObject } from './declarations.js';
+import { pathParameter, templatePath } from './parameters.js';
+import { successResponse } from './responses.js';
+import { oneOrMany, openObject, pageOf } from './schemas.js';
+import { capitalize, ServiceDescription, type ServiceInput } from './service-description.js';
 
 /** The path items of one service: the collection path and the id path (when it has operations). */
 export type PathItems = Record<string, Record<string, unknown>>;
 
 const standard = new Set<string>(defaultServiceMethods);
-
-/** `paginate` and `multi` of an adapter service (`service.options`), read without importing the adapter. */
-function adapterOptions(service: unknown): { paginate?: unknown; multi?: unknown } {
-  const original = getServiceMeta(service)?.original as { options?: unknown } | undefined;
-  const options = original?.options;
-  return typeof options === 'object' && options !== null ? options : {};
-}
-
-function capitalize(word: string): string {
-  return word.charAt(0).toUpperCase() + word.slice(1);
-}
 
 /**
  * The path items of a registered service (spec: "REST mapping"): `find` → `GET /path`, `get` →
@@ -38,189 +17,152 @@ function capitalize(word: string): string {
  * → `DELETE /path/{id}` (and `DELETE /path` where `multi` allows).
  */
 export function describeService(input: ServiceInput): PathItems {
-  const { path, docs, components, service } = input;
-  const methods = getServiceMeta(service)?.options.methods ?? [];
-  const base = docs.name ?? nameOfPath(path);
-  const opName = nameOfPath(path);
-  const result = docs.result === undefined ? openObject : components.add(base, docs.result);
-  const data = docs.data === undefined ? openObject : components.add(`${base}Data`, docs.data);
-  const patchData = docs.patch === undefined ? data : components.add(`${base}Patch`, docs.patch);
-  const adapter = adapterOptions(service);
-  const paginate = docs.paginate ?? (typeof adapter.paginate === 'object' && adapter.paginate !== null);
-  const multiOption = docs.multi ?? adapter.multi;
-  const multi = (method: string): boolean =>
-    multiOption === true || (Array.isArray(multiOption) && multiOption.includes(method));
-  const query = queryParameters(docs.query, components, `${base}Query`);
-  const queryWithExtras = [...query.parameters, ...(docs.parameters ?? [])];
-  const queryNote = nestedQueryNote(query.nested);
-  const has = (method: string) => methods.includes(method);
-  const methodDocs = (method: string): MethodDocs => docs.methods?.[method] ?? {};
-
-  /** The answer of `method`: its own `result` override, else `fallback`; `null` for nothing (204). */
-  const resultOf = (method: string, fallback: JsonSchema): JsonSchema | null => {
-    const own = methodDocs(method).result;
-    if (own === null) return null;
-    if (own !== undefined) return components.add(`${base}${capitalize(method)}Result`, own);
-    return methodDocs(method).contentType === undefined ? fallback : { type: 'string' };
-  };
-  const success = (method: string, status: string, description: string, fallback: JsonSchema) => {
-    const schema = resultOf(method, fallback);
-    return {
-      [schema === null ? '204' : status]: successResponse(
-        description,
-        schema,
-        methodDocs(method).contentType,
-      ),
-    };
-  };
-  const body = (schema: JsonSchema): OpenApiObject => ({
-    required: true,
-    content: { 'application/json': { schema } },
-  });
-  const operation = (
-    operationMethods: string[],
-    operationId: string,
-    summary: string,
-    parts: {
-      parameters?: OpenApiObject[];
-      /** Said after the method's own description. */
-      note?: string;
-      requestBody?: OpenApiObject;
-      responses: OpenApiObject;
-      byId?: boolean;
-    },
-  ): OpenApiObject => {
-    const own = methodDocs(operationMethods[0]!);
-    const auth = operationMethods.map(
-      (method) => authenticatedBy(input.app, service, method) ?? methodDocs(method).authentication,
-    );
-    const responses: OpenApiObject = { ...parts.responses, '400': errorRef('BadRequest') };
-    if (auth.some((strategies) => strategies !== undefined)) responses['401'] = errorRef('NotAuthenticated');
-    if (parts.byId) responses['404'] = errorRef('NotFound');
-    responses.default = errorRef('Error');
-    const security = securityOf(auth, input.schemes);
-    const description = [own.description, parts.note].filter(Boolean).join('\n\n');
-    return {
-      tags: [docs.tag ?? path],
-      summary: own.summary ?? summary,
-      ...(description !== '' && { description }),
-      operationId,
-      ...(parts.parameters !== undefined && parts.parameters.length > 0 && { parameters: parts.parameters }),
-      ...(parts.requestBody !== undefined && { requestBody: parts.requestBody }),
-      responses,
-      ...(security !== undefined && { security }),
-    };
-  };
-
+  const service = new ServiceDescription(input);
+  const { path, opName, result } = service;
   const collection: Record<string, unknown> = {};
   const item: Record<string, unknown> = {};
-  if (has('find')) {
-    const list = paginate
-      ? docs.result === undefined
-        ? pageOf(result)
-        : components.add(`${base}Page`, pageOf(result))
-      : { type: 'array', items: result };
-    collection.get = operation(['find'], `find${opName}`, `Find ${path}`, {
-      parameters: queryWithExtras,
-      note: queryNote,
-      responses: success('find', '200', paginate ? 'A page of records' : 'The records', list),
-    });
-  }
-  if (has('get')) {
-    item.get = operation(['get'], `get${opName}`, `Get one record of ${path}`, {
-      parameters: docs.parameters,
-      responses: success('get', '200', 'The record', result),
+  if (service.has('find')) collection.get = findOperation(service);
+  if (service.has('get')) {
+    item.get = service.operation(['get'], `get${opName}`, `Get one record of ${path}`, {
+      parameters: service.docs.parameters,
+      responses: service.success('get', '200', 'The record', result),
       byId: true,
     });
   }
-  const customs = methods.filter((method) => !standard.has(method));
-  if (has('create') || customs.length > 0) {
-    collection.post = postOperation();
-  }
-  if (has('update')) {
-    item.put = operation(['update'], `update${opName}`, `Replace a record of ${path}`, {
-      requestBody: body(data),
-      responses: success('update', '200', 'The replaced record', result),
+  const customs = service.methods.filter((method) => !standard.has(method));
+  if (service.has('create') || customs.length > 0) collection.post = postOperation(service, customs);
+  if (service.has('update')) {
+    item.put = service.operation(['update'], `update${opName}`, `Replace a record of ${path}`, {
+      requestBody: service.body(service.data),
+      responses: service.success('update', '200', 'The replaced record', result),
       byId: true,
     });
   }
-  for (const [method, verb, words] of [
-    ['patch', 'patch', 'Change'],
-    ['remove', 'delete', 'Remove'],
+  for (const [method, verb] of [
+    ['patch', 'patch'],
+    ['remove', 'delete'],
   ] as const) {
-    if (!has(method)) continue;
-    const requestBody = method === 'patch' ? body(patchData) : undefined;
-    item[verb] = operation([method], `${method}${opName}`, `${words} a record of ${path}`, {
-      requestBody,
-      responses: success(method, '200', `The ${method === 'patch' ? 'changed' : 'removed'} record`, result),
-      byId: true,
-    });
-    if (multi(method)) {
-      collection[verb] = operation(
-        [method],
-        `${method}${opName}Many`,
-        `${words} every record of ${path} the query matches`,
-        {
-          parameters: queryWithExtras,
-          note: queryNote,
-          requestBody,
-          responses: success(method, '200', `The ${method === 'patch' ? 'changed' : 'removed'} records`, {
-            type: 'array',
-            items: result,
-          }),
-        },
-      );
-    } else if (methodDocs(method).withoutId === true) {
-      collection[verb] = operation([method], `${method}${opName}WithoutId`, `${words} (without an id)`, {
-        parameters: docs.parameters,
+    if (!service.has(method)) continue;
+    item[verb] = changeOperation(service, method, 'one');
+    if (service.multi(method)) collection[verb] = changeOperation(service, method, 'many');
+    else if (service.methodDocs(method).withoutId === true) {
+      collection[verb] = changeOperation(service, method, 'without id');
+    }
+  }
+  return pathItems(path, collection, item);
+}
+
+/** `GET /path`: the query as parameters; a page or an array of records. */
+function findOperation(service: ServiceDescription): OpenApiObject {
+  const { result, components, base } = service;
+  const page = pageOf(result);
+  const list = !service.paginate
+    ? { type: 'array', items: result }
+    : service.docs.result === undefined
+      ? page
+      : components.add(`${base}Page`, page);
+  return service.operation(['find'], `find${service.opName}`, `Find ${service.path}`, {
+    parameters: service.query,
+    note: service.queryNote,
+    responses: service.success('find', '200', service.paginate ? 'A page of records' : 'The records', list),
+  });
+}
+
+/**
+ * `PATCH` or `DELETE`: of one record by id; of every record the query matches (`multi`; answers an
+ * array); or on the collection path with the same answer as by id (`withoutId`).
+ */
+function changeOperation(
+  service: ServiceDescription,
+  method: 'patch' | 'remove',
+  target: 'one' | 'many' | 'without id',
+): OpenApiObject {
+  const { path, opName, result } = service;
+  const [verb, done] = method === 'patch' ? ['Change', 'changed'] : ['Remove', 'removed'];
+  const requestBody = method === 'patch' ? service.body(service.patchData) : undefined;
+  if (target === 'many') {
+    return service.operation(
+      [method],
+      `${method}${opName}Many`,
+      `${verb} every record of ${path} the query matches`,
+      {
+        parameters: service.query,
+        note: service.queryNote,
         requestBody,
-        responses: success(method, '200', `The ${method === 'patch' ? 'changed' : 'removed'} record`, result),
-      });
-    }
+        responses: service.success(method, '200', `The ${done} records`, { type: 'array', items: result }),
+      },
+    );
   }
+  const byId = target === 'one';
+  const operationId = `${method}${opName}${byId ? '' : 'WithoutId'}`;
+  const summary = byId ? `${verb} a record of ${path}` : `${verb} without an id`;
+  return service.operation([method], operationId, summary, {
+    parameters: byId ? undefined : service.docs.parameters,
+    requestBody,
+    responses: service.success(method, '200', `The ${done} record`, result),
+    byId,
+  });
+}
 
-  /** `POST /path`: `create`, and the custom methods chosen by the `X-Service-Method` header. */
-  function postOperation(): OpenApiObject {
-    const bodies: JsonSchema[] = [];
-    const responses: OpenApiObject = {};
-    const lines: string[] = [];
-    if (has('create')) {
-      bodies.push(multi('create') ? oneOrMany(data) : data);
-      Object.assign(
-        responses,
-        success('create', '201', 'Created', multi('create') ? oneOrMany(result) : result),
-      );
-    }
-    const answers: JsonSchema[] = [];
-    for (const method of customs) {
-      const own = methodDocs(method);
-      bodies.push(
-        own.data === undefined ? openObject : components.add(`${base}${capitalize(method)}Data`, own.data),
-      );
-      const answer = resultOf(method, openObject);
-      if (answer === null) responses['204'] = successResponse('', null);
-      else answers.push(answer);
-      lines.push(`- \`X-Service-Method: ${method}\`${own.summary === undefined ? '' : `: ${own.summary}`}`);
-    }
-    if (answers.length > 0) {
-      const schema = answers.length === 1 ? answers[0]! : { anyOf: answers };
-      responses['200'] = successResponse('The answer of the custom method', schema);
-    }
-    const parameters = customs.length === 0 ? [] : [methodHeader(customs, !has('create'))];
-    const methodsHere = [...(has('create') ? ['create'] : []), ...customs];
-    const summary = has('create') ? `Create a record in ${path}` : `Call a custom method of ${path}`;
-    const op = operation(methodsHere, `${methodsHere[0]}${opName}`, summary, {
-      parameters,
-      requestBody: body(bodies.length === 1 ? bodies[0]! : { anyOf: bodies }),
-      responses,
-    });
-    if (lines.length > 0) {
-      const intro = `${has('create') ? 'Without `X-Service-Method`: create. ' : ''}Custom methods:`;
-      op.description = [op.description, `${intro}\n\n${lines.join('\n')}`].filter(Boolean).join('\n\n');
-    }
-    return op;
+/** `POST /path`: `create`, and the custom methods chosen by the `X-Service-Method` header. */
+function postOperation(service: ServiceDescription, customs: string[]): OpenApiObject {
+  const { data, result, components, base, path } = service;
+  const create = service.has('create');
+  const bodies: JsonSchema[] = [];
+  const responses: OpenApiObject = {};
+  if (create) {
+    const many = service.multi('create');
+    bodies.push(many ? oneOrMany(data) : data);
+    Object.assign(responses, service.success('create', '201', 'Created', many ? oneOrMany(result) : result));
   }
+  const answers: JsonSchema[] = [];
+  const lines: string[] = [];
+  for (const method of customs) {
+    const own = service.methodDocs(method);
+    bodies.push(
+      own.data === undefined ? openObject : components.add(`${base}${capitalize(method)}Data`, own.data),
+    );
+    const answer = service.resultOf(method, openObject);
+    if (answer === null) responses['204'] = successResponse('', null);
+    else answers.push(answer);
+    lines.push(`- \`X-Service-Method: ${method}\`${own.summary === undefined ? '' : `: ${own.summary}`}`);
+  }
+  if (answers.length > 0) {
+    const schema = answers.length === 1 ? answers[0]! : { anyOf: answers };
+    responses['200'] = successResponse('The answer of the custom method', schema);
+  }
+  const methods = [...(create ? ['create'] : []), ...customs];
+  const summary = create ? `Create a record in ${path}` : `Call a custom method of ${path}`;
+  const operation = service.operation(methods, `${methods[0]}${service.opName}`, summary, {
+    parameters: customs.length === 0 ? [] : [methodHeader(customs, !create)],
+    requestBody: service.body(bodies.length === 1 ? bodies[0]! : { anyOf: bodies }),
+    responses,
+  });
+  if (lines.length > 0) {
+    const intro = `${create ? 'Without `X-Service-Method`: create. ' : ''}Custom methods:`;
+    const description = [operation.description, `${intro}\n\n${lines.join('\n')}`];
+    operation.description = description.filter(Boolean).join('\n\n');
+  }
+  return operation;
+}
 
+/** The `X-Service-Method` header parameter (spec: "REST mapping"). */
+function methodHeader(customs: string[], required: boolean): OpenApiObject {
+  return {
+    name: 'X-Service-Method',
+    in: 'header',
+    required,
+    description: 'The custom method to run instead of `create`.',
+    schema: { type: 'string', enum: customs },
+  };
+}
+
+/** The collection and id path items, with the placeholders (and the id) as path parameters. */
+function pathItems(
+  path: string,
+  collection: Record<string, unknown>,
+  item: Record<string, unknown>,
+): PathItems {
   const { template, names } = templatePath(path);
   const routeParameters = names.map((name) => pathParameter(name));
   const idName = names.includes('id') ? 'recordId' : 'id';
@@ -236,32 +178,4 @@ export function describeService(input: ServiceInput): PathItems {
     };
   }
   return items;
-}
-
-/** The `X-Service-Method` header parameter (spec: "REST mapping"). */
-function methodHeader(customs: string[], required: boolean): OpenApiObject {
-  return {
-    name: 'X-Service-Method',
-    in: 'header',
-    required,
-    description: 'The custom method to run instead of `create`.',
-    schema: { type: 'string', enum: customs },
-  };
-}
-
-/**
- * The `security` of an operation from the strategies each of its methods allows: one alternative
- * per strategy with a scheme, plus `{}` (none) when one of the methods needs no authentication.
- */
-function securityOf(
-  auth: (string[] | undefined)[],
-  schemes: Record<string, OpenApiObject>,
-): Record<string, string[]>[] | undefined {
-  if (auth.every((strategies) => strategies === undefined)) return undefined;
-  const names = [...new Set(auth.flatMap((strategies) => strategies ?? []))].filter(
-    (name) => name in schemes,
-  );
-  const alternatives: Record<string, string[]>[] = names.map((name) => ({ [name]: [] }));
-  if (auth.some((strategies) => strategies === undefined)) alternatives.push({});
-  return alternatives.length > 0 ? alternatives : undefined;
 }
