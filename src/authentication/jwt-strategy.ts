@@ -6,8 +6,9 @@ import { AuthenticationStrategy, readHeader } from './strategy.js';
 const allowedSettings = new Set(['header', 'schemes']);
 
 /**
- * The `jwt` strategy (spec: "Authentication" 3): reads `Authorization: Bearer <token>` (or `JWT <token>`;
- * the scheme is case-insensitive, and header and schemes are configurable under `configuration.jwt`),
+ * The `jwt` strategy (spec: "Authentication" 3): reads `Authorization: Bearer <token>` (or `JWT <token>`,
+ * or `<token>` without a scheme as FeathersJS does; the scheme is case-insensitive, and header and
+ * schemes are configurable under `configuration.jwt`),
  * verifies the token with the service's `verifyAccessToken`, and loads the entity with
  * `entityService.get(payload.sub)`. Result: `{ accessToken, authentication: { strategy, accessToken,
  * payload }, [entity]: entity }`. Every failure is a 401 `NotAuthenticated`.
@@ -46,13 +47,19 @@ export class JWTStrategy extends AuthenticationStrategy {
     }
   }
 
-  /** `{ strategy, accessToken }` from the header; `null` without the header or with another scheme. */
+  /**
+   * `{ strategy, accessToken }` from the header (`<scheme> <token>` with an accepted scheme, or a
+   * value without a space, which is the token itself); `null` without the header or with another scheme.
+   */
   override async parse(request: ParseRequest): Promise<AuthenticationRequest | null> {
     const { header, schemes } = this.settings;
     const value = readHeader(request, header)?.trim();
     if (value === undefined || value === '') return null;
     const space = value.indexOf(' ');
-    if (space === -1) return null;
+    // No scheme at all: the whole value is the token, as FeathersJS reads it (a scheme alone is none).
+    if (space === -1) {
+      return schemes.includes(value.toLowerCase()) ? null : { strategy: this.name, accessToken: value };
+    }
     const scheme = value.slice(0, space).toLowerCase();
     const token = value.slice(space + 1).trim();
     if (!schemes.includes(scheme) || token === '') return null;

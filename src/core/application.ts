@@ -1,7 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { NotFound } from '../errors/index.js';
+import { BadRequest, NotFound } from '../errors/index.js';
 import type {
   AroundHook,
+  AroundHookMap,
   HookMap,
   Service,
   ServiceAddons,
@@ -10,7 +11,7 @@ import type {
 } from './declarations.js';
 import { HookStore } from './hooks.js';
 import { Router, stripSlashes, type RouteMatch } from './router.js';
-import { getServiceMeta, wrapService } from './service.js';
+import { getServiceMeta, isMethodName, wrapService } from './service.js';
 
 /** A registered service: the user's object wrapped with hooks and events. */
 export type RegisteredService<S = UntypedService> = S & ServiceAddons;
@@ -25,8 +26,14 @@ export type ServiceLookup = RouteMatch<RegisteredService>;
  * `Services` maps paths to service types so that `app.service('users')` is typed.
  */
 export class Application<Services extends object = Record<string, UntypedService>> extends EventEmitter {
-  /** Registered services by path (without slashes). */
-  readonly services: Record<string, RegisteredService> = {};
+  /**
+   * Registered services by path (without slashes). It has no prototype, so a path such as
+   * `constructor` or `__proto__` is an ordinary key and never finds an `Object.prototype` member.
+   */
+  readonly services: Record<string, RegisteredService> = Object.create(null) as Record<
+    string,
+    RegisteredService
+  >;
   /** Values stored with `app.set(name, value)`. */
   readonly settings: Record<string, unknown> = {};
   /** App-wide hooks, run around every service's own hooks. */
@@ -57,13 +64,18 @@ export class Application<Services extends object = Record<string, UntypedService
 
   /**
    * Registers `service` at `path` (placeholders like `users/:userId/messages` allowed) and returns
-   * the app. Throws `BadRequest` for an invalid path, service or method list, or a taken path.
-   * If the app is already set up, the service's `setup(app, path)` runs now (not awaited; errors are emitted as `'error'`).
+   * the app. Throws `BadRequest` for a path that is not a string, a service that is not an object,
+   * an invalid method list, or a taken path. `options.methods: []` registers an internal-only service
+   * (callable in the app, no method reachable over HTTP). If the app is already set up, the
+   * service's `setup(app, path)` runs now (not awaited; errors are emitted as `'error'`).
    */
   use<S extends Service>(path: string, service: S, options?: ServiceOptions): this {
+    if (typeof path !== 'string') {
+      throw new BadRequest(`'${String(path)}' is not a valid service path: expected a string`);
+    }
     const location = stripSlashes(path);
     if (typeof service !== 'object' || service === null) {
-      throw new TypeError(`Invalid service object passed for path '${location}'`);
+      throw new BadRequest(`Invalid service object passed for path '${location}'`);
     }
     const wrapped = wrapService(this as Application, location, service, options ?? {}) as RegisteredService;
     this.routes.insert(location, wrapped);
@@ -91,8 +103,9 @@ export class Application<Services extends object = Record<string, UntypedService
   service<L extends keyof Services & string>(path: L): RegisteredService<Services[L]>;
   service(path: string): RegisteredService;
   service(path: string): RegisteredService {
-    const wrapped = this.services[stripSlashes(path)];
-    if (wrapped === undefined) throw new NotFound(`Can not find service '${stripSlashes(path)}'`);
+    const location = typeof path === 'string' ? stripSlashes(path) : String(path);
+    const wrapped = this.services[location];
+    if (wrapped === undefined) throw new NotFound(`Can not find service '${location}'`);
     return wrapped;
   }
 
@@ -109,9 +122,12 @@ export class Application<Services extends object = Record<string, UntypedService
     return match;
   }
 
-  /** Adds app-wide hooks, run around the hooks of every service (see `docs/hooks.md`). */
-  hooks(map: HookMap | AroundHook[]): this {
-    this.hookStore.add(map);
+  /**
+   * Adds app-wide hooks, run around the hooks of every service (see `docs/hooks.md`): the
+   * `{ around, before, after, error }` form, a list of around hooks, or a method map of around hooks.
+   */
+  hooks(map: HookMap | AroundHook[] | AroundHookMap): this {
+    this.hookStore.add(map, isMethodName);
     return this;
   }
 

@@ -1,21 +1,26 @@
 import { GeneralError } from '../errors/index.js';
 
-/** A koa-style middleware: does its work around `next()`, which runs the rest of the chain. */
+/**
+ * A koa-style middleware: does its work around `next()`, which runs the rest of the chain. It is
+ * called with the `this` the composed function was called with (hooks: the service).
+ */
 export type Middleware<C> = (context: C, next: () => Promise<void>) => Promise<void> | void;
 
 /**
  * Composes middleware into one function `(context, last?) => Promise<void>` that runs them in order,
  * each around the rest of the chain, ending with `last` (DESIGN.md: "one koa-style compose()").
  *
- * Calling `next()` twice from one middleware rejects with a `GeneralError`, because running the rest of
- * the chain twice would call a service method twice.
+ * Each middleware is called with the `this` the composed function is called with: service hooks run
+ * as `run.call(service, context, last)`, so `this` in a hook is the service (as in FeathersJS);
+ * `createHandler` calls it plainly. Calling `next()` twice from one middleware rejects with a
+ * `GeneralError`, because running the rest of the chain twice would call a service method twice.
  */
 export function compose<C>(
   middleware: readonly Middleware<C>[],
-): (context: C, last?: () => Promise<void>) => Promise<void> {
+): (this: unknown, context: C, last?: () => Promise<void>) => Promise<void> {
   const chain = middleware.slice();
-  return function run(context: C, last?: () => Promise<void>): Promise<void> {
-    return new ChainRun(chain, context, last).dispatch(0);
+  return function run(this: unknown, context: C, last?: () => Promise<void>): Promise<void> {
+    return new ChainRun(chain, context, last, this).dispatch(0);
   };
 }
 
@@ -27,12 +32,20 @@ class ChainRun<C> {
   readonly #chain: readonly Middleware<C>[];
   readonly #context: C;
   readonly #last: (() => Promise<void>) | undefined;
+  /** The `this` each middleware is called with. */
+  readonly #self: unknown;
   #called = -1;
 
-  constructor(chain: readonly Middleware<C>[], context: C, last: (() => Promise<void>) | undefined) {
+  constructor(
+    chain: readonly Middleware<C>[],
+    context: C,
+    last: (() => Promise<void>) | undefined,
+    self: unknown,
+  ) {
     this.#chain = chain;
     this.#context = context;
     this.#last = last;
+    this.#self = self;
   }
 
   /**
@@ -46,7 +59,7 @@ class ChainRun<C> {
     const last = this.#last;
     try {
       if (fn === undefined) return last === undefined ? Promise.resolve() : Promise.resolve(last());
-      return Promise.resolve(fn(this.#context, () => this.dispatch(index + 1)));
+      return Promise.resolve(fn.call(this.#self, this.#context, () => this.dispatch(index + 1)));
     } catch (error: unknown) {
       return rejected(error);
     }

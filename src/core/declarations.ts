@@ -114,7 +114,10 @@ export interface HookContext<S = Service> {
   params: Params;
   id?: NullableId;
   data?: unknown;
-  /** Setting it in a before hook skips the method; in an error hook it recovers from the error. */
+  /**
+   * Setting it in a before hook, or in an around hook before `next()`, skips the method; in an error
+   * hook it recovers from the error.
+   */
   result?: unknown;
   /** What is sent to external clients instead of `result` when set (e.g. without password hashes). */
   dispatch?: unknown;
@@ -138,6 +141,17 @@ export type RegularHook<S = Service> = (
 /** Hooks for `all` methods or per method name. */
 export type HookMethodMap<H> = { all?: H | H[] } & { [method: string]: H | H[] | undefined };
 
+/**
+ * FeathersJS' shorthand for around hooks per method: `{ all: [hookB], get: [hookA] }` (values a hook
+ * or a list). The four hook type names are not allowed as keys, so a `{ before, … }` map stays a `HookMap`.
+ */
+export type AroundHookMap<S = Service> = {
+  around?: never;
+  before?: never;
+  after?: never;
+  error?: never;
+} & HookMethodMap<AroundHook<S>>;
+
 /** The argument of `service.hooks()` and `app.hooks()`. */
 export interface HookMap<S = Service> {
   around?: AroundHook<S>[] | HookMethodMap<AroundHook<S>>;
@@ -146,9 +160,13 @@ export interface HookMap<S = Service> {
   error?: RegularHook<S> | RegularHook<S>[] | HookMethodMap<RegularHook<S>>;
 }
 
-/** What `app.use` adds to every registered service: hooks and events (`on`, `emit`, …). */
+/**
+ * What `app.use` adds to every registered service: hooks and events (`on`, `emit`, …). `hooks()`
+ * takes `{ around, before, after, error }`, a list of around hooks for all methods, or a method map
+ * of around hooks (`{ all: [...], get: [...] }`); hooks run with `this` = the service.
+ */
 export interface ServiceAddons {
-  hooks(map: HookMap | AroundHook[]): this;
+  hooks(map: HookMap | AroundHook[] | AroundHookMap): this;
   on(event: string, listener: (...args: unknown[]) => void): this;
   once(event: string, listener: (...args: unknown[]) => void): this;
   off(event: string, listener: (...args: unknown[]) => void): this;

@@ -1,5 +1,12 @@
 import { BadRequest } from '../errors/index.js';
-import type { AroundHook, HookContext, HookMap, HookMethodMap, RegularHook } from './declarations.js';
+import type {
+  AroundHook,
+  AroundHookMap,
+  HookContext,
+  HookMap,
+  HookMethodMap,
+  RegularHook,
+} from './declarations.js';
 
 type HookKind = 'before' | 'after' | 'error';
 
@@ -17,17 +24,32 @@ export class HookStore {
   /** Increases with each registration so cached chains know they are stale. */
   version = 0;
 
-  /** Adds hooks in any of the accepted forms (see `HookMap`). Throws on an unknown hook type. */
-  add(map: HookMap | AroundHook[]): void {
+  /**
+   * Adds hooks in any of the accepted forms: `{ around, before, after, error }` (each a hook, a list
+   * or a method map), a list of around hooks for all methods, or FeathersJS' shorthand, a method map of
+   * around hooks (`{ all: [hookB], get: [hookA] }`). A key other than the four hook types names a
+   * method (or `all`) and takes around hooks; `isMethod` says which names this level accepts (a
+   * service: its hook-enabled methods). Throws `BadRequest` for any other key or a hook that is not a
+   * function.
+   */
+  add(map: HookMap | AroundHook[] | AroundHookMap, isMethod: (name: string) => boolean): void {
+    if (typeof map !== 'object' || map === null) {
+      throw new BadRequest('hooks() takes { around, before, after, error }, a method map or a list of hooks');
+    }
     if (Array.isArray(map)) {
       append(this.around, 'all', map);
     } else {
-      for (const [type, value] of Object.entries(map)) {
+      for (const [key, value] of Object.entries(map)) {
         if (value === undefined) continue;
-        if (type === 'around') addByMethod(this.around, value as AroundHook[] | HookMethodMap<AroundHook>);
-        else if (type === 'before' || type === 'after' || type === 'error')
-          addByMethod(this.regular[type], value as RegularHook | RegularHook[] | HookMethodMap<RegularHook>);
-        else throw new BadRequest(`'${type}' is not a valid hook type`);
+        if (key === 'around') addByMethod(this.around, value as AroundHook[] | HookMethodMap<AroundHook>);
+        else if (key === 'before' || key === 'after' || key === 'error')
+          addByMethod(this.regular[key], value as RegularHook | RegularHook[] | HookMethodMap<RegularHook>);
+        else if (key === 'all' || isMethod(key))
+          append(this.around, key, (Array.isArray(value) ? value : [value]) as AroundHook[]);
+        else
+          throw new BadRequest(
+            `'${key}' is not a valid hook type (around, before, after, error) nor a hook-enabled method`,
+          );
       }
     }
     this.version++;
@@ -79,25 +101,26 @@ function addByMethod<H>(map: Map<string, H[]>, value: H | H[] | HookMethodMap<H>
   }
 }
 
-async function runRegular(hook: RegularHook, context: HookContext): Promise<void> {
-  const returned = await hook(context);
+async function runRegular(self: unknown, hook: RegularHook, context: HookContext): Promise<void> {
+  const returned = await hook.call(self, context);
   if (returned !== undefined && returned !== null && returned !== context) Object.assign(context, returned);
 }
 
 /**
- * Turns before, after and error hooks into one around hook. A before hook that sets `context.result`
- * skips the rest of the chain (inner levels and the method); an error hook that sets `context.result`
- * recovers, and the call then succeeds with that result.
+ * Turns before, after and error hooks into one around hook, which calls each of them with its own
+ * `this` (the service). A before hook that sets `context.result` skips the rest of the chain (inner
+ * levels and the method); an error hook that sets `context.result` recovers, and the call then
+ * succeeds with that result.
  */
 function collect(before: RegularHook[], after: RegularHook[], error: RegularHook[]): AroundHook {
-  return async (context, next) => {
+  return async function collected(this: unknown, context, next) {
     try {
       context.type = 'before';
-      for (const hook of before) await runRegular(hook, context);
+      for (const hook of before) await runRegular(this, hook, context);
       context.type = 'around';
       if (context.result === undefined) await next();
       context.type = 'after';
-      for (const hook of after) await runRegular(hook, context);
+      for (const hook of after) await runRegular(this, hook, context);
       context.type = 'around';
     } catch (thrown: unknown) {
       if (error.length === 0) throw thrown;
@@ -107,7 +130,7 @@ function collect(before: RegularHook[], after: RegularHook[], error: RegularHook
       context.type = 'error';
       for (const hook of error) {
         try {
-          await runRegular(hook, context);
+          await runRegular(this, hook, context);
         } catch (replaced: unknown) {
           context.error = replaced;
         }

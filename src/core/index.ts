@@ -9,6 +9,7 @@ export {
   defaultEventMap,
   defaultServiceMethods,
   type AroundHook,
+  type AroundHookMap,
   type HeadersObject,
   type HookContext,
   type HookMap,

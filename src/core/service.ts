@@ -7,6 +7,7 @@ import {
   defaultServiceMethods,
   type AroundHook,
   type HookContext,
+  type AroundHookMap,
   type HookMap,
   type Params,
   type Service,
@@ -45,6 +46,11 @@ const reservedNames = new Set([
   'then',
 ]);
 
+/** True for a name a service method may have (app-level hooks accept any of them). */
+export function isMethodName(name: string): boolean {
+  return !reservedNames.has(name) && !name.startsWith('_') && /^[A-Za-z][\w]*$/.test(name);
+}
+
 /** The argument names of `method`, e.g. `['id', 'data', 'params']` for `patch`. */
 export function argumentsOf(method: string): readonly ('id' | 'data' | 'params')[] {
   // Own keys only: `constructor`, `__proto__` or `toString` must not find Object.prototype members.
@@ -81,7 +87,7 @@ export function normalizeOptions(
 ): ServiceMeta['options'] {
   const methods = options.methods ?? defaultServiceMethods.filter((m) => hasMethod(service, m));
   for (const method of methods) {
-    if (reservedNames.has(method) || method.startsWith('_') || !/^[A-Za-z][\w]*$/.test(method)) {
+    if (!isMethodName(method)) {
       throw new BadRequest(`'${method}' on service '${path}' is not allowed as a method name`);
     }
     if (!hasMethod(service, method)) {
@@ -90,8 +96,13 @@ export function normalizeOptions(
       );
     }
   }
-  const hookable = methods.length > 0 || hasMethod(service, 'setup') || hasMethod(service, 'teardown');
-  if (!hookable) throw new BadRequest(`Invalid service object passed for path '${path}'`);
+  // `methods: []` is an internal-only service: its standard methods still count.
+  const usable =
+    methods.length > 0 ||
+    defaultServiceMethods.some((m) => hasMethod(service, m)) ||
+    hasMethod(service, 'setup') ||
+    hasMethod(service, 'teardown');
+  if (!usable) throw new BadRequest(`Invalid service object passed for path '${path}'`);
   // Like FeathersJS, a service may name its custom events itself (adapters take an `events` option).
   const ownEvents = (service as { events?: unknown }).events;
   const events = options.events ?? (Array.isArray(ownEvents) ? (ownEvents as string[]) : []);
@@ -138,26 +149,36 @@ export function wrapService(
       Object.defineProperty(wrapped, name, { value: fn.bind(emitter), writable: true });
     }
   }
+  const hookable = new Set([
+    ...normalized.methods,
+    ...defaultServiceMethods.filter((m) => hasMethod(service, m)),
+  ]);
   Object.defineProperty(wrapped, 'hooks', {
-    value(map: HookMap | AroundHook[]) {
-      meta.hooks.add(map);
+    value(map: HookMap | AroundHook[] | AroundHookMap) {
+      meta.hooks.add(map, (name) => hookable.has(name));
       return wrapped;
     },
     writable: true,
   });
 
-  const hookable = new Set([
-    ...normalized.methods,
-    ...defaultServiceMethods.filter((m) => hasMethod(service, m)),
-  ]);
   for (const method of hookable) {
-    Object.defineProperty(wrapped, method, {
-      value: async (...args: unknown[]) => (await invokeService(app, wrapped, method, args)).result,
-      writable: true,
-      configurable: true,
-    });
+    const hooked = async (...args: unknown[]) => (await invokeService(app, wrapped, method, args)).result;
+    copyOwnProperties(hooked, (service as Record<string, unknown>)[method] as object);
+    Object.defineProperty(wrapped, method, { value: hooked, writable: true, configurable: true });
   }
   return wrapped;
+}
+
+/**
+ * Gives a hooked method the own properties of the method it wraps (`name`, `length`, and anything
+ * set on the function, symbols included), as FeathersJS does, so code that tags methods keeps working.
+ */
+function copyOwnProperties(target: object, source: object): void {
+  for (const key of Reflect.ownKeys(source)) {
+    if (key === 'prototype' || key === 'arguments' || key === 'caller') continue;
+    const descriptor = Object.getOwnPropertyDescriptor(source, key);
+    if (descriptor !== undefined) Object.defineProperty(target, key, descriptor);
+  }
 }
 
 /** Builds the hook context for a call from the method's positional arguments. */
@@ -189,8 +210,12 @@ function createContext(
   return context;
 }
 
-/** Calls the original method with the (possibly hook-changed) context values. */
+/**
+ * Calls the original method with the (possibly hook-changed) context values, unless a hook already set
+ * `context.result` (an around hook that sets it before `next()` skips the method, as FeathersJS does).
+ */
 async function callOriginal(meta: ServiceMeta, wrapped: Service, context: HookContext): Promise<void> {
+  if (context.result !== undefined) return;
   const fn = (meta.original as Record<string, unknown>)[context.method];
   if (typeof fn !== 'function') throw new BadRequest(`Method '${context.method}' is not implemented`);
   const args = argumentsOf(context.method).map((name) => context[name]);
@@ -198,9 +223,14 @@ async function callOriginal(meta: ServiceMeta, wrapped: Service, context: HookCo
   context.result = await (fn as (...a: unknown[]) => Promise<unknown>).apply(wrapped, args);
 }
 
+/**
+ * Emits the context's event once per item of the result. A service registered from another app
+ * (`app2.use('x', app1.service('y'))`) shares that service's emitter, which already emitted the event.
+ */
 function emitEvents(wrapped: Service & ServiceAddons, meta: ServiceMeta, context: HookContext): void {
   const event = context.event;
   if (typeof event !== 'string' || meta.options.events.includes(event)) return;
+  if (getServiceMeta(meta.original) !== undefined) return;
   const items = Array.isArray(context.result) ? context.result : [context.result];
   for (const item of items) wrapped.emit(event, item, context);
 }
@@ -211,7 +241,7 @@ function emitEvents(wrapped: Service & ServiceAddons, meta: ServiceMeta, context
  * context before any hook runs. Rejects with whatever the chain throws.
  *
  * Order: app around → app before → service around → service before → method → service after →
- * app after; see `docs/hooks.md`.
+ * app after; see `docs/hooks.md`. Every hook is called with `this` = `service`.
  */
 export async function invokeService(
   app: Application,
@@ -228,7 +258,8 @@ export async function invokeService(
   let chain = meta.chains.get(method);
   if (chain === undefined || chain.version !== key) {
     const run = compose<HookContext>([...app.hookStore.forMethod(method), ...meta.hooks.forMethod(method)]);
-    chain = { version: key, run: (ctx) => run(ctx, () => callOriginal(meta, service, ctx)) };
+    // Hooks run with `this` = the service, as in FeathersJS.
+    chain = { version: key, run: (ctx) => run.call(service, ctx, () => callOriginal(meta, service, ctx)) };
     meta.chains.set(method, chain);
   }
   await chain.run(context);

@@ -2,6 +2,13 @@
  * `plume/errors`: the HTTP error classes and their JSON form (spec: "Errors").
  * @packageDocumentation
  */
-export { PlumeError, isPlumeError, type ErrorJSON, type ErrorOptions } from './plume-error.js';
+export {
+  PlumeError,
+  isPlumeError,
+  type ErrorFields,
+  type ErrorJSON,
+  type ErrorMessage,
+  type ErrorOptions,
+} from './plume-error.js';
 export * from './classes.js';
 export { toPlumeError, fromJSON } from './convert.js';

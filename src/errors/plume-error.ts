@@ -19,10 +19,40 @@ export interface ErrorOptions {
 }
 
 /**
+ * FeathersJS' object form of an error's first argument: `new BadRequest({ message, errors, ...data })`.
+ * An `Error` instance is accepted too (its message, its `errors`, its other enumerable fields as data).
+ */
+export interface ErrorFields {
+  message?: string;
+  errors?: unknown;
+  [field: string]: unknown;
+}
+
+/** The first argument of every error class: a message, the `ErrorFields` object form, or an `Error`. */
+export type ErrorMessage = string | ErrorFields | Error;
+
+/** Message, errors and data from the object form; `name` is the message when it has none. */
+function readFields(
+  fields: object | null,
+  name: string,
+): { message: string; errors: unknown; data: Record<string, unknown> | undefined } {
+  if (fields === null) return { message: name, errors: undefined, data: undefined };
+  const { message, errors, ...rest } = fields as ErrorFields;
+  return {
+    message: typeof message === 'string' && message !== '' ? message : name,
+    errors,
+    data: Object.keys(rest).length > 0 ? rest : undefined,
+  };
+}
+
+/**
  * Base class of every HTTP error plume throws (spec: "Errors").
  *
  * `code` is the HTTP status; `className` its kebab-case name; `toJSON()` gives
- * `{ name, message, code, className, data?, errors? }` and never the stack.
+ * `{ name, message, code, className, data?, errors? }` and never the stack. The first argument is a
+ * message or, as in FeathersJS, an object `{ message, errors, ...data }` (or an `Error`, then kept as
+ * `cause`): its `message` is the message, `errors` the errors and the other fields the data;
+ * `options.data` and `options.errors` win over them.
  */
 export class PlumeError extends Error {
   /** HTTP status code, e.g. 404. */
@@ -32,13 +62,23 @@ export class PlumeError extends Error {
   data?: unknown;
   errors?: unknown;
 
-  constructor(message: string, name: string, code: number, className: string, options: ErrorOptions = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+  constructor(
+    message: ErrorMessage,
+    name: string,
+    code: number,
+    className: string,
+    options: ErrorOptions = {},
+  ) {
+    const fields = typeof message === 'object' ? readFields(message, name) : { message: String(message) };
+    const cause = options.cause ?? (message instanceof Error ? message : undefined);
+    super(fields.message, cause === undefined ? undefined : { cause });
     this.name = name;
     this.code = code;
     this.className = className;
-    if (options.data !== undefined) this.data = options.data;
-    if (options.errors !== undefined) this.errors = options.errors;
+    const data = options.data ?? ('data' in fields ? fields.data : undefined);
+    const errors = options.errors ?? ('errors' in fields ? fields.errors : undefined);
+    if (data !== undefined) this.data = data;
+    if (errors !== undefined) this.errors = errors;
   }
 
   /** The client-safe JSON form: `{ name, message, code, className, data?, errors? }`. */

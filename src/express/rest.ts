@@ -17,7 +17,7 @@ import {
   type Service,
   type ServiceLookup,
 } from '../core/index.js';
-import { BadRequest, GeneralError, UnsupportedMediaType } from '../errors/index.js';
+import { BadRequest, GeneralError, isPlumeError, UnsupportedMediaType } from '../errors/index.js';
 import { parseAuthentication, type AuthenticationSettings } from './authentication.js';
 import type { ServiceMiddleware } from './declarations.js';
 
@@ -132,6 +132,18 @@ function runFormatter(format: Formatter, req: Request, res: Response, next: Next
   }
 }
 
+/**
+ * Passes an error on to the error middleware with its status already on `res.statusCode` (a plume
+ * error's `code`, else 500), so an application's own error middleware can answer with it, as in
+ * FeathersJS; plume's `errorHandler` sets the status itself anyway.
+ */
+function passError(res: Response, next: NextFunction, error: unknown): void {
+  if (!res.headersSent) {
+    res.status(isPlumeError(error) && error.code >= 400 && error.code <= 599 ? error.code : 500);
+  }
+  next(error);
+}
+
 /** The service middleware `app.use(path, before, service, after)` stored on a registered service. */
 function serviceMiddlewareOf(service: Service): Required<ServiceMiddleware> {
   const options = getServiceMeta(service)?.options.framework as ServiceMiddleware | undefined;
@@ -150,10 +162,14 @@ function serviceMiddlewareOf(service: Service): Required<ServiceMiddleware> {
  *
  * Order matters: body parsers (`json()`, `urlencoded()`) and middleware that set `req.framework`
  * properties must be registered before `app.configure(rest())` (or be service middleware).
+ * An error is passed on with its status already set on `res.statusCode` (a plume error's `code`, else
+ * 500), for an application's own error middleware. `rest(null)` and `rest()` use the default formatter.
  * Throws a `TypeError` for an app that did not come from `serverFramework(app)`.
  */
-export function rest(options: Formatter | RestOptions = {}): <S extends object>(app: Application<S>) => void {
-  const settings: RestOptions = typeof options === 'function' ? { formatter: options } : options;
+export function rest(
+  options: Formatter | RestOptions | null = {},
+): <S extends object>(app: Application<S>) => void {
+  const settings: RestOptions = typeof options === 'function' ? { formatter: options } : (options ?? {});
   const format = settings.formatter ?? formatter;
   if (typeof format !== 'function') throw new TypeError('rest(formatter): the formatter must be a function');
 
@@ -169,8 +185,9 @@ export function rest(options: Formatter | RestOptions = {}): <S extends object>(
         const lookup = lookups.get(req);
         if (lookup === undefined) throw new GeneralError('The REST service middleware ran without a service');
         const service = lookup.value;
-        const data = readData(req);
+        // The method first: a method the service lacks is a 405 whether or not a body came with it.
         const method = getServiceMethod(service, req.method, lookup.id, req.get(METHOD_HEADER) ?? null);
+        const data = readData(req);
         const query = req.query as Query | undefined;
         const params: Params = {
           query: query ?? {},
@@ -190,7 +207,7 @@ export function rest(options: Formatter | RestOptions = {}): <S extends object>(
         res.data = body;
         next();
       } catch (error: unknown) {
-        next(error);
+        passError(res, next, error);
       }
     };
 
@@ -221,7 +238,7 @@ export function rest(options: Formatter | RestOptions = {}): <S extends object>(
       try {
         lookup = app.lookup(req.path);
       } catch (error: unknown) {
-        next(error);
+        passError(res, next, error);
         return;
       }
       if (lookup === null) {
@@ -236,7 +253,7 @@ export function rest(options: Formatter | RestOptions = {}): <S extends object>(
     const parse = parseAuthentication(settings.authentication);
     app.use(function serveRest(req: Request, res: Response, next: NextFunction) {
       void parse(req, res, (error?: unknown) => {
-        if (error !== undefined && error !== null) next(error);
+        if (error !== undefined && error !== null) passError(res, next, error);
         else serveServices(req, res, next);
       });
     });

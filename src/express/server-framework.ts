@@ -201,6 +201,8 @@ export function serverFramework(app?: unknown, existing?: unknown): unknown {
   const overrides = {
     use(this: Express, ...args: unknown[]): unknown {
       const [path, ...rest] = args;
+      // A missing path with a service is plume's BadRequest, as on a plain plume app (not Express' TypeError).
+      if ((path === null || path === undefined) && rest.length > 0) return plumeUse.call(this, ...args);
       const split = typeof path === 'string' ? splitServiceArguments(path, rest) : null;
       if (split === null) return expressUse.apply(this, args);
       return plumeUse.call(this, path, split.service, split.options);

@@ -1,4 +1,4 @@
-import type { Middleware } from '../core/index.js';
+import { getServiceMethod, METHOD_HEADER, type Middleware } from '../core/index.js';
 import { BadRequest, PayloadTooLarge } from '../errors/index.js';
 import type { HandlerContext } from './create-handler.js';
 import { isUnsafeKey } from './query-parser.js';
@@ -152,14 +152,31 @@ export async function parseRequestBody(request: Request, limit = DEFAULT_BODY_LI
 }
 
 /**
+ * Throws `MethodNotAllowed` when the request is for a method its service does not expose: that 405
+ * wins over a missing or unreadable body, as on the Express transport.
+ */
+function refuseUnexposedMethod(context: HandlerContext): void {
+  const { lookup, request } = context;
+  if (lookup)
+    getServiceMethod(lookup.value, request.method, lookup.id, getRequestHeader(request, METHOD_HEADER));
+}
+
+/**
  * Middleware that sets `context.data` from the body of `POST`, `PUT` and `PATCH` requests with
  * `parseRequestBody` (spec: "Web Standard handler API", `bodyParser`). Other methods get no data.
- * `options.limit` is the largest parsed body in bytes (default 1 MiB; larger → 413).
+ * `options.limit` is the largest parsed body in bytes (default 1 MiB; larger → 413). When the body is
+ * missing or cannot be read and the request is for a method the service does not expose, the answer
+ * is that 405 rather than the body's 400/413.
  */
 export function bodyParser(options: BodyParserOptions = {}): Middleware<HandlerContext> {
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
   const parse = async (context: HandlerContext, next: () => Promise<void>): Promise<void> => {
-    context.data = await parseRequestBody(context.request, limit);
+    try {
+      context.data = await parseRequestBody(context.request, limit);
+    } catch (error: unknown) {
+      refuseUnexposedMethod(context);
+      throw error;
+    }
     await next();
   };
   // Requests without a body go straight on: no promise and no turn of their own.

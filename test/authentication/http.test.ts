@@ -124,6 +124,17 @@ describe.each(authTransports)('authentication over HTTP ($name)', (transport) =>
     }
   });
 
+  it('reads a token sent without a scheme (Authorization: <token>), as FeathersJS does', async () => {
+    const { url, accessToken } = await loggedIn();
+    const response = await get(`${url}/messages`, { authorization: accessToken });
+    expect(response.status).toBe(200);
+    expect((await response.json()).user).toEqual({ id: '1', email: 'ada@example.com', name: 'Ada' });
+    const forged = await get(`${url}/messages`, { authorization: `${accessToken}x` });
+    expect(forged.status).toBe(401);
+    // A scheme the strategy does not know is still not a token.
+    expect((await get(`${url}/messages`, { authorization: `Basic ${accessToken}` })).status).toBe(401);
+  });
+
   it('rejects every bad token with 401: other algorithm, alg none, wrong signature, expired, wrong audience or issuer', async () => {
     const { url, accessToken } = await loggedIn({
       jwtOptions: { audience: 'https://api.example', issuer: 'plume-tests' },

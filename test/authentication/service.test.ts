@@ -246,6 +246,7 @@ describe('AuthenticationService.parse and authenticate (the transports contract)
     expect(await parse({ authorization: 'bearer abc' })).toEqual({ strategy: 'jwt', accessToken: 'abc' });
     expect(await parse({ Authorization: 'JWT abc' })).toEqual({ strategy: 'jwt', accessToken: 'abc' });
     expect(await parse({ authorization: 'Basic abc' })).toBeNull();
+    expect(await parse({ authorization: ' abc ' })).toEqual({ strategy: 'jwt', accessToken: 'abc' });
     expect(await parse({ authorization: 'Bearer ' })).toBeNull();
     expect(await parse({ 'x-api-key': 'key-1' })).toEqual({ strategy: 'api-key', apiKey: 'key-1' });
     expect(await parse({})).toBeNull();

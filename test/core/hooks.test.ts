@@ -194,6 +194,131 @@ describe('hook execution order (docs/hooks.md)', () => {
 
   it('an unknown hook type is rejected', () => {
     const { service } = setup();
-    expect(() => service.hooks({ befor: [] } as never)).toThrow("'befor' is not a valid hook type");
+    expect(() => service.hooks({ befor: [] })).toThrow("'befor' is not a valid hook type");
+  });
+
+  it('an around hook that sets context.result before next() skips the method; inner hooks still run', async () => {
+    const { app, log, around, regular, service } = setup();
+    app.hooks({ after: [regular('app after')] });
+    service.hooks({
+      around: {
+        find: [
+          async (context, next) => {
+            log.push('cache');
+            context.result = ['from cache'];
+            await next();
+          },
+          around('inner around'),
+        ],
+      },
+      before: [regular('service before')],
+      after: [regular('service after')],
+    });
+    expect(await service.find()).toEqual(['from cache']);
+    expect(log).toEqual([
+      'cache',
+      'inner around in',
+      'service before',
+      'service after',
+      'inner around out',
+      'app after',
+    ]);
+    // Without a result set beforehand the method runs as usual.
+    log.length = 0;
+    expect(await service.get(1)).toEqual({ id: 1 });
+    expect(log).toEqual(['service before', 'method', 'service after', 'app after']);
+  });
+
+  it('calls every hook with this = the service, whose own properties it can read', async () => {
+    const app = createApp();
+    app.use('things', {
+      prefix: 'thing:',
+      async get(id: string) {
+        if (id === 'missing') throw new NotFound('missing');
+        return { id };
+      },
+    });
+    const service = app.service('things');
+    const seen: [string, unknown][] = [];
+    function record(this: { prefix: string }, name: string) {
+      seen.push([name, this]);
+      return this.prefix;
+    }
+    app.hooks({
+      around: [
+        async function (this: { prefix: string }, _context: HookContext, next: () => Promise<void>) {
+          record.call(this, 'app around');
+          await next();
+        },
+      ],
+      before: [
+        function (this: { prefix: string }) {
+          record.call(this, 'app before');
+        },
+      ],
+    });
+    service.hooks({
+      around: {
+        get: [
+          async function (this: { prefix: string }, context: HookContext, next: () => Promise<void>) {
+            context.params = { ...context.params, label: record.call(this, 'service around') };
+            await next();
+          },
+        ],
+      },
+      after: [
+        function (this: { prefix: string }) {
+          record.call(this, 'service after');
+        },
+      ],
+      error: [
+        function (this: { prefix: string }, context: HookContext) {
+          context.result = { recovered: record.call(this, 'service error') };
+        },
+      ],
+    });
+    expect(await service.get('a')).toEqual({ id: 'a' });
+    expect(await service.get('missing')).toEqual({ recovered: 'thing:' });
+    expect(seen.map(([name]) => name)).toEqual([
+      'app around',
+      'app before',
+      'service around',
+      'service after',
+      'app around',
+      'app before',
+      'service around',
+      'service error',
+    ]);
+    for (const [, self] of seen) expect(self).toBe(service);
+  });
+
+  it('accepts a method map of around hooks: { all, <method> } as in FeathersJS', async () => {
+    const { app, log, around, service } = setup();
+    service.hooks({ get: [around('get only')], all: [around('all methods')] });
+    app.hooks({ find: around('app find') });
+    await service.get(1);
+    await service.find();
+    expect(log).toEqual([
+      'all methods in',
+      'get only in',
+      'method',
+      'get only out',
+      'all methods out',
+      'app find in',
+      'all methods in',
+      'method',
+      'all methods out',
+      'app find out',
+    ]);
+  });
+
+  it('a method map naming a method the service does not have, or an impossible method name on the app, is rejected', () => {
+    const { service } = setup();
+    expect(() => service.hooks({ craete: [async () => undefined] })).toThrow(BadRequest);
+    expect(() => service.hooks({ craete: [async () => undefined] })).toThrow("'craete' is not a valid");
+    // On the app any method name is accepted, but not names no method can have.
+    const { app } = setup();
+    expect(() => app.hooks({ anyCustomMethod: [async () => undefined] })).not.toThrow();
+    expect(() => app.hooks({ setup: [async () => undefined] })).toThrow(BadRequest);
   });
 });

@@ -556,7 +556,16 @@ describe('docs/embedded.md', () => {
  * loading the named exports.
  */
 describe('the snippets of docs/*.md', () => {
-  const pages = ['http', 'express', 'docdb', 'embedded', 'schema', 'authentication', 'openapi'];
+  const pages = [
+    'http',
+    'express',
+    'docdb',
+    'embedded',
+    'schema',
+    'authentication',
+    'migrating-from-feathers',
+    'openapi',
+  ];
   const root = new URL('../../', import.meta.url);
   const normalize = (line: string): string =>
     line

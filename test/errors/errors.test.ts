@@ -75,4 +75,40 @@ describe('plume/errors', () => {
     expect(rebuilt.data).toEqual({ field: 'email' });
     expect(errors.fromJSON({ code: 999 })).toBeInstanceOf(errors.GeneralError);
   });
+
+  it('accepts the FeathersJS object form { message, errors, ...data }', () => {
+    const error = new errors.BadRequest({
+      message: 'Invalid email',
+      errors: { email: 'taken' },
+      field: 'email',
+      hint: 'use another',
+    });
+    expect(error.message).toBe('Invalid email');
+    expect(error.toJSON()).toEqual({
+      name: 'BadRequest',
+      message: 'Invalid email',
+      code: 400,
+      className: 'bad-request',
+      errors: { email: 'taken' },
+      data: { field: 'email', hint: 'use another' },
+    });
+    // No message: the class name, as with no argument; no other fields: no data.
+    expect(new errors.NotFound({ errors: ['x'] }).toJSON()).toEqual({
+      name: 'NotFound',
+      message: 'NotFound',
+      code: 404,
+      className: 'not-found',
+      errors: ['x'],
+    });
+    // Options given as well win over the object's fields.
+    expect(new errors.Conflict({ message: 'm', a: 1 }, { data: { b: 2 } }).data).toEqual({ b: 2 });
+  });
+
+  it('accepts an Error as first argument: its message, its fields as data, itself as cause', () => {
+    const original = Object.assign(new Error('duplicate key'), { code: 11000 });
+    const error = new errors.GeneralError(original);
+    expect(error.message).toBe('duplicate key');
+    expect(error.data).toEqual({ code: 11000 });
+    expect(error.cause).toBe(original);
+  });
 });

@@ -257,6 +257,45 @@ describe('formatters', () => {
     expect(await (await fetch(`${url}/items`)).text()).toBe('count 3');
   });
 
+  it('rest(null) and rest(undefined) use the default JSON formatter, as in FeathersJS', async () => {
+    for (const options of [null, undefined]) {
+      const app = serverFramework(createApp());
+      app.configure(rest(options));
+      app.use('items', { find: async () => [1, 2, 3] });
+      const url = await serve(app);
+      const response = await fetch(`${url}/items`);
+      expect(response.headers.get('content-type')).toContain('application/json');
+      expect(await response.json()).toEqual([1, 2, 3]);
+    }
+  });
+
+  it("an application's own error middleware finds the error's status on res.statusCode", async () => {
+    const app = createRestApp();
+    app.use('items', { get: async (id: string) => ({ id }) });
+    app.use('broken', {
+      get: async () => {
+        throw new Error('database down');
+      },
+    });
+    app.use((error: Error, _req: Request, res: Response, _next: NextFunction) => {
+      // Written the FeathersJS way: trust the status rest() set, fall back to 500.
+      res
+        .status(res.statusCode === 200 ? 500 : res.statusCode)
+        .json({ seen: res.statusCode, error: error.name });
+    });
+    const { url } = await start(app);
+    running.push(app);
+    const post = await fetch(`${url}/items`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(await post.json()).toEqual({ seen: 405, error: 'MethodNotAllowed' });
+    const patch = await fetch(`${url}/items/1`, { method: 'PATCH', headers: jsonHeaders, body: '{}' });
+    expect(await patch.json()).toEqual({ seen: 405, error: 'MethodNotAllowed' });
+    const badPath = await fetch(`${url}/items/%E0%A4%A`);
+    expect(await badPath.json()).toEqual({ seen: 400, error: 'BadRequest' });
+    const crash = await fetch(`${url}/broken/1`);
+    expect(await crash.json()).toEqual({ seen: 500, error: 'Error' });
+  });
+
   it('a method resolving undefined answers 204 with no body, like the Web Standard handler', async () => {
     const app = createRestApp();
     app.use('items', { find: async () => undefined });

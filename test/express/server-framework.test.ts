@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type Application, type HookContext, type Params } from 'plume';
+import { BadRequest } from 'plume/errors';
 import {
   errorHandler,
   json,
@@ -216,6 +217,15 @@ describe('app.use', () => {
     );
     expect(() => app.use('bad', service, {}, () => undefined)).toThrow(TypeError);
     expect(() => app.use('bad', service, { framework: { before: 'x' } })).toThrow(/must be arrays/);
+  });
+
+  it('a null or undefined path with a service is a BadRequest, as on a plain plume app', () => {
+    const app = createRestApp();
+    const service = { find: async () => [] };
+    expect(() => app.use(null as unknown as string, service)).toThrow(BadRequest);
+    expect(() => app.use(undefined as unknown as string, service)).toThrow(
+      "'undefined' is not a valid service path",
+    );
   });
 });
 
