@@ -37,7 +37,7 @@ const descriptions: Readonly<Record<string, string>> = {
   $skip: 'Number of records to skip.',
   $sort: 'Sort order, e.g. `$sort[createdAt]=-1`.',
   $select:
-    'Properties to answer, e.g. `$select[]=text`: records then hold only these (and the id), so properties the schema requires may be missing.',
+    'Properties to answer, e.g. `$select[]=text&$select[]=createdAt`: records then hold only these (and the id), so properties the schema requires may be missing.',
 };
 
 /** The query of an operation: its parameters, and the names of the properties no parameter style can express. */
@@ -51,7 +51,8 @@ export interface QueryParameters {
  * The query parameters of a query schema (e.g. `querySyntax(...)`), one per top-level property.
  * Properties that may be objects (`$sort`, operator conditions like `createdAt[$gt]=5`) use
  * `deepObject` style: brackets, which both transports parse with `qs`; arrays of values (`$select`)
- * repeat the name (`form`, exploded); plain values are `name=value`. Arrays of objects (`$or`,
+ * are named with brackets and repeat (`$select[]=a&$select[]=b`, `form`, exploded), because `qs`
+ * reads a single `$select=a` as a string; plain values are `name=value`. Arrays of objects (`$or`,
  * `$and`) have no OpenAPI style (tools would send them as JSON), so they are returned in `nested`
  * for the operation's description instead. Values arrive as strings; the service's validator coerces them.
  */
@@ -72,9 +73,11 @@ export function queryParameters(
       continue;
     }
     const description = descriptions[property];
+    // `name[]=a` is an array for qs even with one value; `name=a` would be a string (400 from the validator).
+    const isArray = kinds.includes('array') && !kinds.includes('object');
     // Each parameter is a component, so operations sharing it (find, patch and remove of many) refer to one copy.
     const parameter = components.addParameter(`${name}.${property}`, {
-      name: property,
+      name: isArray ? `${property}[]` : property,
       in: 'query',
       required: required.includes(property),
       style: kinds.includes('object') ? 'deepObject' : 'form',

@@ -166,7 +166,7 @@ describe('openapi(app, options)', () => {
       '$limit',
       '$skip',
       '$sort',
-      '$select',
+      '$select[]',
       '_id',
       'name',
       'count',
@@ -179,7 +179,8 @@ describe('openapi(app, options)', () => {
     });
     expect(byName.$sort).toMatchObject({ style: 'deepObject', explode: true });
     expect(byName.$sort.schema.properties.count).toEqual({ type: 'integer', enum: [1, -1] });
-    expect(byName.$select).toMatchObject({ style: 'form', explode: true });
+    // Brackets, so that one value is an array too (`$select[]=name`; `$select=name` would be a string).
+    expect(byName['$select[]']).toMatchObject({ style: 'form', explode: true });
     // Arrays of conditions have no OpenAPI parameter style: the operation describes them instead.
     expect(paths['/things'].get.description).toContain('The query also takes `$or`, `$and`');
     // A property takes a value or operators (`count[$gt]=2`); `name` also `$regex`.
