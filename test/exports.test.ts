@@ -79,6 +79,8 @@ describe('public exports', () => {
   it('plume/embedded', async () => {
     expect(Object.keys(await import('plume/embedded')).sort()).toMatchInlineSnapshot(`
       [
+        "DataFileError",
+        "repairDataDirectory",
         "startEmbeddedServer",
       ]
     `);

@@ -40,6 +40,8 @@ function refuse(pattern: string, reason: string): never {
 /**
  * Refuses `$regex` patterns a backtracking regex engine may need exponential time for, before they
  * reach the database: more than `MAX_REGEX_LENGTH` characters; backreferences (`\1`…`\9`, `\k<name>`);
+ * lookarounds and atomic groups (`(?=`, `(?!`, `(?<=`, `(?<!`, `(?>`), which linear-time engines such
+ * as the embedded database's cannot run;
  * a repeating quantifier (`*`, `+`, `{n,}`, `{n,m}` with m > 1) on a group that itself holds a
  * quantifier or an alternation, such as `(a+)+`, `(a|a)*` or `(\w?)*`. Everything else is left to
  * the database (which reports syntax errors as 400). Server code that needs such a pattern passes a
@@ -66,6 +68,9 @@ export function checkRegexPattern(pattern: string): void {
       while (i < pattern.length && pattern[i] !== ']') i += pattern[i] === '\\' ? 2 : 1;
       i = afterAtom(pattern, i + 1, current);
     } else if (char === '(') {
+      if (/^\(\?(=|!|<=|<!|>)/.test(pattern.slice(i, i + 4))) {
+        refuse(pattern, 'lookahead, lookbehind and atomic groups are not allowed');
+      }
       groups.push({ ambiguous: false });
       i += 1;
     } else if (char === ')') {

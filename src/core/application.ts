@@ -42,6 +42,11 @@ export class Application<Services extends object = Record<string, UntypedService
   server: unknown;
   /** True once `setup()` has run (and until `teardown()`). */
   isSetup = false;
+  /**
+   * Type-only, never set (nothing exists at runtime): carries `Services` so that `plume/client` can
+   * read it from `typeof app`. The method form keeps the type parameter bivariant.
+   */
+  declare readonly '~services'?: { types(services: Services): void };
   // Not `router`: plume/express merges the app onto an Express app, whose own `router` is Express' router.
   private readonly routes = new Router<RegisteredService>();
 

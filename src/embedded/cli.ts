@@ -3,12 +3,14 @@
  * SIGINT/SIGTERM.
  *
  *     plume-db [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--replSet NAME | --standalone]
+ *     plume-db --dbpath DIR --repair     (salvages a damaged data directory, then exits)
  */
-import { startEmbeddedServer } from './index.js';
+import { repairDataDirectory, startEmbeddedServer } from './index.js';
 import type { EmbeddedServerOptions } from './index.js';
 
 const USAGE =
-  'usage: plume-db [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--replSet NAME | --standalone]';
+  'usage: plume-db [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--replSet NAME | --standalone]\n' +
+  '       plume-db --dbpath DIR --repair';
 
 /**
  * Parses `plume-db` arguments.
@@ -47,6 +49,9 @@ export function parseArgs(argv: readonly string[]): EmbeddedServerOptions {
       case '--standalone':
         options.replicaSet = false;
         break;
+      case '--repair':
+        options.repair = true;
+        break;
       case '--help':
       case '-h':
         throw new Error(USAGE);
@@ -57,7 +62,7 @@ export function parseArgs(argv: readonly string[]): EmbeddedServerOptions {
   return options;
 }
 
-/** Runs the CLI; resolves once the server has stopped after a signal. */
+/** Runs the CLI; resolves once the server has stopped after a signal, or once `--repair` is done. */
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   let options: EmbeddedServerOptions;
   try {
@@ -65,6 +70,22 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
     process.exitCode = 2;
+    return;
+  }
+  if (options.repair) {
+    if (!options.dbPath) {
+      process.stderr.write(`--repair needs --dbpath\n${USAGE}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    const report = repairDataDirectory(options.dbPath);
+    for (const { file, records, skipped } of report.files) {
+      const lost = skipped.map(([at, length]) => `${length} bytes at ${at}`).join(', ');
+      process.stdout.write(`${file}: ${records} records salvaged${lost ? `, skipped ${lost}` : ''}\n`);
+    }
+    process.stdout.write(
+      `repaired: ${report.documents} documents in a new snapshot; originals kept in ${report.movedTo}\n`,
+    );
     return;
   }
   const server = await startEmbeddedServer(options);

@@ -42,6 +42,11 @@ export const ErrorCodes = {
   DocumentTooLarge: 17419,
   IndexBuildAborted: 276,
   InvalidIndexSpecificationOption: 197,
+  CannotConvertIndexToUnique: 359,
+  SnapshotTooOld: 239,
+  Overflow: 15,
+  MaxTimeMSExpired: 50,
+  BSONObjectTooLarge: 10334,
 } as const;
 
 const names = new Map<number, string>();

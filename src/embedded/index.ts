@@ -16,6 +16,7 @@ import v8 from 'node:v8';
 import { ServerCore } from './commands/context.js';
 import { Engine } from './engine/database.js';
 import { Persistence } from './engine/persistence.js';
+import { repairDataDirectory } from './engine/repair.js';
 import type { PersistenceOptions } from './engine/persistence.js';
 import { abortTransaction } from './engine/transactions.js';
 import { expireDocuments } from './engine/ttl.js';
@@ -52,10 +53,22 @@ export interface EmbeddedServerOptions {
   /** Persistence tuning (only with `dbPath`). */
   persistence?: PersistenceOptions;
   /**
+   * Repair `dbPath` before starting: salvage every readable record into a new snapshot and move the
+   * damaged files aside (see {@link repairDataDirectory}). Default false: a damaged data file stops
+   * start-up with a `DataFileError` naming the file and byte offset, and nothing is written.
+   */
+  repair?: boolean;
+  /**
    * Run the server in a worker thread so long scans do not block this event loop (default false).
    * The returned object is the same; `stop()` also terminates the worker.
    */
   worker?: boolean;
+  /**
+   * Called when a client sends a malformed message (a bad size, illegal OP_MSG flag bits, a checksum
+   * mismatch, an absurd messageLength): that connection is closed, every other client is still served.
+   * Default: one line on stderr. Not called with `worker: true` (the worker logs to stderr).
+   */
+  onProtocolError?: (error: Error, remote: string) => void;
 }
 
 /** A running embedded server. */
@@ -75,18 +88,22 @@ export interface EmbeddedServer {
 
 /**
  * Starts a MongoDB wire-protocol server in this process (or a worker thread with `worker: true`).
- * It turns on V8's `--enable-experimental-regexp-engine-on-excessive-backtracks` for the process, so
- * a catastrophic `$regex` falls back to linear time instead of blocking the event loop.
+ * Query `$regex` patterns match with RE2 in linear time (patterns it cannot run, with backreferences or
+ * lookarounds, are refused with code 51091). It also turns on V8's
+ * `--enable-experimental-regexp-engine-on-excessive-backtracks` for the process, for the regexes of
+ * aggregation expressions (`$regexMatch` …).
  * @returns the server's URI, port and a `stop()` function.
- * @throws Error when the port cannot be bound (e.g. `EADDRINUSE`), or when `dbPath` is locked by
- *   another live process or cannot be read/written.
+ * @throws DataFileError when a data file in `dbPath` is damaged (start-up stops, nothing is written;
+ *   repair with `repair: true`, {@link repairDataDirectory} or `plume-db --repair`); Error when the port
+ *   cannot be bound (e.g. `EADDRINUSE`), or when `dbPath` is locked by another live process or cannot be
+ *   read/written.
  */
 export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): Promise<EmbeddedServer> {
   // `$regex` runs on V8's backtracking engine here: a pattern like `.*.*.*x` or `^(a+)+$` could stall
   // the process for minutes. This (process-wide) flag makes V8 switch such a regex to its linear-time
   // engine after 50 000 backtracks; results are the same.
   v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
-  if (options.worker) return startInWorker({ ...options, worker: false });
+  if (options.worker) return startInWorker({ ...options, worker: false, onProtocolError: undefined });
   const host = options.host ?? '127.0.0.1';
   const engine = new Engine();
   const sockets = new Set<net.Socket>();
@@ -96,6 +113,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
     lockTimeoutMs: options.lockTimeoutMs ?? 5_000,
     transactionLifetimeMs: options.transactionLifetimeMs ?? 60_000,
   };
+  if (options.repair && options.dbPath) repairDataDirectory(options.dbPath);
   const persistence = options.dbPath
     ? Persistence.open(options.dbPath, engine, options.persistence)
     : undefined;
@@ -103,7 +121,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   const server = net.createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
-    serveConnection(core, socket);
+    serveConnection(core, socket, options.onProtocolError);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error) => {
@@ -157,3 +175,6 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
 }
 
 export type { PersistenceOptions } from './engine/persistence.js';
+export { DataFileError } from './engine/data-file.js';
+export { repairDataDirectory } from './engine/repair.js';
+export type { RepairReport } from './engine/repair.js';

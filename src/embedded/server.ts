@@ -4,33 +4,56 @@
  */
 import net from 'node:net';
 import { runCommand } from './commands/index.js';
+import { CLOSE_CONNECTION } from './commands/fail-points.js';
 import type { ServerCore } from './commands/context.js';
-import { MSG_MORE_TO_COME, OP_MSG, decodeMessage, encodeOpMsg, encodeOpReply } from './wire.js';
+import {
+  MSG_MORE_TO_COME,
+  OP_MSG,
+  ProtocolError,
+  decodeMessage,
+  encodeOpMsg,
+  encodeOpReply,
+} from './wire.js';
 import type { WireRequest } from './wire.js';
 
+/** `maxMessageSizeBytes` advertised by `hello`: a longer message is refused. */
 const MAX_MESSAGE = 48_000_000;
+
+/** Receives each protocol error: what was wrong and the client's address. */
+export type ProtocolErrorLog = (error: ProtocolError, remote: string) => void;
+
+/** The default {@link ProtocolErrorLog}: one line on stderr. */
+export const logProtocolError: ProtocolErrorLog = (error, remote) => {
+  process.stderr.write(`plume-db: protocol error from ${remote}, connection closed: ${error.message}\n`);
+};
 
 let nextConnectionId = 1;
 
-/** Handles one request; returns the encoded reply or undefined when none is due. */
+/** Handles one request; returns the encoded reply, undefined when none is due, or 'close'. */
 async function respond(
   core: ServerCore,
   req: WireRequest,
   connectionId: number,
-): Promise<Buffer | undefined> {
+): Promise<Buffer | undefined | 'close'> {
   if (req.opCode === OP_MSG) {
-    const reply = await runCommand(core, req.command, connectionId);
+    const reply = req.refused ? req.refused.toReply() : await runCommand(core, req.command, connectionId);
+    // The failCommand fail point's closeConnection: drop the connection instead of answering.
+    if (CLOSE_CONNECTION in reply) return 'close';
     if (req.flags & MSG_MORE_TO_COME) return undefined;
     return encodeOpMsg(req.requestId, reply);
   }
   const ns = req.fullCollectionName ?? 'admin.$cmd';
   const db = ns.endsWith('.$cmd') ? ns.slice(0, -5) : 'admin';
-  const reply = await runCommand(core, req.command, connectionId, db);
+  const reply = req.refused ? req.refused.toReply() : await runCommand(core, req.command, connectionId, db);
   return encodeOpReply(req.requestId, reply);
 }
 
 /** Wires a socket to the command layer. */
-export function serveConnection(core: ServerCore, socket: net.Socket): void {
+export function serveConnection(
+  core: ServerCore,
+  socket: net.Socket,
+  log: ProtocolErrorLog = logProtocolError,
+): void {
   const connectionId = nextConnectionId++;
   core.connections++;
   core.totalConnections++;
@@ -38,29 +61,45 @@ export function serveConnection(core: ServerCore, socket: net.Socket): void {
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let chain: Promise<void> = Promise.resolve();
+  /** Logs the error and closes this connection only; every other client is still served. */
+  const refuse = (error: ProtocolError): void => {
+    log(error, `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`);
+    pending = [];
+    pendingBytes = 0;
+    socket.destroy();
+  };
+  /** Bytes the next message needs before it is joined and decoded (0: its length is not known yet). */
+  let needed = 0;
   socket.on('data', (chunk: Buffer) => {
     pending.push(chunk);
     pendingBytes += chunk.length;
+    // Chunks are joined once per message, not once per chunk (a 48 MB message arrives in ~700 chunks).
+    if (pendingBytes < Math.max(needed, 4)) return;
     let buf = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
+    needed = 0;
     while (buf.length >= 4) {
       const length = buf.readInt32LE(0);
       if (length < 16 || length > MAX_MESSAGE) {
-        socket.destroy();
+        refuse(new ProtocolError(`invalid messageLength ${length} (16 to ${MAX_MESSAGE} bytes allowed)`));
         return;
       }
-      if (buf.length < length) break;
+      if (buf.length < length) {
+        needed = length;
+        break;
+      }
       const frame = buf.subarray(0, length);
       buf = buf.subarray(length);
       let req: WireRequest;
       try {
         req = decodeMessage(frame);
-      } catch {
-        socket.destroy();
+      } catch (error) {
+        refuse(error instanceof ProtocolError ? error : new ProtocolError(String(error)));
         return;
       }
       chain = chain.then(async () => {
         const out = await respond(core, req, connectionId);
-        if (out && !socket.destroyed) socket.write(out);
+        if (out === 'close') socket.destroy();
+        else if (out && !socket.destroyed) socket.write(out);
       });
     }
     pending = buf.length > 0 ? [buf] : [];

@@ -4,7 +4,11 @@
  */
 import { BSON, Long } from 'bson';
 import type { Double, Int32 } from 'bson';
+import { crc32c } from './crc32c.js';
 import { asDouble } from './engine/numbers.js';
+import { serializeBson } from './serialize.js';
+import { CommandError, ErrorCodes } from './errors.js';
+import { MAX_PARSE_DEPTH, bsonDeeperThan } from './engine/limits.js';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -57,71 +61,138 @@ export interface WireRequest {
   command: Record<string, unknown>;
   /** For OP_QUERY: the namespace (`admin.$cmd`). */
   fullCollectionName?: string;
-}
-
-function readCString(buf: Buffer, offset: number): [string, number] {
-  const end = buf.indexOf(0, offset);
-  if (end < 0) throw new Error('unterminated cstring');
-  return [buf.toString('utf8', offset, end), end + 1];
+  /** Set when the message is well-formed but a document in it is refused: the reply is this error. */
+  refused?: CommandError;
 }
 
 /**
- * Decodes one complete message (header included).
- * @throws Error on malformed input or an unsupported opCode.
+ * A malformed or refused message. The server logs it and closes that connection (MongoDB treats OP_MSG
+ * parse errors such as illegal flag bits as fatal to the connection).
+ */
+export class ProtocolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProtocolError';
+  }
+}
+
+/** OP_MSG flag bits 0-15 are required: a parser must refuse any it does not know (wire protocol spec). */
+const KNOWN_REQUIRED_FLAGS = MSG_CHECKSUM_PRESENT | MSG_MORE_TO_COME;
+
+function readCString(buf: Buffer, offset: number, end: number): [string, number] {
+  const nul = buf.indexOf(0, offset);
+  if (nul < 0 || nul >= end) throw new ProtocolError('unterminated cstring');
+  return [buf.toString('utf8', offset, nul), nul + 1];
+}
+
+/** Reads an int32 size at `offset` and checks that `[offset, offset + size)` lies within `[offset, end)`. */
+function readSize(buf: Buffer, offset: number, end: number, min: number, what: string): number {
+  if (offset + 4 > end) throw new ProtocolError(`${what} size at byte ${offset} runs past the message end`);
+  const size = buf.readInt32LE(offset);
+  if (size < min || offset + size > end) {
+    throw new ProtocolError(`invalid ${what} size ${size} at byte ${offset}`);
+  }
+  return size;
+}
+
+/** Decodes a BSON document inside a message; malformed bytes are a protocol error. */
+function documentAt(buf: Buffer, offset: number, end: number): [Record<string, unknown>, number] {
+  const size = readSize(buf, offset, end, 5, 'document');
+  if (bsonDeeperThan(buf.subarray(offset, offset + size), MAX_PARSE_DEPTH)) {
+    throw new CommandError(
+      ErrorCodes.Overflow,
+      `BSONObj exceeds maximum nested object depth of ${MAX_PARSE_DEPTH} levels`,
+    );
+  }
+  try {
+    return [decodeDocument(buf.subarray(offset, offset + size)), offset + size];
+  } catch (error) {
+    throw new ProtocolError(`invalid BSON document at byte ${offset}: ${(error as Error).message}`);
+  }
+}
+
+function decodeOpMsg(buf: Buffer, requestId: number): WireRequest {
+  if (buf.length < 21) throw new ProtocolError('OP_MSG shorter than its header, flags and one section');
+  const flags = buf.readUInt32LE(16);
+  const unknown = flags & 0xffff & ~KNOWN_REQUIRED_FLAGS;
+  if (unknown !== 0) {
+    throw new ProtocolError(`illegal OP_MSG flag bits 0x${unknown.toString(16)} (IllegalOpMsgFlag)`);
+  }
+  let end = buf.length;
+  if (flags & MSG_CHECKSUM_PRESENT) {
+    end -= 4;
+    if (end < 21) throw new ProtocolError('OP_MSG with checksumPresent is too short for its checksum');
+    if (crc32c(buf.subarray(0, end)) !== buf.readUInt32LE(end)) {
+      throw new ProtocolError('OP_MSG checksum does not match contents');
+    }
+  }
+  let offset = 20;
+  let command: Record<string, unknown> | undefined;
+  const sequences: [string, Record<string, unknown>[]][] = [];
+  while (offset < end) {
+    const kind = buf.readUInt8(offset);
+    offset += 1;
+    if (kind === 0) {
+      if (command) throw new ProtocolError('OP_MSG with more than one body section');
+      [command, offset] = documentAt(buf, offset, end);
+    } else if (kind === 1) {
+      const sectionEnd = offset + readSize(buf, offset, end, 5, 'document sequence');
+      const [identifier, docsStart] = readCString(buf, offset + 4, sectionEnd);
+      const docs: Record<string, unknown>[] = [];
+      let p = docsStart;
+      while (p < sectionEnd) {
+        const [doc, next] = documentAt(buf, p, sectionEnd);
+        docs.push(doc);
+        p = next;
+      }
+      sequences.push([identifier, docs]);
+      offset = sectionEnd;
+    } else {
+      throw new ProtocolError(`unsupported OP_MSG section kind ${kind}`);
+    }
+  }
+  if (!command) throw new ProtocolError('OP_MSG without a body section');
+  for (const [identifier, docs] of sequences) {
+    const existing = command[identifier];
+    command[identifier] = Array.isArray(existing) ? [...(existing as unknown[]), ...docs] : docs;
+  }
+  return { requestId, opCode: OP_MSG, flags, command };
+}
+
+/**
+ * Decodes one complete message (header included): every size is checked against the message's bounds.
+ * @throws ProtocolError on malformed input, illegal OP_MSG flag bits, a checksum mismatch, or an
+ *   unsupported opCode.
  */
 export function decodeMessage(buf: Buffer): WireRequest {
-  const length = buf.readInt32LE(0);
+  if (buf.length < 16 || buf.readInt32LE(0) !== buf.length) {
+    throw new ProtocolError('message length does not match the bytes received');
+  }
   const requestId = buf.readInt32LE(4);
   const opCode = buf.readInt32LE(12);
-  if (opCode === OP_MSG) {
-    const flags = buf.readUInt32LE(16);
-    const end = flags & MSG_CHECKSUM_PRESENT ? length - 4 : length;
-    let offset = 20;
-    let command: Record<string, unknown> | undefined;
-    const sequences: [string, Record<string, unknown>[]][] = [];
-    while (offset < end) {
-      const kind = buf.readUInt8(offset);
-      offset += 1;
-      if (kind === 0) {
-        const size = buf.readInt32LE(offset);
-        command = decodeDocument(buf.subarray(offset, offset + size));
-        offset += size;
-      } else if (kind === 1) {
-        const size = buf.readInt32LE(offset);
-        const sectionEnd = offset + size;
-        const [identifier, docsStart] = readCString(buf, offset + 4);
-        const docs: Record<string, unknown>[] = [];
-        let p = docsStart;
-        while (p < sectionEnd) {
-          const docSize = buf.readInt32LE(p);
-          docs.push(decodeDocument(buf.subarray(p, p + docSize)));
-          p += docSize;
-        }
-        sequences.push([identifier, docs]);
-        offset = sectionEnd;
-      } else {
-        throw new Error(`unsupported OP_MSG section kind ${kind}`);
-      }
-    }
-    if (!command) throw new Error('OP_MSG without a body section');
-    for (const [identifier, docs] of sequences) {
-      const existing = command[identifier];
-      command[identifier] = Array.isArray(existing) ? [...(existing as unknown[]), ...docs] : docs;
-    }
-    return { requestId, opCode, flags, command };
+  try {
+    return decodeBody(buf, requestId, opCode);
+  } catch (error) {
+    if (!(error instanceof CommandError)) throw error;
+    if (opCode !== OP_MSG && opCode !== OP_QUERY) throw error;
+    const flags = opCode === OP_MSG ? buf.readUInt32LE(16) : 0;
+    return { requestId, opCode, flags, command: {}, refused: error };
   }
+}
+
+function decodeBody(buf: Buffer, requestId: number, opCode: number): WireRequest {
+  if (opCode === OP_MSG) return decodeOpMsg(buf, requestId);
   if (opCode === OP_QUERY) {
+    if (buf.length < 21) throw new ProtocolError('OP_QUERY shorter than its header');
     const flags = buf.readInt32LE(16);
-    const [fullCollectionName, next] = readCString(buf, 20);
-    const docStart = next + 8;
-    const size = buf.readInt32LE(docStart);
-    let command = decodeDocument(buf.subarray(docStart, docStart + size));
+    const [fullCollectionName, next] = readCString(buf, 20, buf.length);
+    let [command] = documentAt(buf, next + 8, buf.length);
     // Legacy wrapped form: { $query: {...}, $readPreference: ... }
     if (command['$query'] && typeof command['$query'] === 'object')
       command = command['$query'] as typeof command;
     return { requestId, opCode, flags, command, fullCollectionName };
   }
-  throw new Error(`unsupported opCode ${opCode}`);
+  throw new ProtocolError(`unsupported opCode ${opCode}`);
 }
 
 let nextResponseId = 1;
@@ -137,14 +208,14 @@ function header(length: number, responseTo: number, opCode: number): Buffer {
 
 /** Encodes an OP_MSG reply with a single body section. */
 export function encodeOpMsg(responseTo: number, doc: Record<string, unknown>): Buffer {
-  const body = BSON.serialize(doc);
+  const body = serializeBson(doc);
   const prefix = Buffer.alloc(5); // flagBits (0) + section kind 0
   return Buffer.concat([header(16 + 5 + body.length, responseTo, OP_MSG), prefix, body]);
 }
 
 /** Encodes an OP_REPLY (the answer to a legacy OP_QUERY) carrying one document. */
 export function encodeOpReply(responseTo: number, doc: Record<string, unknown>): Buffer {
-  const body = BSON.serialize(doc);
+  const body = serializeBson(doc);
   const fields = Buffer.alloc(20);
   fields.writeInt32LE(0, 0); // responseFlags
   const cursorId = Long.ZERO;

@@ -3,7 +3,7 @@
  * Keep each function identical to the snippet in the page it comes from.
  */
 import { MongoClient, type Collection } from 'mongodb';
-import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
+import { repairDataDirectory, startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 
 /** "Development: MongoDB when MONGODB_URL is set, the embedded database otherwise". */
 export async function connectDatabase(name = 'myapp') {
@@ -61,4 +61,11 @@ export async function searchArticles(articles: Collection, words: string) {
     .aggregate([{ $search: { text: { query: words, path: ['title', 'body'] } } }, { $limit: 10 }])
     .toArray();
   return { byText, byStage };
+}
+
+/** "Damaged data files and repair": salvage into a new snapshot, the originals kept aside. */
+export function repairData(dbPath: string) {
+  const report = repairDataDirectory(dbPath);
+  console.log(`${report.documents} documents salvaged; originals in ${report.movedTo}`);
+  return report;
 }

@@ -545,6 +545,9 @@ describe('docs/embedded.md', () => {
       await client.close();
       await server.stop();
     }
+    const report = embedded.repairData(dir);
+    expect(report.documents).toBe(1);
+    expect(report.files.every((f) => f.skipped.length === 0)).toBe(true);
   });
 });
 
@@ -565,6 +568,7 @@ describe('the snippets of docs/*.md', () => {
     'authentication',
     'migrating-from-feathers',
     'openapi',
+    'client',
   ];
   const root = new URL('../../', import.meta.url);
   const normalize = (line: string): string =>

@@ -12,6 +12,7 @@ import type { EmbeddedServerOptions } from 'plume/embedded';
 export interface DriverUnderTest {
   name: string;
   MongoClient: typeof mongodb7.MongoClient;
+  MongoServerError: typeof mongodb7.MongoServerError;
   bson: Pick<
     typeof mongodb7,
     | 'ObjectId'
@@ -30,10 +31,16 @@ export interface DriverUnderTest {
 
 /** The driver majors under test (driver 6 is typed as driver 7: the APIs used are the same). */
 export const drivers: DriverUnderTest[] = [
-  { name: 'driver 7', MongoClient: mongodb7.MongoClient, bson: mongodb7 },
+  {
+    name: 'driver 7',
+    MongoClient: mongodb7.MongoClient,
+    MongoServerError: mongodb7.MongoServerError,
+    bson: mongodb7,
+  },
   {
     name: 'driver 6',
     MongoClient: mongodb6.MongoClient as unknown as typeof mongodb7.MongoClient,
+    MongoServerError: mongodb6.MongoServerError as unknown as typeof mongodb7.MongoServerError,
     bson: mongodb6 as unknown as typeof mongodb7,
   },
 ];

@@ -22,3 +22,13 @@ it('the README starts with the two commands, and the scripts they name exist', a
   expect(pkg.scripts.start).toContain('examples/api/server.ts');
   expect(pkg.scripts.test).toBe('vitest run');
 });
+
+// examples/client.ts is type-checked with the project; the README shows exactly its code.
+it("the README's client example is examples/client.ts, at most 10 lines", async () => {
+  const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  const file = await readFile(new URL('../../examples/client.ts', import.meta.url), 'utf8');
+  const block = /## Calling the API from a client\n\n[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  expect(block).toBeDefined();
+  expect(file.split('\n').slice(1).join('\n')).toBe(block);
+  expect(block!.trimEnd().split('\n').length).toBeLessThanOrEqual(10);
+});

@@ -19,6 +19,11 @@ describe('$regex patterns a backtracking engine could take exponential time for'
     '(?:a+){2,}',
     '^(a+)\\1$',
     '(?<x>a)\\k<x>',
+    '(?=x)',
+    'a(?!b)',
+    '(?<=a)b',
+    '(?<!a)b',
+    '(?>a+)b',
     'a'.repeat(1001),
   ])('%s is refused with 400', (pattern) => {
     expect(check(pattern)).toThrow(
@@ -37,6 +42,8 @@ describe('$regex patterns a backtracking engine could take exponential time for'
     '(?:ab)+',
     '[(a+)+]',
     '\\(a+\\)+',
+    '(?<name>a)',
+    '[(?=x)]',
     'b o b # a comment',
     '^line two$',
     '(',

@@ -11,8 +11,9 @@ import { CommandError, ErrorCodes } from '../errors.js';
 import { parseCollation } from './collation.js';
 import type { CommandContext, Handler } from './context.js';
 import { collectionName, docOption } from './context.js';
-
-const ID_INDEX = { v: 2, key: { _id: 1 }, name: '_id_' };
+import { modifyIndex } from './index-mod.js';
+import { checkIndexableIn, collectionIn, createIn } from '../engine/transaction-ddl.js';
+import { clusteredIndexOption, ID_INDEX, idIndex } from './clustered.js';
 
 function mustExist(ctx: CommandContext, name: string): Collection {
   const coll = ctx.core.engine.collection(ctx.db, name);
@@ -29,7 +30,7 @@ function collectionInfo(coll: Collection): Doc {
     type: 'collection',
     options,
     info: { readOnly: false, uuid: coll.uuid },
-    idIndex: ID_INDEX,
+    ...(options['clusteredIndex'] ? {} : { idIndex: ID_INDEX }),
   };
 }
 
@@ -78,12 +79,14 @@ const create: Handler = (cmd, ctx) => {
   ]) {
     if (cmd[key] !== undefined) options[key] = cmd[key];
   }
+  if (options['clusteredIndex'] !== undefined)
+    options['clusteredIndex'] = clusteredIndexOption(options['clusteredIndex']);
   if (options['validator'] !== undefined) compile(prepareFilter(options['validator']));
   // MongoDB 7.0+ answers ok, doing nothing, when the collection exists with identical options
   // (NamespaceExists only when the options differ).
-  const existing = ctx.core.engine.collection(ctx.db, name);
+  const existing = collectionIn(ctx.core.engine, ctx.db, name, ctx.txn);
   if (existing && keyOf(existing.options) === keyOf(options)) return { ok: 1 };
-  ctx.core.engine.create(ctx.db, name, options, true);
+  createIn(ctx.core.engine, ctx.db, name, ctx.txn, options, true);
   return { ok: 1 };
 };
 
@@ -136,9 +139,13 @@ const createIndexes: Handler = (cmd, ctx) => {
     }
     return { spec, explicit };
   });
-  const existed = ctx.core.engine.collection(ctx.db, name) !== undefined;
-  const coll = ctx.core.engine.create(ctx.db, name);
-  const before = coll.state.indexes.length + 1;
+  const engine = ctx.core.engine;
+  checkIndexableIn(engine, ctx.db, name, ctx.txn);
+  const existed = collectionIn(engine, ctx.db, name, ctx.txn) !== undefined;
+  const coll = createIn(engine, ctx.db, name, ctx.txn);
+  // Inside a transaction the collection is its own (see checkIndexableIn): its indexes go to its state.
+  const base = engine.readState(coll, ctx.txn);
+  const before = base.indexes.length + 1;
   // Indexes inherit the collection's default collation unless they name their own (`simple` included).
   const specs = parsed.map(({ spec, explicit }) => {
     if (!explicit && coll.options.collation) spec.collation = coll.options.collation;
@@ -148,7 +155,7 @@ const createIndexes: Handler = (cmd, ctx) => {
   for (const spec of specs) {
     // The `_id` index always exists: asking for it again changes nothing.
     if (keyOf(spec.key) === keyOf({ _id: 1 })) continue;
-    const sameName = coll.state.indexes.find((i) => i.spec.name === spec.name);
+    const sameName = base.indexes.find((i) => i.spec.name === spec.name);
     if (sameName) {
       if (sameIndex(sameName.spec, spec)) continue;
       throw new CommandError(
@@ -158,7 +165,7 @@ const createIndexes: Handler = (cmd, ctx) => {
         `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`,
       );
     }
-    const sameKey = coll.state.indexes.find(
+    const sameKey = base.indexes.find(
       (i) =>
         keyOf(i.spec.key) === keyOf(spec.key) &&
         keyOf(i.spec.collation ?? null) === keyOf(spec.collation ?? null),
@@ -169,7 +176,7 @@ const createIndexes: Handler = (cmd, ctx) => {
         `Index already exists with a different name: ${sameKey.spec.name}`,
       );
     }
-    if (spec.key && Object.values(spec.key).includes('text') && coll.state.indexes.some((i) => i.text)) {
+    if (spec.key && Object.values(spec.key).includes('text') && base.indexes.some((i) => i.text)) {
       throw new CommandError(
         ErrorCodes.IndexOptionsConflict,
         'An equivalent index already exists with a different name and options (only one text index per collection)',
@@ -178,11 +185,11 @@ const createIndexes: Handler = (cmd, ctx) => {
     toAdd.push(spec);
   }
   // Build on a copy so a failure (duplicates in existing data) leaves the collection unchanged.
-  const draft = coll.state.clone();
+  const draft = base.clone();
   for (const spec of toAdd) draft.addIndex(coll.ns, spec);
-  const state = coll.writable();
+  const state = engine.writeState(coll, ctx.txn);
   state.indexes = draft.indexes;
-  ctx.core.engine.emit(toAdd.map((spec) => ({ op: 'createIndex' as const, ns: coll.ns, spec })));
+  if (!ctx.txn) engine.emit(toAdd.map((spec) => ({ op: 'createIndex' as const, ns: coll.ns, spec })));
   const reply: Doc = {
     numIndexesBefore: before,
     numIndexesAfter: state.indexes.length + 1,
@@ -196,7 +203,7 @@ const createIndexes: Handler = (cmd, ctx) => {
 const listIndexes: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   const coll = mustExist(ctx, name);
-  const docs = [ID_INDEX, ...ctx.core.engine.readState(coll, ctx.txn).indexes.map((i) => i.describe())];
+  const docs = [idIndex(coll), ...ctx.core.engine.readState(coll, ctx.txn).indexes.map((i) => i.describe())];
   return ctx.core.cursors.open(`${ctx.db}.${name}`, docs, { batchSize: undefined });
 };
 
@@ -316,8 +323,12 @@ const collMod: Handler = (cmd, ctx) => {
     if (cmd[key] !== undefined) coll.options[key] = cmd[key];
   }
   if (cmd['validator'] !== undefined) compile(prepareFilter(cmd['validator']));
+  const reply =
+    cmd['index'] !== undefined
+      ? modifyIndex(ctx.core.engine, coll, cmd['index'], cmd['dryRun'] === true)
+      : {};
   ctx.core.engine.emit([{ op: 'create', ns: coll.ns, options: coll.options }]);
-  return { ok: 1 };
+  return { ...reply, ok: 1 };
 };
 
 /** Handlers by command name. */

@@ -1,5 +1,7 @@
 /** Write commands: insert, update, delete, findAndModify. */
 import type { Collection } from '../engine/database.js';
+import { evaluateLet } from '../engine/let-variables.js';
+import { createIn } from '../engine/transaction-ddl.js';
 import { deleteStatement, findAndModify, insertOne, updateStatement } from '../engine/write.js';
 import type { Doc } from '../engine/values.js';
 import { isPlainObject } from '../engine/values.js';
@@ -26,7 +28,7 @@ function statements(cmd: Doc, field: string): Doc[] {
 }
 
 function target(cmd: Doc, ctx: CommandContext): Collection {
-  return ctx.core.engine.create(ctx.db, collectionName(cmd));
+  return createIn(ctx.core.engine, ctx.db, collectionName(cmd), ctx.txn);
 }
 
 /** Runs statements with MongoDB's ordered/unordered semantics; in a transaction the first error aborts. */
@@ -70,7 +72,7 @@ const update: Handler = async (cmd, ctx) => {
   let n = 0;
   let nModified = 0;
   const upserted: Doc[] = [];
-  const letVars = docOption(cmd, 'let');
+  const letVars = evaluateLet(cmd['let']);
   const errors = await runBatch(cmd, ctx, list, (st, index) => {
     if (!isPlainObject(st))
       throw new CommandError(ErrorCodes.TypeMismatch, 'update statement must be an object');
@@ -101,6 +103,7 @@ const update: Handler = async (cmd, ctx) => {
 const del: Handler = async (cmd, ctx) => {
   const coll = target(cmd, ctx);
   const list = statements(cmd, 'deletes');
+  const letVars = evaluateLet(cmd['let']);
   let n = 0;
   const errors = await runBatch(cmd, ctx, list, (st) => {
     if (!isPlainObject(st))
@@ -118,6 +121,7 @@ const del: Handler = async (cmd, ctx) => {
       st['q'] ?? {},
       limit,
       parseCollation(st['collation']) ?? coll.options.collation,
+      letVars,
     );
   });
   ctx.core.opcounters.delete += list.length;
@@ -137,7 +141,7 @@ const findAndModifyCmd: Handler = async (cmd, ctx) => {
       upsert: cmd['upsert'] === true,
       arrayFilters: cmd['arrayFilters'] as Doc[] | undefined,
       collation: collationFor(cmd, coll),
-      let: docOption(cmd, 'let'),
+      let: evaluateLet(cmd['let']),
     }),
   );
   return { ...result, ok: 1 };

@@ -9,6 +9,7 @@ import {
   commitTransaction,
   noSuchTransaction,
 } from '../engine/transactions.js';
+import { runWithin } from '../engine/deadline.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes, toCommandError } from '../errors.js';
 import { adminCommands } from './admin.js';
@@ -16,6 +17,16 @@ import type { CommandContext, Handler, ServerCore } from './context.js';
 import { crudCommands } from './crud.js';
 import { handshakeCommands, sessionKey } from './handshake.js';
 import { queryCommands } from './query.js';
+import { snapshotReader } from '../engine/point-in-time.js';
+import { CLOSE_CONNECTION, failCommandFor, failPointCommands, noteHandshake } from './fail-points.js';
+import {
+  checkCommandFields,
+  checkReadConcern,
+  checkStandaloneWriteConcern,
+  checkTransactionCommand,
+  readConcernLevel,
+  writeConcernError,
+} from './refusals.js';
 
 const RETRYABLE = new Set(['insert', 'update', 'delete', 'findAndModify', 'findandmodify']);
 
@@ -42,6 +53,7 @@ const handlers: Record<string, Handler> = {
   ...queryCommands,
   ...crudCommands,
   ...adminCommands,
+  ...failPointCommands,
   commitTransaction: commitTxn,
   abortTransaction: abortTxn,
 };
@@ -71,62 +83,92 @@ export async function runCommand(
   }
   const db = typeof cmd['$db'] === 'string' ? cmd['$db'] : defaultDb;
   const ctx: CommandContext = { core, db, session: undefined, txn: undefined, connectionId };
+  if (name === 'hello' || name === 'isMaster' || name === 'ismaster') noteHandshake(core, connectionId, cmd);
+  const retryableWrite = RETRYABLE.has(name) && cmd['txnNumber'] !== undefined && cmd['autocommit'] !== false;
+  const fail = failCommandFor(core, name, connectionId, retryableWrite);
+  if (fail) {
+    if (fail.blockMs > 0) await new Promise((resolve) => setTimeout(resolve, fail.blockMs));
+    if (fail.close) return { [CLOSE_CONNECTION]: true } as Doc;
+    if (fail.error) return fail.error;
+  }
   try {
-    const key = sessionKey(cmd['lsid']);
-    if (key) {
-      let session = core.sessions.get(key);
-      if (!session) core.sessions.set(key, (session = new Session(key)));
-      session.lastUsed = Date.now();
-      ctx.session = session;
-    }
-    const txnNumber = toNumber(cmd['txnNumber']);
-    const session = ctx.session;
-    if (cmd['autocommit'] === false) {
-      if (!session || txnNumber === undefined)
-        throw new CommandError(ErrorCodes.InvalidOptions, 'Transactions need a session and a txnNumber');
-      if (cmd['startTransaction'] === true) {
-        if (txnNumber < session.txnNumber) {
-          throw new CommandError(
-            ErrorCodes.TransactionTooOld,
-            `Cannot start transaction ${txnNumber} on session because a newer transaction ${session.txnNumber} has already started.`,
-          );
-        }
-        session.txnNumber = txnNumber;
-        ctx.txn = beginTransaction(core.engine, session, txnNumber);
-      } else {
-        const txn = session.transaction;
-        if (!txn || txn.txnNumber !== txnNumber) throw noSuchTransaction(txnNumber);
-        if (txn.state === 'aborted' && name !== 'abortTransaction') throw noSuchTransaction(txnNumber);
-        if (txn.state === 'committed' && name !== 'commitTransaction') {
-          throw new CommandError(256, `Transaction ${txnNumber} has been committed.`);
-        }
-        ctx.txn = txn;
-      }
-      ctx.txn.lastUsed = Date.now();
-      try {
-        return await handler(cmd, ctx);
-      } catch (error) {
-        if (ctx.txn.state === 'active' && name !== 'commitTransaction')
-          abortTransaction(core.engine, ctx.txn);
-        throw error;
-      }
-    }
-    if (session && txnNumber !== undefined && RETRYABLE.has(name)) {
-      if (session.retryReply?.txnNumber === txnNumber) return session.retryReply.reply;
-      if (txnNumber < session.txnNumber) {
-        throw new CommandError(
-          ErrorCodes.TransactionTooOld,
-          `Retryable write with txnNumber ${txnNumber} is prohibited on session because a newer retryable write with txnNumber ${session.txnNumber} has already started on this session.`,
-        );
-      }
-      session.txnNumber = txnNumber;
-      const reply = await handler(cmd, ctx);
-      session.retryReply = { txnNumber, reply };
-      return reply;
-    }
-    return await handler(cmd, ctx);
+    const reply = await execute(handler, name, cmd, ctx);
+    const wce = reply['ok'] === 1 ? (fail?.writeConcernError ?? writeConcernError(cmd)) : undefined;
+    return wce ? { ...reply, writeConcernError: wce } : reply;
   } catch (error) {
     const e = toCommandError(error);
     return e.toReply();
   }
+}
+
+/** Runs a read with `readConcern: { level: 'snapshot' }` outside a transaction and reports its time. */
+async function snapshotRead(handler: Handler, cmd: Doc, ctx: CommandContext): Promise<Doc> {
+  const rc = cmd['readConcern'] as Doc;
+  const { reader, time } = snapshotReader(ctx.core.engine, rc['atClusterTime']);
+  const reply = await handler(cmd, { ...ctx, txn: reader });
+  const cursor = reply['cursor'];
+  if (cursor && typeof cursor === 'object') (cursor as Doc)['atClusterTime'] = time;
+  return { ...reply, atClusterTime: time };
+}
+
+/** Resolves the session, transaction and retryable-write state, then runs the handler. */
+async function execute(handler: Handler, name: string, cmd: Doc, ctx: CommandContext): Promise<Doc> {
+  const core = ctx.core;
+  checkCommandFields(name, cmd);
+  checkStandaloneWriteConcern(cmd, core.settings.replicaSet);
+  const key = sessionKey(cmd['lsid']);
+  if (key) {
+    let session = core.sessions.get(key);
+    if (!session) core.sessions.set(key, (session = new Session(key)));
+    session.lastUsed = Date.now();
+    ctx.session = session;
+  }
+  const txnNumber = toNumber(cmd['txnNumber']);
+  const session = ctx.session;
+  if (cmd['autocommit'] === false) {
+    if (!session || txnNumber === undefined)
+      throw new CommandError(ErrorCodes.InvalidOptions, 'Transactions need a session and a txnNumber');
+    checkTransactionCommand(name);
+    if (cmd['startTransaction'] === true) {
+      if (txnNumber < session.txnNumber) {
+        throw new CommandError(
+          ErrorCodes.TransactionTooOld,
+          `Cannot start transaction ${txnNumber} on session because a newer transaction ${session.txnNumber} has already started.`,
+        );
+      }
+      session.txnNumber = txnNumber;
+      ctx.txn = beginTransaction(core.engine, session, txnNumber);
+    } else {
+      const txn = session.transaction;
+      if (!txn || txn.txnNumber !== txnNumber) throw noSuchTransaction(txnNumber);
+      if (txn.state === 'aborted' && name !== 'abortTransaction') throw noSuchTransaction(txnNumber);
+      if (txn.state === 'committed' && name !== 'commitTransaction') {
+        throw new CommandError(256, `Transaction ${txnNumber} has been committed.`);
+      }
+      ctx.txn = txn;
+    }
+    ctx.txn.lastUsed = Date.now();
+    try {
+      return await handler(cmd, ctx);
+    } catch (error) {
+      if (ctx.txn.state === 'active' && name !== 'commitTransaction') abortTransaction(core.engine, ctx.txn);
+      throw error;
+    }
+  }
+  checkReadConcern(name, cmd);
+  if (readConcernLevel(cmd) === 'snapshot') return snapshotRead(handler, cmd, ctx);
+  if (session && txnNumber !== undefined && RETRYABLE.has(name)) {
+    if (session.retryReply?.txnNumber === txnNumber) return session.retryReply.reply;
+    if (txnNumber < session.txnNumber) {
+      throw new CommandError(
+        ErrorCodes.TransactionTooOld,
+        `Retryable write with txnNumber ${txnNumber} is prohibited on session because a newer retryable write with txnNumber ${session.txnNumber} has already started on this session.`,
+      );
+    }
+    session.txnNumber = txnNumber;
+    const reply = await handler(cmd, ctx);
+    session.retryReply = { txnNumber, reply };
+    return reply;
+  }
+  return await runWithin(cmd['maxTimeMS'], () => handler(cmd, ctx));
 }

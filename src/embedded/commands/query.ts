@@ -1,7 +1,12 @@
 /** Read commands: find, getMore, killCursors, aggregate, count, distinct, explain. */
 import { Long } from 'bson';
 import { runAggregate } from '../engine/aggregate.js';
+import { hintedState } from '../engine/hinted-state.js';
 import { lookupCandidates } from '../engine/indexes.js';
+import type { Index } from '../engine/indexes.js';
+import { evaluateLet } from '../engine/let-variables.js';
+import { collectionIn } from '../engine/transaction-ddl.js';
+import { expandListLocalSessions } from './local-sessions.js';
 import { matchDocs, queryStats, runQuery } from '../engine/read.js';
 import { prepareFilter } from '../engine/query.js';
 import { bsonTypeName, keyOf, pathValues } from '../engine/values.js';
@@ -20,21 +25,25 @@ function batchSizeOf(value: unknown): number | undefined {
 }
 
 function readCollection(cmd: Doc, ctx: CommandContext) {
-  return ctx.core.engine.collection(ctx.db, collectionName(cmd));
+  return collectionIn(ctx.core.engine, ctx.db, collectionName(cmd), ctx.txn);
 }
 
 /**
- * Checks that a `hint` names an existing index (by name or key pattern), like MongoDB.
+ * Checks that a `hint` names an existing index (by name or key pattern), like MongoDB, and returns
+ * that index when it is a secondary one.
  * @throws CommandError BadValue (2) otherwise.
  */
-export function checkHint(hint: unknown, coll: Collection | undefined): void {
-  if (hint === undefined || hint === null || !coll) return;
+export function checkHint(hint: unknown, coll: Collection | undefined): Index | undefined {
+  if (hint === undefined || hint === null || !coll) return undefined;
   if (typeof hint === 'string') {
-    if (hint === '_id_' || coll.state.index(hint)) return;
+    if (hint === '_id_') return undefined;
+    const index = coll.state.index(hint);
+    if (index) return index;
   } else if (typeof hint === 'object' && !Array.isArray(hint)) {
     const key = keyOf(hint);
-    if (Object.keys(hint).length === 0 || '$natural' in hint || key === keyOf({ _id: 1 })) return;
-    if (coll.state.indexes.some((i) => keyOf(i.spec.key) === key)) return;
+    if (Object.keys(hint).length === 0 || '$natural' in hint || key === keyOf({ _id: 1 })) return undefined;
+    const index = coll.state.indexes.find((i) => keyOf(i.spec.key) === key);
+    if (index) return index;
   }
   throw new CommandError(
     ErrorCodes.BadValue,
@@ -52,7 +61,7 @@ function nonNegative(field: string, value: number): number {
 const find: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   const coll = readCollection(cmd, ctx);
-  checkHint(cmd['hint'], coll);
+  const hinted = checkHint(cmd['hint'], coll);
   const ns = `${ctx.db}.${name}`;
   // The find command takes no negative limit (drivers turn a legacy negative limit into singleBatch).
   const limit = nonNegative('limit', intOption(cmd, 'limit') ?? 0);
@@ -61,14 +70,14 @@ const find: Handler = (cmd, ctx) => {
   const filter = docOption(cmd, 'filter');
   ctx.core.opcounters.query++;
   const docs = coll
-    ? runQuery(ctx.core.engine.readState(coll, ctx.txn), {
+    ? runQuery(hintedState(ctx.core.engine.readState(coll, ctx.txn), hinted), {
         filter,
         sort: docOption(cmd, 'sort'),
         projection: docOption(cmd, 'projection'),
         skip,
         limit,
         collation: collationFor(cmd, coll),
-        variables: docOption(cmd, 'let'),
+        variables: evaluateLet(cmd['let']),
       })
     : (prepareFilter(filter), []);
   return ctx.core.cursors.open(ns, docs, {
@@ -130,15 +139,17 @@ const aggregate: Handler = (cmd, ctx) => {
     );
   const isCollectionless = target === 1 || (typeof target === 'number' && target === 1);
   const name = isCollectionless ? undefined : collectionName(cmd);
-  const coll = name ? ctx.core.engine.collection(ctx.db, name) : undefined;
+  const coll = name ? collectionIn(ctx.core.engine, ctx.db, name, ctx.txn) : undefined;
+  const hint = checkHint(cmd['hint'], coll);
   ctx.core.opcounters.command++;
   const docs = runAggregate(ctx.core.engine, {
     db: ctx.db,
     collection: coll,
-    pipeline: pipeline as Doc[],
+    pipeline: expandListLocalSessions(ctx.core, ctx.db, target, pipeline as Doc[]),
     collation: collationFor(cmd, coll),
-    variables: docOption(cmd, 'let'),
+    variables: evaluateLet(cmd['let']),
     txn: ctx.txn,
+    ...(hint ? { hint } : {}),
   });
   const cursorOpts = docOption(cmd, 'cursor') ?? {};
   return ctx.core.cursors.open(`${ctx.db}.${name ?? '$cmd.aggregate'}`, docs, {
@@ -149,10 +160,10 @@ const aggregate: Handler = (cmd, ctx) => {
 
 const count: Handler = (cmd, ctx) => {
   const coll = readCollection(cmd, ctx);
-  checkHint(cmd['hint'], coll);
+  const hinted = checkHint(cmd['hint'], coll);
   if (!coll) return { n: 0, ok: 1 };
   const query = docOption(cmd, 'query');
-  const state = ctx.core.engine.readState(coll, ctx.txn);
+  const state = hintedState(ctx.core.engine.readState(coll, ctx.txn), hinted);
   let n =
     query && Object.keys(query).length > 0
       ? matchDocs(state, query, collationFor(cmd, coll)).docs.length

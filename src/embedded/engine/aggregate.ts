@@ -6,6 +6,13 @@
 import { Aggregator } from 'mingo/aggregator';
 import type { Collection, Engine } from './database.js';
 import type { Collation } from './collation.js';
+import { withSystemVariables } from './let-variables.js';
+import { duplicateKeyError } from './collection.js';
+import { hintedState } from './hinted-state.js';
+import { collectionIn } from './transaction-ddl.js';
+import { defaultIndexName } from './indexes.js';
+import type { Index } from './indexes.js';
+import { checkStorable } from './limits.js';
 import { matchDocs } from './read.js';
 import { normalizePipeline } from './specs.js';
 import { mingoOptions } from './query.js';
@@ -25,6 +32,8 @@ export interface AggregateArgs {
   collation?: Collation;
   variables?: Doc;
   txn?: Transaction;
+  /** The index a `hint` names: a sparse or partial one limits the input to the documents it holds. */
+  hint?: Index;
 }
 
 function stageName(stage: Doc): string {
@@ -83,7 +92,7 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
     pipeline.shift();
     searched = true;
   } else if (first && stageName(first) === '$match' && args.collection) {
-    const state = engine.readState(args.collection, args.txn);
+    const state = hintedState(engine.readState(args.collection, args.txn), args.hint);
     const { docs, scores } = matchDocs(state, first['$match'], args.collation, args.variables);
     input = docs.map((d) =>
       scores ? { ...cloneValue(d), __plume_textScore: scores.get(d) } : cloneValue(d),
@@ -92,7 +101,11 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
   } else if (first && stageName(first) === '$documents') {
     input = [];
   } else {
-    input = args.collection ? engine.documents(args.collection, args.txn) : [];
+    input = args.collection
+      ? [...hintedState(engine.readState(args.collection, args.txn), args.hint).docs.values()].map((d) =>
+          cloneValue(d),
+        )
+      : [];
   }
   let out: { kind: '$out' | '$merge'; spec: unknown } | undefined;
   const last = pipeline[pipeline.length - 1];
@@ -114,7 +127,7 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
       throw new CommandError(40602, '$search is only valid as the first stage in a pipeline');
   }
   const resolver = (name: string): Doc[] => {
-    const coll = engine.collection(args.db, name);
+    const coll = collectionIn(engine, args.db, name, args.txn);
     return coll ? engine.documents(coll, args.txn) : [];
   };
   const rewritten = pipeline.flatMap((stage) => rewriteBucket(rewriteMeta(stage, searched)));
@@ -124,7 +137,7 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
       rewritten,
       mingoOptions(args.collation, {
         collectionResolver: resolver,
-        ...(args.variables ? { variables: args.variables } : {}),
+        variables: withSystemVariables(args.variables),
       }),
     ).run(input);
   } catch (error) {
@@ -201,6 +214,8 @@ function writeOut(
     }
   } else throw new CommandError(ErrorCodes.BadValue, `${kind} needs a collection name`);
   if (kind === '$out') {
+    // Like MongoDB's temporary collection: a document that may not be stored leaves the target untouched.
+    for (const doc of docs) checkStorable(doc, 'insert');
     const existing = engine.collection(db, name);
     const indexes = existing ? existing.state.indexes.map((i) => i.spec) : [];
     engine.drop(db, name);
@@ -229,17 +244,29 @@ function writeOut(
     let next: Doc;
     if (whenMatched === 'replace') next = { ...doc, _id: existing['_id'] };
     else if (whenMatched === 'keepExisting') continue;
-    else if (whenMatched === 'fail')
-      throw new CommandError(ErrorCodes.DuplicateKey, 'E11000 duplicate key error in $merge');
+    else if (whenMatched === 'fail') throw mergeDuplicate(coll, on, filter);
     else if (whenMatched === 'merge') next = { ...existing, ...doc, _id: existing['_id'] };
     else throw new CommandError(ErrorCodes.BadValue, 'unsupported $merge whenMatched');
     next = idFirst(next);
     const idKey = keyOf(existing['_id']);
     engine.checkWrite(coll, idKey, undefined);
+    checkStorable(next, 'update');
     coll.writable().put(coll.ns, next, idKey);
     engine.touched(coll, idKey);
     engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);
   }
+}
+
+/** The DuplicateKey error of `$merge` with `whenMatched: 'fail'`: the insert it attempts hits the `on` key. */
+function mergeDuplicate(coll: Collection, on: string[], keyValue: Doc): CommandError {
+  const keyPattern: Doc = {};
+  for (const f of on) keyPattern[f] = 1;
+  const index =
+    on.length === 1 && on[0] === '_id'
+      ? '_id_'
+      : (coll.state.indexes.find((i) => keyOf(i.spec.key) === keyOf(keyPattern))?.spec.name ??
+        defaultIndexName(keyPattern));
+  return duplicateKeyError(coll.ns, index, keyPattern, keyValue);
 }
 
 /** Rewrites `$bucket` as the `$group` + `$sort` MongoDB documents it to be (mingo misplaces boundary values). */

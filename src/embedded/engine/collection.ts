@@ -19,6 +19,23 @@ export interface CollectionOptions {
   [key: string]: unknown;
 }
 
+/** MongoDB's DuplicateKey (11000) error for `keyValue` in index `indexName`, with keyPattern and keyValue. */
+export function duplicateKeyError(
+  ns: string,
+  indexName: string,
+  keyPattern: Doc,
+  keyValue: Doc,
+): CommandError {
+  const shown = Object.entries(keyValue)
+    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+    .join(', ');
+  return new CommandError(
+    ErrorCodes.DuplicateKey,
+    `E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: { ${shown} }`,
+    { extra: { keyPattern, keyValue } },
+  );
+}
+
 /** Documents and indexes of a collection at one point in time. */
 export class CollectionState {
   docs: Map<string, Doc>;
@@ -46,23 +63,12 @@ export class CollectionState {
   private duplicate(ns: string, index: Index, values: unknown[]): CommandError {
     const keyValue: Doc = {};
     index.fields.forEach((f, i) => (keyValue[f] = values[i] ?? null));
-    const shown = Object.entries(keyValue)
-      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
-      .join(', ');
-    return new CommandError(
-      ErrorCodes.DuplicateKey,
-      `E11000 duplicate key error collection: ${ns} index: ${index.spec.name} dup key: { ${shown} }`,
-      { extra: { keyPattern: index.spec.key, keyValue } },
-    );
+    return duplicateKeyError(ns, index.spec.name, index.spec.key, keyValue);
   }
 
   /** The `_id` duplicate error. */
   duplicateId(ns: string, id: unknown): CommandError {
-    return new CommandError(
-      ErrorCodes.DuplicateKey,
-      `E11000 duplicate key error collection: ${ns} index: _id_ dup key: { _id: ${JSON.stringify(id)} }`,
-      { extra: { keyPattern: { _id: 1 }, keyValue: { _id: id } } },
-    );
+    return duplicateKeyError(ns, '_id_', { _id: 1 }, { _id: id });
   }
 
   /**
@@ -82,8 +88,10 @@ export class CollectionState {
     for (const index of this.indexes) {
       const newKeys = index.keysOf(doc);
       const oldKeys = old ? index.keysOf(old) : [];
-      if (index.spec.unique) {
+      if (index.spec.unique || index.spec.prepareUnique) {
         for (const k of newKeys) {
+          // A prepareUnique index keeps the duplicates it had: only keys new to the document are checked.
+          if (!index.spec.unique && oldKeys.some((o) => o.key === k.key)) continue;
           if (index.conflict(idKey, k.key) !== undefined) throw this.duplicate(ns, index, k.values);
         }
       }

@@ -21,6 +21,7 @@ import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
 import { graphLookupStage } from './graph-lookup.js';
 import { groupStage } from './group.js';
+import { linearRegexOperator } from './linear-regex.js';
 import { lookupStage } from './lookup.js';
 import { orderedAccumulators, orderedExpressions } from './ordered-accumulators.js';
 import {
@@ -129,6 +130,9 @@ const overrides: Record<string, QueryOp> = {
 
 for (const name of ['$eq', '$ne', '$in', '$nin']) {
   overrides[name] = numericQuery(overrides[name]!);
+}
+for (const name of ['$regex', '$in', '$nin', '$not', '$all']) {
+  overrides[name] = linearRegexOperator(overrides[name] ?? builtin[name]!);
 }
 
 /** `$type` in expressions, with MongoDB's type names (mingo's say `objectid`, `long` for big doubles …). */

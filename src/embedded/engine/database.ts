@@ -160,6 +160,7 @@ export class Engine {
     const priv = txn.privates.get(coll.ns);
     if (priv) return priv;
     let snap = txn.snapshots.get(coll.ns);
+    if (!snap && txn.pointInTime) return new CollectionState();
     if (!snap) {
       snap = coll.state;
       snap.pins++;

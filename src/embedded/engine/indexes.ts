@@ -22,6 +22,8 @@ export interface IndexSpec {
   weights?: Record<string, number>;
   default_language?: string;
   hidden?: boolean;
+  /** Set by collMod: new duplicate keys are refused, existing ones stay (the step before `unique`). */
+  prepareUnique?: boolean;
 }
 
 /** A live index: its spec plus its entries. */
@@ -157,6 +159,7 @@ export class Index {
     if (s.expireAfterSeconds !== undefined) out['expireAfterSeconds'] = s.expireAfterSeconds;
     if (s.collation) out['collation'] = describeCollation(s.collation);
     if (s.hidden) out['hidden'] = true;
+    if (s.prepareUnique) out['prepareUnique'] = true;
     return out;
   }
 }
@@ -203,6 +206,7 @@ export function parseIndexSpec(raw: unknown): IndexSpec {
   if (r['unique'] === true) spec.unique = true;
   if (r['sparse'] === true) spec.sparse = true;
   if (r['hidden'] === true) spec.hidden = true;
+  if (r['prepareUnique'] === true) spec.prepareUnique = true;
   if (r['partialFilterExpression'] !== undefined) {
     if (typeof r['partialFilterExpression'] !== 'object')
       throw new CommandError(ErrorCodes.TypeMismatch, 'partialFilterExpression must be an object');

@@ -1,13 +1,14 @@
 /**
  * Opt-in persistence for a data directory:
- * - `journal.<gen>.bson`: an append-only log, one BSON record per committed batch of changes, written and
+ * - `journal.<gen>.bson`: an append-only log, one record per committed batch of changes, written and
  *   fsynced before the command replies (so no acknowledged write is lost on a crash);
  * - `snapshot.bson`: a compacted image written to a temp file, fsynced and renamed into place; it names
  *   the journal generation that follows it, so a crash at any point leaves a consistent pair;
  * - `mongod.lock`: holds the owning pid; a second server on the same directory is refused.
- * A torn record at the journal's end (crash mid-append) is dropped on load: it was never acknowledged.
+ * Every record carries CRC-32C checksums (data-file.ts). A torn record at the journal's end (crash
+ * mid-append) is dropped on load: it was never acknowledged. Any other damage stops start-up with a
+ * DataFileError and leaves the files untouched (no compaction); repair.ts salvages them on request.
  */
-import { BSON } from 'bson';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CollectionOptions } from './collection.js';
@@ -16,7 +17,9 @@ import { splitNs } from './database.js';
 import type { IndexSpec } from './indexes.js';
 import { keyOf } from './values.js';
 import type { Doc } from './values.js';
-import { decodeDocument } from '../wire.js';
+import { serializeBson } from '../serialize.js';
+import { MAGIC, frameRecord, readDataFile } from './data-file.js';
+import type { DataFileKind } from './data-file.js';
 
 const SNAPSHOT = 'snapshot.bson';
 const LOCK = 'mongod.lock';
@@ -45,23 +48,6 @@ function processAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-/** Reads concatenated BSON records; stops at the first torn or invalid one and reports where. */
-function readRecords(buf: Buffer): { records: Doc[]; validBytes: number } {
-  const records: Doc[] = [];
-  let offset = 0;
-  while (offset + 4 <= buf.length) {
-    const size = buf.readInt32LE(offset);
-    if (size < 5 || offset + size > buf.length || buf[offset + size - 1] !== 0) break;
-    try {
-      records.push(decodeDocument(buf.subarray(offset, offset + size)));
-    } catch {
-      break;
-    }
-    offset += size;
-  }
-  return { records, validBytes: offset };
 }
 
 /** Applies a logged change to the engine (used on load; never logs). */
@@ -123,6 +109,18 @@ export interface PersistenceOptions {
   fsync?: boolean;
 }
 
+/** How {@link Persistence.open} reads the data files; repair.ts swaps in salvaging. */
+export interface LoadHooks {
+  /** Reads a data file's records. Default: strict, throwing DataFileError on damage. */
+  read(file: string, kind: DataFileKind): Doc[];
+  /** Applies one logged change. Default: {@link applyChange}. */
+  apply(engine: Engine, change: Change): void;
+  /** Runs after loading, before the first compaction rewrites the directory. */
+  beforeCompact?(): void;
+}
+
+const strictLoad: LoadHooks = { read: readDataFile, apply: applyChange };
+
 /** The data directory of one server. */
 export class Persistence {
   private fd: number | undefined;
@@ -143,14 +141,21 @@ export class Persistence {
 
   /**
    * Locks the directory, loads the snapshot and journal into `engine`, and starts logging its changes.
-   * @throws Error when another live process holds the lock, or the directory cannot be used.
+   * @throws DataFileError when a data file is damaged (nothing is written then); Error when another live
+   *   process holds the lock, or the directory cannot be used.
    */
-  static open(dir: string, engine: Engine, options: PersistenceOptions = {}): Persistence {
+  static open(
+    dir: string,
+    engine: Engine,
+    options: PersistenceOptions = {},
+    hooks: LoadHooks = strictLoad,
+  ): Persistence {
     fs.mkdirSync(dir, { recursive: true });
     const p = new Persistence(dir, engine, options);
     p.lock();
     try {
-      p.load();
+      p.load(hooks);
+      hooks.beforeCompact?.();
       p.compact();
     } catch (error) {
       p.unlock();
@@ -190,37 +195,43 @@ export class Persistence {
     fs.rmSync(path.join(this.dir, LOCK), { force: true });
   }
 
-  private load(): void {
+  private load(hooks: LoadHooks): void {
     const snapFile = path.join(this.dir, SNAPSHOT);
     const saved = this.engine.onChanges;
     this.engine.onChanges = undefined;
     try {
+      const journals = fs
+        .readdirSync(this.dir)
+        .map((file) => /^journal\.(\d+)\.bson$/.exec(file))
+        .filter((m) => m !== null)
+        .map((m) => Number(m[1]))
+        .sort((a, b) => a - b);
       if (fs.existsSync(snapFile)) {
-        const { records } = readRecords(fs.readFileSync(snapFile));
+        const records = hooks.read(snapFile, 'snapshot');
         const header = records[0];
-        if (!header || header['format'] !== 'plume-snapshot')
-          throw new Error(`plume-db: ${snapFile} is not a plume snapshot`);
-        this.gen = Number(header['gen']);
-        for (const record of records.slice(1)) {
+        if (header?.['format'] === 'plume-snapshot') this.gen = Number(header['gen']);
+        // Only a salvaged snapshot can lack its header: the oldest journal then follows it.
+        else if (hooks === strictLoad) throw new Error(`plume-db: ${snapFile} is not a plume snapshot`);
+        else this.gen = journals[0] ?? 0;
+        for (const record of records) {
           if (record['type'] === 'collection') {
             const ns = String(record['ns']);
             const [db, name] = splitNs(ns);
             const coll = this.engine.create(db, name, record['options'] as CollectionOptions);
             for (const spec of record['indexes'] as IndexSpec[]) coll.writable().addIndex(ns, spec);
           } else if (record['type'] === 'doc') {
-            applyChange(this.engine, { op: 'put', ns: String(record['ns']), doc: record['doc'] as Doc });
+            hooks.apply(this.engine, { op: 'put', ns: String(record['ns']), doc: record['doc'] as Doc });
           }
         }
       }
-      for (const file of fs.readdirSync(this.dir)) {
-        const m = /^journal\.(\d+)\.bson$/.exec(file);
-        if (m && Number(m[1]) < this.gen) fs.rmSync(path.join(this.dir, file), { force: true });
+      // Journals older than the snapshot were folded into it (a crash cut their removal short).
+      for (const gen of journals) {
+        if (gen < this.gen) fs.rmSync(path.join(this.dir, journalName(gen)), { force: true });
       }
       const journal = path.join(this.dir, journalName(this.gen));
       if (fs.existsSync(journal)) {
-        const { records } = readRecords(fs.readFileSync(journal));
-        for (const record of records)
-          for (const change of record['changes'] as Change[]) applyChange(this.engine, change);
+        for (const record of hooks.read(journal, 'journal'))
+          for (const change of record['changes'] as Change[]) hooks.apply(this.engine, change);
       }
     } finally {
       this.engine.onChanges = saved;
@@ -230,7 +241,7 @@ export class Persistence {
   /** Appends one batch of changes durably (called synchronously before the command replies). */
   append(changes: Change[]): void {
     if (this.fd === undefined) return;
-    const record = BSON.serialize({ changes });
+    const record = frameRecord(serializeBson({ changes }));
     fs.writeSync(this.fd, record);
     if (this.fsync) fs.fdatasyncSync(this.fd);
     this.journalBytes += record.length;
@@ -251,13 +262,15 @@ export class Persistence {
         chunks.length = 0;
         size = 0;
       };
+      chunks.push(MAGIC);
+      size += MAGIC.length;
       const push = (doc: Doc): void => {
-        const b = BSON.serialize(doc);
+        const b = frameRecord(serializeBson(doc));
         chunks.push(b);
         size += b.length;
         if (size > 4 * 1024 * 1024) flush();
       };
-      push({ format: 'plume-snapshot', version: 1, gen: next, createdAt: new Date() });
+      push({ format: 'plume-snapshot', version: 2, gen: next, createdAt: new Date() });
       for (const colls of this.engine.databases.values()) {
         for (const coll of colls.values()) {
           push({
@@ -280,6 +293,7 @@ export class Persistence {
     if (this.fd !== undefined) fs.closeSync(this.fd);
     this.gen = next;
     this.fd = fs.openSync(path.join(this.dir, journalName(next)), 'a');
+    if (fs.fstatSync(this.fd).size === 0) fs.writeSync(this.fd, MAGIC);
     this.journalBytes = 0;
     fs.rmSync(path.join(this.dir, journalName(old)), { force: true });
   }

@@ -7,6 +7,7 @@ import { Query } from 'mingo/query';
 import { ProcessingMode } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import { CONTEXT } from './context.js';
+import { LinearRegExp } from './linear-regex.js';
 import type { Collation } from './collation.js';
 import { bsonTag, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -51,8 +52,9 @@ function stripExtended(source: string): string {
 }
 
 /**
- * Builds a JS RegExp from a MongoDB pattern and options string (`i m s x` and `u`).
- * @throws CommandError BadValue (51108) on an unknown option or an invalid pattern.
+ * Builds a RegExp from a MongoDB pattern and options string (`i m s x` and `u`); it matches in linear
+ * time (linear-regex.ts).
+ * @throws CommandError 51108 on an unknown option, 51091 on a pattern RE2 cannot run.
  */
 export function makeRegExp(source: string, options: string): RegExp {
   let flags = '';
@@ -65,11 +67,7 @@ export function makeRegExp(source: string, options: string): RegExp {
       throw new CommandError(51108, `invalid flag in regex options: ${opt}`);
     }
   }
-  try {
-    return new RegExp(pattern, flags);
-  } catch (error) {
-    throw new CommandError(51091, `Regular expression is invalid: ${(error as Error).message}`);
-  }
+  return LinearRegExp.compile(pattern, flags);
 }
 
 function convertRegex(value: unknown): unknown {

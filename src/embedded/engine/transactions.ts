@@ -8,6 +8,7 @@
 import type { CollectionState } from './collection.js';
 import { splitNs } from './database.js';
 import type { Change, Collection, Engine } from './database.js';
+import { publishCreated } from './transaction-ddl.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -26,11 +27,13 @@ export class Transaction {
   readonly privates = new Map<string, CollectionState>();
   /** Writes by namespace and `_id` key, in order. */
   readonly writes = new Map<string, Map<string, TxnWrite>>();
-  /** Namespaces created inside the transaction. */
-  readonly created = new Set<string>();
+  /** Collections created inside the transaction (invisible to others until commit), by namespace. */
+  readonly created = new Map<string, Collection>();
   /** Last touch, ms since epoch (for transactionLifetimeLimitSeconds). */
   lastUsed = Date.now();
   readonly started = Date.now();
+  /** A snapshot read outside a transaction: sees only its pinned states (engine/point-in-time.ts). */
+  pointInTime = false;
 
   constructor(txnNumber: number, startSeq: number) {
     this.txnNumber = txnNumber;
@@ -107,6 +110,7 @@ export function commitTransaction(engine: Engine, txn: Transaction): void {
   const undo: { coll: Collection; idKey: string; prior: Doc | undefined }[] = [];
   const changes: Change[] = [];
   try {
+    publishCreated(engine, txn);
     for (const [ns, writes] of txn.writes) {
       const [db, name] = splitNs(ns);
       const coll = engine.collection(db, name) ?? engine.create(db, name);

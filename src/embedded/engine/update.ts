@@ -5,17 +5,18 @@
  */
 import { ObjectId, Timestamp } from 'bson';
 import type { Long } from 'bson';
-import { update as mingoUpdate, updateOne as mingoUpdateOne } from 'mingo/updater';
-import type { Modifier, PipelineStage } from 'mingo/updater';
+import { update as mingoUpdate } from 'mingo/updater';
+import type { Modifier } from 'mingo/updater';
 import type { Collation } from './collation.js';
 import { compareBson } from './compare.js';
 import { add, bitwise, LongOverflowError, multiply, numberKind, zeroLike } from './arithmetic.js';
 import type { BitOperation } from './arithmetic.js';
 import { plainNumbers } from './numbers.js';
-import { normalizePipeline } from './specs.js';
+import { applyPipeline } from './pipeline-update.js';
 import { expandPositional } from './positional.js';
 import { computePush } from './push.js';
 import type { PositionalContext } from './positional.js';
+import { withSystemVariables } from './let-variables.js';
 import { mingoOptions } from './query.js';
 import { bsonTypeName, cloneValue, getPath, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -427,15 +428,12 @@ export function applyUpdate(
     if (next['_id'] === undefined) delete next['_id'];
   } else {
     next = cloneValue(doc);
-    const queryOptions = mingoOptions(
-      options.collation,
-      options.variables ? { variables: options.variables } : {},
-    );
+    const queryOptions = mingoOptions(options.collation, {
+      variables: withSystemVariables(options.variables),
+    });
     try {
       if (kind === 'pipeline') {
-        const docs = [next];
-        mingoUpdateOne(docs, {}, normalizePipeline(update as PipelineStage[]), {}, queryOptions);
-        next = docs[0]!;
+        next = applyPipeline(next, update as unknown[], queryOptions);
       } else {
         const modifier = validateOperators(next, update as Doc, options.inserting ?? false, options);
         const positional = Object.values(modifier).some((f) =>

@@ -6,12 +6,13 @@ import { ObjectId } from 'bson';
 import { CollectionState } from './collection.js';
 import type { Collection, Engine } from './database.js';
 import type { Collation } from './collation.js';
+import { checkStorable } from './limits.js';
 import { checkArrayFilters } from './positional.js';
 import { matchDocs, runQuery } from './read.js';
 import { compile, prepareFilter, splitText } from './query.js';
 import type { Transaction, TxnWrite } from './transactions.js';
 import { applyUpdate, buildUpsert, updateKind } from './update.js';
-import { bsonTypeName, cloneValue, idFirst, keyOf } from './values.js';
+import { bsonTypeName, cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -51,6 +52,7 @@ function put(
   doc: Doc,
   oldIdKey?: string,
 ): void {
+  checkStorable(doc, oldIdKey === undefined ? 'insert' : 'update');
   const idKey = keyOf(doc['_id']);
   validate(coll, doc, oldIdKey === undefined ? undefined : engine.readState(coll, txn).docs.get(oldIdKey));
   engine.writeState(coll, txn).put(coll.ns, doc, oldIdKey);
@@ -90,6 +92,14 @@ export function prepareInsert(raw: unknown): Doc {
   if (type === 'array' || type === 'regex' || type === 'undefined') {
     throw new CommandError(ErrorCodes.InvalidIdField, `The '_id' value cannot be of type ${type}`);
   }
+  const dollar = isPlainObject(doc['_id'])
+    ? Object.keys(doc['_id']).find((k) => k.startsWith('$'))
+    : undefined;
+  if (dollar !== undefined)
+    throw new CommandError(
+      ErrorCodes.DollarPrefixedFieldName,
+      `_id fields may not contain '$'-prefixed fields: ${dollar} is not valid for storage.`,
+    );
   return idFirst(doc);
 }
 
@@ -177,6 +187,8 @@ export function updateStatement(
     });
     if (changed) updates.push({ idKey, doc });
   }
+  // A multi update refuses before changing anything when one result may not be stored.
+  if (updates.length > 1) for (const { doc } of updates) checkStorable(doc, 'update');
   for (const { idKey, doc } of updates) put(engine, coll, txn, doc, idKey);
   return { n: matched.length, nModified: updates.length };
 }
@@ -189,9 +201,10 @@ export function deleteStatement(
   q: unknown,
   limit: number,
   collation?: Collation,
+  variables?: Doc,
 ): number {
   const state = engine.readState(coll, txn);
-  let matched = matchDocs(state, q, collation).docs;
+  let matched = matchDocs(state, q, collation, variables).docs;
   if (limit === 1) matched = matched.slice(0, 1);
   const ids = matched.map((d) => keyOf(d['_id']));
   for (const idKey of ids) engine.checkWrite(coll, idKey, txn);

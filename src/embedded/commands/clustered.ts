@@ -1,0 +1,29 @@
+/** The `_id` index of a collection, clustered (`clusteredIndex` create option) or not. */
+import type { Collection } from '../engine/database.js';
+import { isPlainObject, keyOf } from '../engine/values.js';
+import type { Doc } from '../engine/values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+/** The `_id` index of an ordinary collection, as listIndexes and listCollections report it. */
+export const ID_INDEX = { v: 2, key: { _id: 1 }, name: '_id_' };
+
+/** The `_id` index as listIndexes reports it: clustered collections say so (they have no separate one). */
+export function idIndex(coll: Collection): Doc {
+  const clustered = coll.options['clusteredIndex'];
+  return isPlainObject(clustered) ? { ...clustered, clustered: true } : ID_INDEX;
+}
+
+/** A `clusteredIndex` create option in the form listCollections reports. */
+export function clusteredIndexOption(raw: unknown): Doc {
+  if (!isPlainObject(raw) || keyOf(raw['key']) !== keyOf({ _id: 1 }) || raw['unique'] !== true)
+    throw new CommandError(
+      ErrorCodes.InvalidIndexSpecificationOption,
+      "The 'clusteredIndex' option must be { key: { _id: 1 }, unique: true } (with an optional name)",
+    );
+  return {
+    v: 2,
+    key: { _id: 1 },
+    name: typeof raw['name'] === 'string' ? raw['name'] : '_id_',
+    unique: true,
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Variables of aggregation expressions: a command's `let` document, whose values are expressions
+ * evaluated once before the command runs (`{ x: { $literal: '$a' } }` binds `$$x` to the string `'$a'`),
+ * and the system variables mingo does not provide itself (`$$CLUSTER_TIME`).
+ */
+import { Timestamp } from 'bson';
+import { evalExpr } from 'mingo/core';
+import type { Options } from 'mingo/types';
+import { mingoOptions } from './query.js';
+import { isPlainObject } from './values.js';
+import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+let lastSecond = 0;
+let increment = 0;
+
+/** The server's cluster time now: seconds since the epoch and an increment within that second. */
+export function clusterTime(): Timestamp {
+  const seconds = Math.floor(Date.now() / 1000);
+  if (seconds !== lastSecond) {
+    lastSecond = seconds;
+    increment = 0;
+  }
+  increment++;
+  return new Timestamp({ t: seconds, i: increment });
+}
+
+/** `variables` plus the system variables every expression may read (`$$CLUSTER_TIME`). */
+export function withSystemVariables(variables: Doc | undefined): Doc {
+  return { ...variables, CLUSTER_TIME: clusterTime() };
+}
+
+/** A user variable name: a lower-case ASCII letter or non-ASCII first, then letters, digits, `_`. */
+function checkName(name: string): void {
+  if (!/^[a-z\u0080-\uffff]/.test(name))
+    throw new CommandError(
+      ErrorCodes.FailedToParse,
+      `'${name}' starts with an invalid character for a user variable name`,
+    );
+  if (!/^[\w\u0080-\uffff]*$/.test(name))
+    throw new CommandError(
+      ErrorCodes.FailedToParse,
+      `'${name}' contains an invalid character for a variable name`,
+    );
+}
+
+/**
+ * Evaluates a command's `let` document: each value is an expression (constants, `$literal`, `$$NOW`,
+ * operators) computed once; field paths such as `'$a'` have no document to read and yield nothing.
+ * @throws CommandError TypeMismatch when `let` is not a document, FailedToParse for a bad variable name.
+ */
+export function evaluateLet(raw: unknown): Doc | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isPlainObject(raw))
+    throw new CommandError(
+      ErrorCodes.TypeMismatch,
+      "BSON field 'let' is the wrong type, expected type 'object'",
+    );
+  const system = withSystemVariables(undefined);
+  const out: Doc = {};
+  for (const [name, expr] of Object.entries(raw)) {
+    checkName(name);
+    try {
+      out[name] = evalExpr(
+        {},
+        expr,
+        mingoOptions(undefined, { variables: { ...system, ...out } }) as Options,
+      );
+    } catch (error) {
+      if (error instanceof CommandError) throw error;
+      throw new CommandError(ErrorCodes.BadValue, (error as Error).message);
+    }
+  }
+  return out;
+}

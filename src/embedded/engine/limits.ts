@@ -1,0 +1,141 @@
+/**
+ * MongoDB's limits on stored documents (https://www.mongodb.com/docs/manual/reference/limits/):
+ * "The maximum BSON document size is 16 mebibytes" and "MongoDB supports no more than 100 levels of
+ * nesting for BSON documents. Each object or array adds a level." Every write path checks a document
+ * with {@link checkStorable} before storing it, so nothing is acknowledged that could not be kept.
+ */
+import { BSON } from 'bson';
+import { isPlainObject } from './values.js';
+import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+/** `maxBsonObjectSize`: the largest document a client may store, in bytes (16 MiB). */
+export const MAX_BSON_OBJECT_SIZE = 16 * 1024 * 1024;
+/** The largest BSON object MongoDB parses at all (16 MiB + 16 KiB: room for a command around a document). */
+export const MAX_BSON_INTERNAL_SIZE = MAX_BSON_OBJECT_SIZE + 16 * 1024;
+/** Nesting levels a stored document may have (the document itself is level 1). */
+export const MAX_NESTING_DEPTH = 100;
+
+/** True when `value` nests objects or arrays deeper than `max` levels (iterative: no stack overflow). */
+function deeperThan(value: Doc, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (depth > max) return true;
+    const children = Array.isArray(current) ? current : Object.values(current as Doc);
+    for (const child of children) {
+      if (Array.isArray(child) || isPlainObject(child)) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** `_id: ObjectId('…')` as MongoDB names a document's first element in its errors. */
+function firstElement(doc: Doc): string {
+  const [key] = Object.keys(doc);
+  if (key === undefined) return '';
+  const value = doc[key];
+  const shown =
+    value !== null && typeof value === 'object' && 'toHexString' in value
+      ? `ObjectId('${(value as { toHexString(): string }).toHexString()}')`
+      : JSON.stringify(value)?.slice(0, 80);
+  return `${key}: ${shown}`;
+}
+
+/**
+ * Refuses a document MongoDB would not store: nested deeper than 100 levels (Overflow, 15), or larger
+ * than 16 MiB. An insert MongoDB could not even parse (over 16 MiB + 16 KiB) is BSONObjectTooLarge
+ * (10334), a smaller one BadValue (2) "object to insert too large"; an update's result over 16 MiB is
+ * DocumentTooLarge (17419), as MongoDB answers.
+ * @throws CommandError as above.
+ */
+export function checkStorable(doc: Doc, op: 'insert' | 'update'): void {
+  if (deeperThan(doc, MAX_NESTING_DEPTH)) {
+    throw new CommandError(
+      ErrorCodes.Overflow,
+      op === 'insert'
+        ? `cannot insert document because it exceeds ${MAX_NESTING_DEPTH} levels of nesting`
+        : `Document exceeds maximum nesting depth of ${MAX_NESTING_DEPTH}`,
+    );
+  }
+  const size = BSON.calculateObjectSize(doc);
+  if (size <= MAX_BSON_OBJECT_SIZE) return;
+  if (op === 'update') {
+    throw new CommandError(
+      ErrorCodes.DocumentTooLarge,
+      `Resulting document after update is larger than ${MAX_BSON_OBJECT_SIZE}`,
+    );
+  }
+  if (size > MAX_BSON_INTERNAL_SIZE) {
+    throw new CommandError(
+      ErrorCodes.BSONObjectTooLarge,
+      `BSONObj size: ${size} (0x${size.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${MAX_BSON_INTERNAL_SIZE}(16MB) First element: ${firstElement(doc)}`,
+    );
+  }
+  throw new CommandError(
+    ErrorCodes.BadValue,
+    `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`,
+  );
+}
+
+/** Nesting MongoDB parses at all in a BSON object (any command or document), before storage rules. */
+export const MAX_PARSE_DEPTH = 200;
+
+/** Fixed value sizes of BSON element types (the others are read from the bytes). */
+const FIXED: Record<number, number> = {
+  0x01: 8,
+  0x06: 0,
+  0x07: 12,
+  0x08: 1,
+  0x09: 8,
+  0x0a: 0,
+  0x10: 4,
+  0x11: 8,
+  0x12: 8,
+  0x13: 16,
+  0x7f: 0,
+  0xff: 0,
+};
+
+/**
+ * True when the BSON bytes nest documents or arrays deeper than `max` levels (the object itself is level
+ * 1). Reads the bytes without recursion, so it is safe on hostile input; malformed bytes answer false
+ * (the decoder reports them).
+ */
+export function bsonDeeperThan(bytes: Uint8Array, max: number): boolean {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const ends: number[] = [buf.length - 1];
+  let p = 4;
+  while (ends.length > 0 && p < buf.length) {
+    const type = buf[p]!;
+    if (p === ends[ends.length - 1]) {
+      ends.pop();
+      p += 1;
+      continue;
+    }
+    const nameEnd = buf.indexOf(0, p + 1);
+    if (nameEnd < 0) return false;
+    p = nameEnd + 1;
+    if (p + 4 > buf.length) return false;
+    if (type === 0x03 || type === 0x04) {
+      const size = buf.readInt32LE(p);
+      if (size < 5) return false;
+      if (ends.length + 1 > max) return true;
+      ends.push(p + size - 1);
+      p += 4;
+    } else if (FIXED[type] !== undefined) p += FIXED[type];
+    else if (type === 0x0b) {
+      const patternEnd = buf.indexOf(0, p);
+      const optionsEnd = patternEnd < 0 ? -1 : buf.indexOf(0, patternEnd + 1);
+      if (optionsEnd < 0) return false;
+      p = optionsEnd + 1;
+    } else {
+      // Length-prefixed values: string, JavaScript code, symbol, binary, DBPointer, code with scope.
+      const length = buf.readInt32LE(p);
+      const extra = { 0x02: 4, 0x0d: 4, 0x0e: 4, 0x05: 5, 0x0c: 16, 0x0f: 0 }[type];
+      if (extra === undefined || length < 0) return false;
+      p += extra + length;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,95 @@
+/**
+ * `$regex` patterns run on RE2 (the `re2js` port), whose matching time is linear in the input: a
+ * client's pattern cannot stall the event loop the server shares with the application (V8's own engine
+ * backtracks, and its linear fallback skips the `i` flag and lookarounds). RE2 has no backreferences and
+ * no lookarounds: such patterns are refused with a clear error instead of being run.
+ */
+import { RE2JS } from 're2js';
+import { checkDeadline } from './deadline.js';
+import type { QueryOp } from './operator-types.js';
+import { CommandError } from '../errors.js';
+
+/** The RE2 flags of MongoDB's `i`, `m`, `s` options (`x` is applied before, `u` and `l` change nothing). */
+function re2Flags(flags: string): number {
+  let out = 0;
+  if (flags.includes('i')) out |= RE2JS.CASE_INSENSITIVE;
+  if (flags.includes('m')) out |= RE2JS.MULTILINE;
+  if (flags.includes('s')) out |= RE2JS.DOTALL;
+  return out;
+}
+
+/** A RegExp whose matching (`test`, `exec`, and so everything built on them) runs on RE2. */
+export class LinearRegExp extends RegExp {
+  readonly #re2: RE2JS;
+
+  private constructor(pattern: string, flags: string, re2: RE2JS) {
+    super(pattern, flags);
+    this.#re2 = re2;
+  }
+
+  /**
+   * Compiles `pattern` with MongoDB options already reduced to `i`, `m`, `s`.
+   * @throws CommandError 51091 when the pattern is invalid, or RE2 cannot run it (a backreference or
+   *   lookaround).
+   */
+  static compile(pattern: string, flags: string): LinearRegExp {
+    try {
+      new RegExp(pattern, flags);
+    } catch (error) {
+      throw new CommandError(51091, `Regular expression is invalid: ${(error as Error).message}`);
+    }
+    try {
+      return new LinearRegExp(pattern, flags, RE2JS.compile(pattern, re2Flags(flags)));
+    } catch (error) {
+      throw new CommandError(
+        51091,
+        `Regular expression is invalid: ${(error as Error).message}. The embedded database runs $regex ` +
+          'in linear time (RE2): backreferences, lookahead and lookbehind are not supported',
+      );
+    }
+  }
+
+  /** `split`, `matchAll` and the like derive plain RegExps (they construct with two arguments). */
+  static override get [Symbol.species](): RegExpConstructor {
+    return RegExp;
+  }
+
+  override test(input: string): boolean {
+    checkDeadline();
+    return this.#re2.test(String(input));
+  }
+
+  override exec(input: string): RegExpExecArray | null {
+    checkDeadline();
+    const text = String(input);
+    const matcher = this.#re2.matcher(text);
+    if (!matcher.find()) return null;
+    const groups: (string | undefined)[] = [];
+    for (let i = 0; i <= matcher.groupCount(); i++) groups.push(matcher.group(i) ?? undefined);
+    const result = groups as unknown as RegExpExecArray;
+    result.index = matcher.start();
+    result.input = text;
+    const names = this.#re2.namedGroups();
+    if (Object.keys(names).length > 0) {
+      const named: Record<string, string> = {};
+      for (const [name, index] of Object.entries(names)) named[name] = groups[index]!;
+      result.groups = named;
+    }
+    return result;
+  }
+}
+
+/** RegExps in a query operator's value, as linear ones (mingo hands operators plain copies). */
+function linear(value: unknown): unknown {
+  if (value instanceof LinearRegExp) return value;
+  if (value instanceof RegExp) return LinearRegExp.compile(value.source, value.flags);
+  return Array.isArray(value) ? value.map(linear) : value;
+}
+
+/**
+ * Wraps a query operator (`$regex`, `$in`, `$nin`, `$not`, `$all`) so the regexes it is given match
+ * with RE2: mingo copies a `{ $regex }` value into a plain RegExp before the operator sees it.
+ */
+export function linearRegexOperator(op: QueryOp): QueryOp {
+  return (selector, value, options) => op(selector, linear(value), options);
+}

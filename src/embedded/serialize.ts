@@ -1,0 +1,17 @@
+/**
+ * BSON serialization without silent truncation. `BSON.serialize` writes into one shared internal buffer
+ * (17 MiB by default) and cuts anything longer short without an error; this grows that buffer first.
+ */
+import { BSON } from 'bson';
+
+let capacity = 17 * 1024 * 1024;
+
+/** Serializes `doc` whole, however large (the shared buffer grows to the largest size seen). */
+export function serializeBson(doc: Record<string, unknown>): Uint8Array {
+  const size = BSON.calculateObjectSize(doc);
+  if (size > capacity) {
+    BSON.setInternalBufferSize(size);
+    capacity = size;
+  }
+  return BSON.serialize(doc);
+}
