@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from 'mongodb';
 import { createApp, type Application } from 'plume';
 import type { RateLimitSettings } from 'plume/authentication';
+import { serveOpenApi } from 'plume/openapi';
 import { createValidator } from 'plume/schema';
 import { sync } from 'plume/sync';
 import { authentication } from './authentication.js';
@@ -50,5 +51,7 @@ export async function createApiApp<A extends Application = Application>(
       rateLimit: settings.rateLimit,
     }),
   );
+  // GET /openapi.json and the API reference page at GET /docs (docs/openapi.md).
+  app.configure(serveOpenApi({ info: { title: 'plume example API', version: '1.0.0' } }));
   return app;
 }

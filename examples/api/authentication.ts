@@ -9,6 +9,8 @@ import {
   type RateLimitSettings,
 } from 'plume/authentication';
 import { NotAuthenticated } from 'plume/errors';
+import type { ServiceDocs } from 'plume/openapi';
+import { Type } from 'plume/schema';
 
 /**
  * The `api-key` strategy: a machine client sends `X-API-Key: <key>`; the key must be one of the
@@ -16,6 +18,9 @@ import { NotAuthenticated } from 'plume/errors';
  * need `params.user` (creating a message) still refuse it.
  */
 export class ApiKeyStrategy extends AuthenticationStrategy {
+  /** How the API description (`/openapi.json`) documents this strategy. */
+  readonly securityScheme = { type: 'apiKey', in: 'header', name: 'X-API-Key' };
+
   override async parse(request: ParseRequest): Promise<AuthenticationRequest | null> {
     const key = request.headers['x-api-key'];
     return key === undefined ? null : { strategy: this.name, apiKey: key };
@@ -43,6 +48,30 @@ export interface AuthenticationSettings {
   rateLimit?: RateLimitSettings | false;
 }
 
+/** `POST /authentication` (login) and `DELETE /authentication[/<token>]` (logout), for the API description. */
+const authenticationDocs: ServiceDocs = {
+  name: 'Authentication',
+  description: 'Log in with email and password (or a token) to get an access token.',
+  data: Type.Union([
+    Type.Object({ strategy: Type.Literal('local'), email: Type.String(), password: Type.String() }),
+    Type.Object({ strategy: Type.Literal('jwt'), accessToken: Type.String() }),
+  ]),
+  result: Type.Object({
+    accessToken: Type.String(),
+    authentication: Type.Object({ strategy: Type.String() }),
+    user: Type.Optional(Type.Object({ _id: Type.String(), email: Type.String() })),
+  }),
+  methods: {
+    create: { summary: 'Log in' },
+    // DELETE /authentication logs out the token of the Authorization header.
+    remove: {
+      summary: 'Log out (the id, when given, must be the token)',
+      authentication: ['jwt'],
+      withoutId: true,
+    },
+  },
+};
+
 /** Registers `authentication` with the `local` (email + password), `jwt` and `api-key` strategies. */
 export function authentication(settings: AuthenticationSettings) {
   return (app: Application): void => {
@@ -61,6 +90,6 @@ export function authentication(settings: AuthenticationSettings) {
     service.register('jwt', new JWTStrategy());
     service.register('local', new LocalStrategy());
     service.register('api-key', new ApiKeyStrategy());
-    app.use('authentication', service);
+    app.use('authentication', service, { openapi: authenticationDocs });
   };
 }

@@ -3,6 +3,7 @@ import type { Application, HookContext, Params } from 'plume';
 import { authenticate } from 'plume/authentication';
 import { DocDbService } from 'plume/docdb';
 import { BadRequest } from 'plume/errors';
+import type { OpenApiObject, ServiceDocs } from 'plume/openapi';
 import {
   ObjectIdSchema,
   Type,
@@ -32,6 +33,39 @@ export const messageQuerySchema = querySyntax(messageSchema, {
     $regex: Type.String({ maxLength: 100 }),
     $options: Type.String({ pattern: '^[imsx]{0,4}$' }),
   },
+});
+
+/** A message as the API answers it: with `include=user`, also its author (without password). */
+export const messageResultSchema = Type.Object(
+  {
+    ...messageSchema.properties,
+    user: Type.Optional(
+      Type.Object({ _id: ObjectIdSchema(), email: Type.String() }, { description: 'With include=user' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The query parameters `queryOptions` takes out of the query, for the API description. */
+export const messageOptionParameters: OpenApiObject[] = [
+  {
+    name: 'include',
+    in: 'query',
+    description: "'user' adds each message's author",
+    schema: { type: 'string', enum: ['user'] },
+  },
+  {
+    name: 'ignoreCase',
+    in: 'query',
+    description: 'Compare and sort `text` ignoring case',
+    schema: { type: 'string', enum: ['true', 'false'] },
+  },
+];
+
+/** What `stats` answers. */
+const statsSchema = Type.Object({
+  total: Type.Integer({ minimum: 0 }),
+  authors: Type.Array(Type.Object({ userId: ObjectIdSchema(), count: Type.Integer({ minimum: 1 }) })),
 });
 
 /** The `$lookup` that adds each message's author, without the password hash. */
@@ -119,7 +153,22 @@ export function messages(db: Db, ajv: Ajv) {
         // Queries are validated by messageQuerySchema; the adapter also allows these two operators.
         operators: ['$regex', '$options'],
       }),
-      { methods: ['find', 'get', 'create', 'update', 'patch', 'remove', 'stats'] },
+      {
+        methods: ['find', 'get', 'create', 'update', 'patch', 'remove', 'stats'],
+        // The schemas plume/openapi describes the service with (GET /openapi.json, /docs).
+        openapi: {
+          name: 'Message',
+          description: 'Anyone reads, users write and change their own messages.',
+          result: messageResultSchema,
+          data: messageDataSchema,
+          patch: Type.Partial(messageDataSchema),
+          query: messageQuerySchema,
+          parameters: messageOptionParameters,
+          methods: {
+            stats: { summary: 'Count messages per author', data: Type.Object({}), result: statsSchema },
+          },
+        } satisfies ServiceDocs,
+      },
     );
     const checkQuery = validateQuery(getValidator(messageQuerySchema, ajv));
     app.service('messages').hooks({

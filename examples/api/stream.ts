@@ -1,6 +1,8 @@
 import { BadRequest } from 'plume/errors';
 import { ServerSentEvent, type Application, type Params } from 'plume';
+import type { ServiceDocs } from 'plume/openapi';
 import { getSync } from 'plume/sync';
+import { messageSchema } from './messages.js';
 
 /** What a `Last-Event-ID` may hold: a position (hex resume token) of plume/sync. */
 const POSITION = /^[0-9A-Fa-f]{1,512}$/;
@@ -59,5 +61,17 @@ export class MessageStream {
 
 /** Registers `messages/stream` (after `messages`, whose `created` events it follows). */
 export function messageStream(app: Application): void {
-  app.use('messages/stream', new MessageStream(app), { methods: ['find'] });
+  const openapi: ServiceDocs = {
+    tag: 'messages',
+    result: messageSchema,
+    methods: {
+      find: {
+        summary: 'Follow new messages',
+        description:
+          'One `id: <position>` + `data: <message>` event per new message, created on any instance; `Last-Event-ID` resumes after that event.',
+        contentType: 'text/event-stream',
+      },
+    },
+  };
+  app.use('messages/stream', new MessageStream(app), { methods: ['find'], openapi });
 }

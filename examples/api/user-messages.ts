@@ -1,4 +1,6 @@
 import type { Application, Params } from 'plume';
+import type { ServiceDocs } from 'plume/openapi';
+import { messageOptionParameters, messageQuerySchema, messageResultSchema } from './messages.js';
 
 /**
  * `users/:userId/messages`: one user's messages, e.g. `GET /users/<id>/messages?$sort[createdAt]=-1`.
@@ -15,5 +17,13 @@ export class UserMessages {
 
 /** Registers `users/:userId/messages`. */
 export function userMessages(app: Application): void {
-  app.use('users/:userId/messages', new UserMessages(app), { methods: ['find'] });
+  const openapi: ServiceDocs = {
+    name: 'Message',
+    tag: 'messages',
+    result: messageResultSchema,
+    query: messageQuerySchema,
+    parameters: messageOptionParameters,
+    paginate: true, // it answers what `messages` answers
+  };
+  app.use('users/:userId/messages', new UserMessages(app), { methods: ['find'], openapi });
 }

@@ -3,6 +3,7 @@ import type { Application, HookContext } from 'plume';
 import { authenticate, hashPassword, protect } from 'plume/authentication';
 import { DocDbService } from 'plume/docdb';
 import { Forbidden } from 'plume/errors';
+import type { ServiceDocs } from 'plume/openapi';
 import {
   ObjectIdSchema,
   Type,
@@ -30,6 +31,9 @@ export const userDataSchema = Type.Omit(userSchema, ['_id']);
 export const userPatchSchema = Type.Partial(userDataSchema, { additionalProperties: false });
 /** What a client may query: never the password. */
 export const userQuerySchema = querySyntax(Type.Pick(userSchema, ['_id', 'email', 'name']));
+
+/** A user as the API answers it: without the password hash. */
+export const userResultSchema = Type.Omit(userSchema, ['password']);
 
 /** Emails are compared as given, so they are stored in lower case. */
 function lowerCaseEmail(context: HookContext): void {
@@ -60,7 +64,18 @@ export function users(db: Db, ajv: Ajv) {
         Model: collection.createIndex({ email: 1 }, { unique: true }).then(() => collection),
         paginate: { default: 10, max: 50 },
       }),
-      { methods: ['find', 'get', 'create', 'patch', 'remove'] },
+      {
+        methods: ['find', 'get', 'create', 'patch', 'remove'],
+        // The schemas plume/openapi describes the service with (GET /openapi.json, /docs).
+        openapi: {
+          name: 'User',
+          description: 'Accounts: signup is open, the rest needs a token or an API key.',
+          result: userResultSchema,
+          data: userDataSchema,
+          patch: userPatchSchema,
+          query: userQuerySchema,
+        } satisfies ServiceDocs,
+      },
     );
     app.service('users').hooks({
       after: { all: [protect('password')] },

@@ -55,6 +55,12 @@ export function findAuthenticationService(app: Application, path?: string): Auth
   return isAuthenticationService(service) ? service : null;
 }
 
+/**
+ * The mark every `authenticate` hook carries (`{ strategies }`), read by `plume/openapi` to document
+ * which operations need authentication. Equal to `plume/openapi`'s `AUTHENTICATE_MARK`.
+ */
+const AUTHENTICATE_MARK = Symbol.for('plume/authentication/authenticate');
+
 /** Result keys that never become params. */
 const skippedKeys = new Set(['accessToken', '__proto__', 'constructor', 'prototype']);
 
@@ -120,8 +126,11 @@ export function authenticate(
     }
   };
 
-  return async (context, next) => {
+  const hook: BeforeOrAroundHook = async (context, next) => {
     await check(context);
     if (next !== undefined) await next();
   };
+  // Lets API descriptions (plume/openapi) see which methods need authentication, and how.
+  Object.defineProperty(hook, AUTHENTICATE_MARK, { value: { strategies: [...allowed] } });
+  return hook;
 }

@@ -25,6 +25,18 @@ export class JWTStrategy extends AuthenticationStrategy {
     };
   }
 
+  /**
+   * How API descriptions (`plume/openapi`) document this strategy, as an OpenAPI security scheme:
+   * HTTP bearer (JWT) when the header is `Authorization` and `Bearer` is accepted, otherwise an API
+   * key in the configured header.
+   */
+  get securityScheme(): Record<string, string> {
+    const { header, schemes } = this.settings;
+    return header === 'authorization' && schemes.includes('bearer')
+      ? { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }
+      : { type: 'apiKey', in: 'header', name: header, description: `${schemes[0] ?? ''} <access token>` };
+  }
+
   override verifyConfiguration(): void {
     for (const key of Object.keys(this.configuration)) {
       if (!allowedSettings.has(key)) {

@@ -55,6 +55,20 @@ export class HookStore {
     this.version++;
   }
 
+  /**
+   * Every hook registered on this level that runs for `method` (`all` and the method's own), around,
+   * before, after and error, in that order. For tools that describe services (e.g. `plume/openapi`).
+   */
+  list(method: string): (AroundHook | RegularHook)[] {
+    const kinds: Map<string, (AroundHook | RegularHook)[]>[] = [
+      this.around,
+      this.regular.before,
+      this.regular.after,
+      this.regular.error,
+    ];
+    return kinds.flatMap((map) => [...get(map, 'all'), ...get(map, method)]);
+  }
+
   /** The around hooks for `method` on this level: around `all`, around `method`, then before/after/error collected into one. */
   forMethod(method: string): AroundHook[] {
     const list = [...get(this.around, 'all'), ...get(this.around, method)];

@@ -614,6 +614,7 @@ describe('the snippets of docs/*.md', () => {
     'schema',
     'authentication',
     'migrating-from-feathers',
+    'openapi',
     'client',
     'sync',
   ];
