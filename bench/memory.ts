@@ -106,7 +106,7 @@ async function measureInChild(file: string, options: MemoryOptions): Promise<voi
   const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 10));
   const results: Record<string, number[]> = {};
   for (const scenario of memoryScenarios) {
-    await run(scenario, Math.max(1000, options.requests * 2)); // warm-up: optimised code, caches filled
+    await run(scenario, Math.max(3000, options.requests * 4)); // warm-up: optimised code, caches filled
     const perRequest: number[] = [];
     for (let batch = 0; batch < options.batches; batch++) {
       gc();
