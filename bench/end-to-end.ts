@@ -6,7 +6,8 @@
  * database in a worker thread (or uses `MONGODB_URL`), seeds 1 000 documents and loads the servers with autocannon in
  * interleaved rounds, as bench/http.ts does.
  *
- * Part of `npm run bench`; alone: npx tsx --conditions=source bench/end-to-end.ts [--quick]
+ * Part of `npm run bench`; alone: npx tsx --conditions=source bench/end-to-end.ts [--quick] [--profile]
+ * (`--profile`: the servers run with `--cpu-prof`, profiles in bench/profiles/db-*)
  */
 import { pathToFileURL } from 'node:url';
 import { MongoClient } from 'mongodb';
@@ -81,10 +82,11 @@ export function formatEndToEnd(result: EndToEndResult): string {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const quick = process.argv.includes('--quick');
+  const profile = process.argv.includes('--profile');
   const result = await runEndToEndBench(
     quick
-      ? { warmup: 0.5, duration: 1, rounds: 3, connections: 10 }
-      : { warmup: 2, duration: 2.5, rounds: 5, connections: 10, profile: process.argv.includes('--profile') },
+      ? { warmup: 0.5, duration: 1, rounds: 3, connections: 10, profile }
+      : { warmup: 2, duration: 2.5, rounds: 5, connections: 10, profile },
     console.error,
   );
   console.log(`database: ${result.database}\n\n${formatEndToEnd(result)}`);
