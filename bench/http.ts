@@ -42,6 +42,21 @@ export const scenarios = [
   },
 ] as const;
 
+/** A server to load: `file` under bench/servers prints `LISTENING <port>` when ready. */
+export interface BenchServer {
+  name: string;
+  file: string;
+}
+
+/** A request autocannon repeats. */
+export interface Scenario {
+  name: string;
+  method: autocannon.Request['method'] & string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
 export interface HttpOptions {
   /** Seconds of load per server and scenario before measuring. */
   warmup: number;
@@ -61,6 +76,12 @@ export interface HttpOptions {
    * the same rounds, named "… (compared)", for before/after numbers measured side by side.
    */
   compare?: string;
+  /** The servers to run instead of {@link servers} (bench/end-to-end.ts). */
+  serverList?: readonly BenchServer[];
+  /** The requests instead of {@link scenarios}. */
+  scenarioList?: readonly Scenario[];
+  /** Environment variables added for the server processes. */
+  env?: Record<string, string>;
 }
 
 export interface HttpRow {
@@ -81,14 +102,16 @@ interface Running {
   port: number;
 }
 
-interface ServerToStart {
-  name: string;
-  file: string;
+interface ServerToStart extends BenchServer {
   /** The checkout the server runs in; default this one. */
   root?: string;
 }
 
-async function startServer(server: ServerToStart, profile: boolean): Promise<Running> {
+async function startServer(
+  server: ServerToStart,
+  profile: boolean,
+  env: Record<string, string> = {},
+): Promise<Running> {
   const cwd = server.root ?? root;
   const args = ['--conditions=source', '--import', 'tsx'];
   if (profile) {
@@ -98,7 +121,11 @@ async function startServer(server: ServerToStart, profile: boolean): Promise<Run
     args.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
   }
   args.push(join(cwd, 'bench', 'servers', server.file), '0');
-  const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout.setEncoding('utf8');
   const port = await new Promise<number>((resolve, reject) => {
@@ -128,15 +155,15 @@ async function stopServer(running: Running): Promise<void> {
 
 async function load(
   port: number,
-  scenario: (typeof scenarios)[number],
+  scenario: Scenario,
   seconds: number,
   connections: number,
 ): Promise<autocannon.Result> {
   return autocannon({
     url: `http://127.0.0.1:${port}${scenario.path}`,
     method: scenario.method,
-    headers: 'headers' in scenario ? scenario.headers : undefined,
-    body: 'body' in scenario ? scenario.body : undefined,
+    headers: scenario.headers,
+    body: scenario.body,
     connections,
     duration: seconds,
   });
@@ -146,7 +173,7 @@ export async function runHttpBench(
   options: HttpOptions,
   log: (line: string) => void = () => undefined,
 ): Promise<HttpRow[]> {
-  const chosen: ServerToStart[] = servers.filter(
+  const chosen: ServerToStart[] = (options.serverList ?? servers).filter(
     (s) => options.only === undefined || options.only.includes(s.file),
   );
   if (options.compare !== undefined) {
@@ -154,12 +181,14 @@ export async function runHttpBench(
       chosen.push({ ...server, name: `${server.name} (compared)`, root: options.compare });
     }
   }
-  const loads = scenarios.filter(
+  const loads = (options.scenarioList ?? scenarios).filter(
     (s) => options.scenarios === undefined || options.scenarios.some((name) => s.name.includes(name)),
   );
   const running: Running[] = [];
   try {
-    const started = await Promise.allSettled(chosen.map((s) => startServer(s, options.profile === true)));
+    const started = await Promise.allSettled(
+      chosen.map((s) => startServer(s, options.profile === true, options.env)),
+    );
     for (const result of started) if (result.status === 'fulfilled') running.push(result.value);
     const failed = started.find((result) => result.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
@@ -215,23 +244,38 @@ export function ratio(rows: HttpRow[], server: string, reference: string, scenar
   return median(a.map((value, round) => value / b[round]!));
 }
 
-/** One table per scenario: req/s, p99 and the ratios to raw node:http and to Hono (paired by round). */
-export function formatHttp(rows: HttpRow[]): string {
+/**
+ * One table per scenario: req/s, p99 and the ratios (paired by round) to each reference server, by
+ * default raw node:http and Hono; a reference is `[server name, column heading]`.
+ */
+export function formatHttp(
+  rows: HttpRow[],
+  scenarioList: readonly Scenario[] = scenarios,
+  references: readonly (readonly [string, string])[] = [
+    [servers[0].name, '× node:http'],
+    [servers[3].name, '× Hono'],
+  ],
+): string {
   const parts: string[] = [];
-  for (const scenario of scenarios) {
+  for (const scenario of scenarioList) {
     const inScenario = rows.filter((r) => r.scenario === scenario.name);
     if (inScenario.length === 0) continue;
     const failures = inScenario.some((r) => r.failures > 0);
     parts.push(
       `**${scenario.name}** (${scenario.method} ${scenario.path})\n\n` +
         table(
-          ['server', 'req/s', 'p99 ms', '× node:http', '× Hono', ...(failures ? ['failures'] : [])],
+          [
+            'server',
+            'req/s',
+            'p99 ms',
+            ...references.map(([, heading]) => heading),
+            ...(failures ? ['failures'] : []),
+          ],
           inScenario.map((r) => [
             r.server,
             fmt(r.reqPerSec),
             fmt(r.p99Ms),
-            `${fmt(ratio(rows, r.server, servers[0].name, scenario.name), 2)}×`,
-            `${fmt(ratio(rows, r.server, servers[3].name, scenario.name), 2)}×`,
+            ...references.map(([reference]) => `${fmt(ratio(rows, r.server, reference, scenario.name), 2)}×`),
             ...(failures ? [fmt(r.failures)] : []),
           ]),
         ),

@@ -1,5 +1,6 @@
-/** Hono on `@hono/node-server`. */
-import { serve } from '@hono/node-server';
+/** Hono on `@hono/node-server`. Imported (by bench/memory.ts), it only exports its request listener. */
+import { pathToFileURL } from 'node:url';
+import { getRequestListener, serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { announce, create, get, list, portArgument } from './store.js';
 
@@ -10,4 +11,10 @@ app.get('/messages/:id', (c) => {
   return found ? c.json(found) : c.json({ message: 'Not found' }, 404);
 });
 app.post('/messages', async (c) => c.json(create(await c.req.json()), 201));
-serve({ fetch: app.fetch, port: portArgument(), hostname: '127.0.0.1' }, (info) => announce(info));
+
+/** The `node:http` request listener `serve()` uses. */
+export const listener = getRequestListener(app.fetch);
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  serve({ fetch: app.fetch, port: portArgument(), hostname: '127.0.0.1' }, (info) => announce(info));
+}

@@ -28,6 +28,9 @@ export const FORBIDDEN_OPERATORS: readonly string[] = ['$where', '$function', '$
 /** Default guards against hostile queries: nesting depth and number of keys plus array items. */
 export const QUERY_LIMITS = { maxDepth: 10, maxItems: 5000 } as const;
 
+/** The allowed operators when a service adds none (most calls): built once. */
+const STANDARD_OPERATOR_SET: ReadonlySet<string> = new Set(STANDARD_OPERATORS);
+
 /** Options of `filterQuery`. */
 export interface FilterQueryOptions {
   /**
@@ -241,7 +244,12 @@ export function filterQuery(query: unknown, options: FilterQueryOptions = {}): F
   if (query === undefined || query === null) query = {};
   if (!isPlainObject(query)) throw new BadRequest('The query must be an object');
   const operators = options.operators ?? [];
-  const allowed = operators === 'all' ? 'all' : new Set([...STANDARD_OPERATORS, ...operators]);
+  const allowed =
+    operators === 'all'
+      ? 'all'
+      : operators.length === 0
+        ? STANDARD_OPERATOR_SET
+        : new Set([...STANDARD_OPERATORS, ...operators]);
   const checker = new QueryChecker(
     allowed,
     options.maxDepth ?? QUERY_LIMITS.maxDepth,
@@ -277,7 +285,8 @@ export function filterQuery(query: unknown, options: FilterQueryOptions = {}): F
       rest[key] = value;
     }
   }
-  filters.$limit = getLimit(limit, options.paginate);
-  if (filters.$limit === undefined) delete filters.$limit;
+  // Set only when there is one: `delete` would turn `filters` into a slower dictionary object.
+  const pageLimit = getLimit(limit, options.paginate);
+  if (pageLimit !== undefined) filters.$limit = pageLimit;
   return { filters, query: rest };
 }

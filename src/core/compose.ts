@@ -8,7 +8,7 @@ export type Middleware<C> = (context: C, next: () => Promise<void>) => Promise<v
 
 /**
  * Composes middleware into one function `(context, last?) => Promise<void>` that runs them in order,
- * each around the rest of the chain, ending with `last` (DESIGN.md: "one koa-style compose()").
+ * each around the rest of the chain, ending with `last(context)` (DESIGN.md: "one koa-style compose()").
  *
  * Each middleware is called with the `this` the composed function is called with: service hooks run
  * as `run.call(service, context, last)`, so `this` in a hook is the service (as in FeathersJS);
@@ -17,9 +17,9 @@ export type Middleware<C> = (context: C, next: () => Promise<void>) => Promise<v
  */
 export function compose<C>(
   middleware: readonly Middleware<C>[],
-): (this: unknown, context: C, last?: () => Promise<void>) => Promise<void> {
+): (this: unknown, context: C, last?: (context: C) => Promise<void>) => Promise<void> {
   const chain = middleware.slice();
-  return function run(this: unknown, context: C, last?: () => Promise<void>): Promise<void> {
+  return function run(this: unknown, context: C, last?: (context: C) => Promise<void>): Promise<void> {
     return new ChainRun(chain, context, last, this).dispatch(0);
   };
 }
@@ -31,7 +31,7 @@ export function compose<C>(
 class ChainRun<C> {
   readonly #chain: readonly Middleware<C>[];
   readonly #context: C;
-  readonly #last: (() => Promise<void>) | undefined;
+  readonly #last: ((context: C) => Promise<void>) | undefined;
   /** The `this` each middleware is called with. */
   readonly #self: unknown;
   #called = -1;
@@ -39,7 +39,7 @@ class ChainRun<C> {
   constructor(
     chain: readonly Middleware<C>[],
     context: C,
-    last: (() => Promise<void>) | undefined,
+    last: ((context: C) => Promise<void>) | undefined,
     self: unknown,
   ) {
     this.#chain = chain;
@@ -58,7 +58,8 @@ class ChainRun<C> {
     const fn = this.#chain[index];
     const last = this.#last;
     try {
-      if (fn === undefined) return last === undefined ? Promise.resolve() : Promise.resolve(last());
+      if (fn === undefined)
+        return last === undefined ? Promise.resolve() : Promise.resolve(last(this.#context));
       return Promise.resolve(fn.call(this.#self, this.#context, () => this.dispatch(index + 1)));
     } catch (error: unknown) {
       return rejected(error);

@@ -66,7 +66,10 @@ export interface ServiceMeta {
   original: Service;
   options: Required<Pick<ServiceOptions, 'methods' | 'events'>> & ServiceOptions;
   hooks: HookStore;
-  chains: Map<string, { version: string; run: (context: HookContext) => Promise<void> }>;
+  chains: Map<
+    string,
+    { appVersion: number; serviceVersion: number; run: (context: HookContext) => Promise<void> }
+  >;
 }
 
 /** The plume bookkeeping of a registered service, or `undefined` for an unregistered object. */
@@ -188,6 +191,7 @@ function createContext(
   meta: ServiceMeta,
   method: string,
   args: unknown[],
+  http: HookContext['http'] = {},
 ): HookContext {
   const names = argumentsOf(method);
   const context: HookContext = {
@@ -198,15 +202,17 @@ function createContext(
     type: 'around',
     params: {},
     event: defaultEventMap[method] ?? null,
-    http: {},
+    http,
     arguments: args,
   };
-  names.forEach((name, index) => {
+  // A plain loop: this runs for every service call, and a callback would be one more allocation.
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index];
     const value = args[index];
     if (name === 'params') context.params = (value ?? {}) as Params;
     else if (name === 'id') context.id = value as HookContext['id'];
     else context.data = value;
-  });
+  }
   return context;
 }
 
@@ -252,14 +258,16 @@ export async function invokeService(
 ): Promise<HookContext> {
   const meta = getServiceMeta(service);
   if (meta === undefined) throw new BadRequest('Not a registered service');
-  const context = createContext(app, service, meta, method, args);
-  if (init?.http) context.http = init.http;
-  const key = `${app.hookStore.version}.${meta.hooks.version}`;
+  const context = createContext(app, service, meta, method, args, init?.http || undefined);
+  const appVersion = app.hookStore.version;
+  const serviceVersion = meta.hooks.version;
   let chain = meta.chains.get(method);
-  if (chain === undefined || chain.version !== key) {
+  if (chain === undefined || chain.appVersion !== appVersion || chain.serviceVersion !== serviceVersion) {
     const run = compose<HookContext>([...app.hookStore.forMethod(method), ...meta.hooks.forMethod(method)]);
+    // Made once per chain, not per call: compose hands the context to the last step.
+    const last = (ctx: HookContext): Promise<void> => callOriginal(meta, service, ctx);
     // Hooks run with `this` = the service, as in FeathersJS.
-    chain = { version: key, run: (ctx) => run.call(service, ctx, () => callOriginal(meta, service, ctx)) };
+    chain = { appVersion, serviceVersion, run: (ctx) => run.call(service, ctx, last) };
     meta.chains.set(method, chain);
   }
   await chain.run(context);

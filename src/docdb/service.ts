@@ -76,8 +76,13 @@ export class DocDbService<
 
   /** The collection for this call: `params.adapter.Model` when set, else the `Model` option. */
   async getModel(params?: P): Promise<Collection<Document>> {
-    const { Model } = this.getOptions(params);
-    return this.run(async () => await Model);
+    // Same as `this.getOptions(params).Model`, without copying every option on each call.
+    const adapter = params?.adapter;
+    const Model = adapter !== undefined && 'Model' in adapter ? adapter.Model : this.options.Model;
+    if (typeof (Model as { then?: unknown } | undefined)?.then !== 'function') {
+      return Model as Collection<Document>;
+    }
+    return this.run(async () => (await Model) as Collection<Document>);
   }
 
   /**
@@ -204,8 +209,14 @@ export class DocDbService<
     const select = this.selectOnly(params);
     if (!Array.isArray(data) && !params.pipeline) {
       // One record without a pipeline: read it back with findOne, as get does, not a general find.
-      const { filters } = this.prepareQuery(null, this.internalParams(params, select));
-      const projection = getProjection(filters.$select, this.id);
+      // Only `$select` matters here; it is validated as any query is.
+      const projection =
+        select.$select === undefined
+          ? undefined
+          : getProjection(
+              this.prepareQuery(null, this.internalParams(params, select)).filters.$select,
+              this.id,
+            );
       const doc = docs[0]!;
       const found = await this.run(() =>
         model.findOne({ _id: doc._id as ObjectId }, { ...options, projection }),

@@ -6,7 +6,15 @@
  * Commands that run for minutes or need a MongoDB server are listed in NOT_RUN with the reason.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,6 +40,7 @@ const NOT_RUN: [RegExp, string][] = [
     'installs from the registry; test/package/pack.test.ts installs the packed tarball so',
   ],
   [/^MONGODB_URL=.* npm start$/, 'needs a MongoDB server'],
+  [/^npm start &/, 'starts the example; the walkthrough and test/example run it'],
   [/^npx plume-db --port/, 'serves until stopped; test/package/pack.test.ts runs plume-db --help'],
 ];
 
@@ -69,6 +78,11 @@ let work: string;
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'plume-shell-'));
   writeFileSync(join(work, 'photo.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xd9]));
+  // The commands run in this scratch folder, never in the repository (plume-db --dbpath ./data would
+  // leave data files there); npx finds plume-db through the folder's own node_modules/.bin.
+  writeFileSync(join(work, 'package.json'), '{ "name": "docs-shell", "private": true }\n');
+  mkdirSync(join(work, 'node_modules', '.bin'), { recursive: true });
+  symlinkSync(join(root, 'bin', 'plume-db.js'), join(work, 'node_modules', '.bin', 'plume-db'));
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -142,10 +156,7 @@ describe('shell lines of the reference pages, against a stub server', () => {
     async (page) => {
       for (const command of commandsOf(page)) {
         // Only the host changes: localhost:3030 becomes the stub.
-        // A command naming a file the reader has (an upload) runs where the test made one; the others
-        // in the repository, as a reader of a clone would (npx finds plume-db there).
-        const cwd = /@[\w.]+/.test(command) ? work : root;
-        const { code, output } = await bash(command.replace(/(localhost|127\.0\.0\.1):3030/g, origin), cwd);
+        const { code, output } = await bash(command.replace(/(localhost|127\.0\.0\.1):3030/g, origin), work);
         expect(output, command).not.toMatch(CURL_ERROR);
         expect(code, `${command}\n${output}`).toBe(0);
       }

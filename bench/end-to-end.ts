@@ -1,0 +1,93 @@
+/**
+ * End to end with a database: `GET /messages/:id` and `POST /messages` through a MongoDB adapter on
+ * the embedded database, on three servers in the same run (bench/servers/db-*.ts):
+ * plume's Web Standard handler with `DocDbService`, FeathersJS 5 on Express with `@feathersjs/mongodb`,
+ * and hand-written Fastify routes calling the driver (the floor). This process starts the embedded
+ * database in a worker thread (or uses `MONGODB_URL`), seeds 1 000 documents and loads the servers with autocannon in
+ * interleaved rounds, as bench/http.ts does.
+ *
+ * Part of `npm run bench`; alone: npx tsx --conditions=source bench/end-to-end.ts [--quick] [--profile]
+ * (`--profile`: the servers run with `--cpu-prof`, profiles in bench/profiles/db-*)
+ */
+import { pathToFileURL } from 'node:url';
+import { MongoClient } from 'mongodb';
+import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
+import { formatHttp, runHttpBench, type HttpOptions, type HttpRow, type Scenario } from './http.js';
+
+export const endToEndServers = [
+  { name: 'plume Web Standard + DocDbService', file: 'db-plume-http.ts' },
+  { name: 'FeathersJS 5 + @feathersjs/mongodb on Express', file: 'db-feathers.ts' },
+  { name: 'Fastify + driver (floor)', file: 'db-fastify.ts' },
+] as const;
+
+export const endToEndScenarioNames = { get: 'GET one from the database', post: 'POST to the database' };
+
+export interface EndToEndResult {
+  rows: HttpRow[];
+  scenarios: Scenario[];
+  database: string;
+}
+
+export async function runEndToEndBench(
+  options: Pick<HttpOptions, 'warmup' | 'duration' | 'rounds' | 'connections' | 'profile'>,
+  log: (line: string) => void = () => undefined,
+): Promise<EndToEndResult> {
+  let server: EmbeddedServer | undefined;
+  const url = process.env.MONGODB_URL;
+  // In a worker thread, so the database does not share an event loop with autocannon.
+  if (url === undefined) server = await startEmbeddedServer({ worker: true });
+  const collectionName = `end_to_end_${process.pid}`;
+  const client = new MongoClient(url ?? server!.uri);
+  try {
+    const collection = client.db('plume_bench').collection(collectionName);
+    await collection.deleteMany({});
+    await collection.insertMany(
+      Array.from({ length: 1000 }, (_, i) => ({ text: `message number ${i}`, userId: i % 100 })),
+    );
+    const one = await collection.findOne({ userId: 3 });
+    const scenarios: Scenario[] = [
+      { name: endToEndScenarioNames.get, method: 'GET', path: `/messages/${String(one!._id)}` },
+      {
+        name: endToEndScenarioNames.post,
+        method: 'POST',
+        path: '/messages',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'A new message, posted by the benchmark', userId: 2 }),
+      },
+    ];
+    const rows = await runHttpBench(
+      {
+        ...options,
+        serverList: endToEndServers,
+        scenarioList: scenarios,
+        env: { BENCH_MONGODB_URL: url ?? server!.uri, BENCH_COLLECTION: collectionName },
+      },
+      log,
+    );
+    await collection.drop();
+    return { rows, scenarios, database: url === undefined ? 'embedded' : 'MONGODB_URL' };
+  } finally {
+    await client.close();
+    await server?.stop();
+  }
+}
+
+/** The tables, with ratios to the Fastify floor and to FeathersJS. */
+export function formatEndToEnd(result: EndToEndResult): string {
+  return formatHttp(result.rows, result.scenarios, [
+    [endToEndServers[2].name, '× Fastify floor'],
+    [endToEndServers[1].name, '× FeathersJS'],
+  ]);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const quick = process.argv.includes('--quick');
+  const profile = process.argv.includes('--profile');
+  const result = await runEndToEndBench(
+    quick
+      ? { warmup: 0.5, duration: 1, rounds: 3, connections: 10, profile }
+      : { warmup: 2, duration: 2.5, rounds: 5, connections: 10, profile },
+    console.error,
+  );
+  console.log(`database: ${result.database}\n\n${formatEndToEnd(result)}`);
+}
