@@ -80,6 +80,8 @@ const walk: Step[] = [
     query: '$sort[createdAt]=1&$limit=2',
   },
   { operationId: 'findMessagesStream' },
+  { operationId: 'findHealth' },
+  { operationId: 'findHealthReady' },
   { operationId: 'removeMessages', params: () => ({ id: state.messageId }), headers: bearer },
   { operationId: 'removeAuthentication', params: () => ({ id: state.token }), headers: bearer },
   { operationId: 'removeAuthenticationWithoutId', headers: bearer },
