@@ -117,7 +117,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const logger = options.logger ?? createLogger();
   const origins = new AllowedOrigins(options.corsOrigins);
   let server: Server;
-  let app: Application;
+  let app: Application | undefined;
   try {
     if (transport === 'express') {
       const expressApp = await createApiApp(settings, createExpressApp(logger, origins));
@@ -128,6 +128,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       server = await serveWeb(app, port, host, origins);
     }
   } catch (error) {
+    // The app may have started work on the database (plume/sync): stop it before closing the database.
+    await app?.teardown().catch(() => undefined);
     if (options.database === undefined) await database.close();
     throw error;
   }

@@ -189,6 +189,8 @@ export class Sync {
   }
 
   private report(error: unknown): void {
+    // After close() the database may be closed under a pending call: that failure is expected.
+    if (this.closed) return;
     if (this.app.listenerCount('error') > 0) this.app.emit('error', error);
     else console.error('plume/sync:', error);
   }

@@ -74,7 +74,6 @@ describe.skipIf(noBrowserReason !== undefined)('plume/client in headless Chromiu
 
   beforeAll(async () => {
     database = await connectDatabase('', `plume_client_browser_${randomBytes(4).toString('hex')}`);
-    api = await startServer({ port: 0, database, hashCost: 4 });
     const { code } = await bundle(`import './test/client/browser-entry.ts';`, { minify: false });
     pages = await listen(
       createServer((request, response) => {
@@ -89,6 +88,8 @@ describe.skipIf(noBrowserReason !== undefined)('plume/client in headless Chromiu
         }
       }),
     );
+    // The page comes from another origin: the example allows it as CORS_ORIGINS would.
+    api = await startServer({ port: 0, database, hashCost: 4, corsOrigins: [pages.url] });
   });
 
   afterAll(async () => {
