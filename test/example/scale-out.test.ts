@@ -39,8 +39,9 @@ async function start(
 async function startApi(mongodbUrl: string): Promise<{ child: ChildProcess; url: string }> {
   const { child, match } = await start(
     ['--conditions=source', '--import', 'tsx', 'examples/api/server.ts'],
-    { MONGODB_URL: mongodbUrl, PORT: '0', PLUME_SECRET: 'scale-out-test-secret' },
-    /on (http:\/\/\S+)/,
+    // The start-up line is a pino line at info (the test run sets LOG_LEVEL=silent otherwise).
+    { MONGODB_URL: mongodbUrl, PORT: '0', PLUME_SECRET: 'scale-out-test-secret', LOG_LEVEL: 'info' },
+    /API on (http:\/\/[^\s"]+)/,
   );
   return { child, url: match };
 }
