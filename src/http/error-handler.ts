@@ -62,13 +62,11 @@ export function errorHandler(options: ErrorHandlerOptions = {}): Middleware<Hand
     try {
       await next();
     } catch (error: unknown) {
-      const appLogger = fixed === undefined ? context.app.get('logger') : undefined;
-      if (isLogger(appLogger)) errorLogger(appLogger).error(error);
-      context.response = createErrorResponse(
-        error,
-        isLogger(appLogger) ? false : (fixed ?? console),
-        context.request,
-      );
+      const logger = fixed ?? serverErrorLogger(context.app);
+      // The app's logger sees every error (4xx as one debug line); `console` and `options.logger` only 5xx.
+      const fromApp = fixed === undefined && logger !== console;
+      if (fromApp) logServerError(logger, error);
+      context.response = createErrorResponse(error, fromApp ? false : logger, context.request);
     }
   };
 }
