@@ -8,8 +8,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { BSON } from 'bson';
 import type { ChangeHistory, ChangeRecord, ClusterTime } from './engine/change-history.js';
+import { serializeBson } from './serialize.js';
 import { decodeDocument } from './wire.js';
 
 const FILE = 'change-history.bson';
@@ -20,8 +20,10 @@ interface Header {
   time: ClusterTime;
 }
 
+// serializeBson, not BSON.serialize: an update record with both images of a large document passes
+// BSON's 17 MiB shared buffer, which would cut it short without an error.
 function encode(doc: object): Buffer {
-  return Buffer.from(BSON.serialize(doc, { ignoreUndefined: true }));
+  return Buffer.from(serializeBson(doc as Record<string, unknown>));
 }
 
 /** Reads the BSON documents of a file (stops at a torn last one). */

@@ -346,6 +346,45 @@ describe.skipIf(external)('change stream history bounds and topology', () => {
     }
   });
 
+  it('with dbPath, history records larger than 17 MiB (both images of a 9 MiB document) survive a restart', async () => {
+    // BSON.serialize silently cuts anything over its 17 MiB shared buffer; the history file must not.
+    const dir = mkdtempSync(join(tmpdir(), 'plume-cs-'));
+    const big = (fill: string) => fill.repeat(9 * 1024 * 1024);
+    try {
+      let server = await startEmbeddedServer({ dbPath: dir });
+      let client = new drivers[0]!.MongoClient(server.uri);
+      const db = client.db('p');
+      await db.createCollection('big', { changeStreamPreAndPostImages: { enabled: true } });
+      const stream = await open(db.collection<any>('big'));
+      await db.collection<any>('big').insertOne({ _id: 1, s: 'x' });
+      const [first] = await take(stream, 1);
+      await stream.close();
+      await db.collection<any>('big').replaceOne({ _id: 1 }, { s: big('a') });
+      await db.collection<any>('big').replaceOne({ _id: 1 }, { s: big('b') });
+      await db.collection<any>('big').insertOne({ _id: 2 });
+      await client.close();
+      await server.stop();
+
+      server = await startEmbeddedServer({ dbPath: dir });
+      client = new drivers[0]!.MongoClient(server.uri);
+      try {
+        const resumed = client.db('p').collection<any>('big').watch([], { resumeAfter: first!['_id'] });
+        const events = await take(resumed, 3);
+        await resumed.close();
+        expect(events.map((e) => [e['operationType'], e['documentKey']._id])).toEqual([
+          ['replace', 1],
+          ['replace', 1],
+          ['insert', 2],
+        ]);
+      } finally {
+        await client.close();
+        await server.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a standalone server refuses change streams with 40573, as mongod does', async () => {
     const server = await startEmbeddedServer({ replicaSet: false });
     const client = new drivers[0]!.MongoClient(server.uri);
