@@ -7,6 +7,7 @@
 import { BSON, Binary, Long, UUID } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 import type { ChangeHistory, ChangeRecord, ClusterTime } from './change-history.js';
+import { MAX_BATCH_BYTES } from './cursors.js';
 import type { Engine } from './database.js';
 import { mingoOptions } from './query.js';
 import { normalizePipeline } from './specs.js';
@@ -14,8 +15,6 @@ import { cloneValue, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
-/** Reply batches stop before this many bytes of events. */
-const MAX_BATCH_BYTES = 16 * 1024 * 1024 - 64 * 1024;
 /** How many history records one read examines at most. */
 const READ_CHUNK = 1000;
 /** Databases cluster-wide streams skip, as MongoDB does. */
