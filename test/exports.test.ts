@@ -6,6 +6,7 @@ describe('public exports', () => {
   it('plume', async () => {
     expect(Object.keys(await import('plume')).sort()).toMatchInlineSnapshot(`
       [
+        "AUTHENTICATE_MARK",
         "Application",
         "METHOD_HEADER",
         "Router",

@@ -1,4 +1,4 @@
-import type { Application, HookContext, Params } from '../core/index.js';
+import { AUTHENTICATE_MARK, type Application, type HookContext, type Params } from '../core/index.js';
 import { GeneralError, NotAuthenticated } from '../errors/index.js';
 import type { AuthenticationRequest, AuthenticationResult, ParseRequest } from './declarations.js';
 import { isRecord } from './declarations.js';
@@ -54,12 +54,6 @@ export function findAuthenticationService(app: Application, path?: string): Auth
   }
   return isAuthenticationService(service) ? service : null;
 }
-
-/**
- * The mark every `authenticate` hook carries (`{ strategies }`), read by `plume/openapi` to document
- * which operations need authentication. Equal to `plume/openapi`'s `AUTHENTICATE_MARK`.
- */
-const AUTHENTICATE_MARK = Symbol.for('plume/authentication/authenticate');
 
 /** Result keys that never become params. */
 const skippedKeys = new Set(['accessToken', '__proto__', 'constructor', 'prototype']);

@@ -8,6 +8,13 @@ import type {
   RegularHook,
 } from './declarations.js';
 
+/**
+ * The mark an `authenticate` hook of `plume/authentication` carries (`{ strategies }`), so that
+ * `plume/openapi` can tell which operations need authentication without importing that module.
+ * A registered symbol (`Symbol.for`), so copies of plume in one process agree on it.
+ */
+export const AUTHENTICATE_MARK = Symbol.for('plume/authentication/authenticate');
+
 type HookKind = 'before' | 'after' | 'error';
 
 /**

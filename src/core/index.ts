@@ -5,6 +5,7 @@
  */
 export { Application, createApp, type RegisteredService, type ServiceLookup } from './application.js';
 export { compose, type Middleware } from './compose.js';
+export { AUTHENTICATE_MARK } from './hooks.js';
 export {
   defaultEventMap,
   defaultServiceMethods,

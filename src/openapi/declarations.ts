@@ -104,9 +104,3 @@ export interface OpenApiDocument {
   /** Service paths that declare no `result` schema (documented with open objects). */
   'x-plume-undescribed'?: string[];
 }
-
-/**
- * The mark the `authenticate` hook of `plume/authentication` carries (`{ strategies }`), so that the
- * document can tell which operations need authentication without importing that module.
- */
-export const AUTHENTICATE_MARK = Symbol.for('plume/authentication/authenticate');

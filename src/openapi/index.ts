@@ -6,8 +6,8 @@
  */
 export { openapi } from './document.js';
 export { serveOpenApi } from './routes.js';
+export { AUTHENTICATE_MARK } from '../core/index.js';
 export {
-  AUTHENTICATE_MARK,
   type JsonSchema,
   type MethodDocs,
   type OpenApiDocument,

@@ -1,5 +1,5 @@
-import { getServiceMeta, type Application } from '../core/index.js';
-import { AUTHENTICATE_MARK, type OpenApiObject, type OpenApiOptions } from './declarations.js';
+import { AUTHENTICATE_MARK, getServiceMeta, type Application } from '../core/index.js';
+import type { OpenApiObject, OpenApiOptions } from './declarations.js';
 
 /** What an authentication service looks like from here: its registered strategies. */
 interface StrategyHolder {
