@@ -33,6 +33,16 @@ function fillPlaceholders(path: string, route: ClientParams['route'] = {}): stri
 }
 
 /** A standard or custom method call turned into an HTTP request (spec: "REST mapping"). */
+/** HTTP method of each standard service method (SEED.md "REST mapping"); any other name is a custom method. */
+const VERBS: Readonly<Record<string, string>> = {
+  find: 'GET',
+  get: 'GET',
+  create: 'POST',
+  update: 'PUT',
+  patch: 'PATCH',
+  remove: 'DELETE',
+};
+
 function restRequest(
   path: string,
   method: string,
@@ -42,17 +52,9 @@ function restRequest(
 ): ClientRequest {
   let location = fillPlaceholders(path, params.route);
   if (id !== null && id !== undefined) location += `/${encodeURIComponent(String(id))}`;
-  const verbs: Record<string, string> = {
-    find: 'GET',
-    get: 'GET',
-    create: 'POST',
-    update: 'PUT',
-    patch: 'PATCH',
-    remove: 'DELETE',
-  };
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(params.headers ?? {})) headers[name.toLowerCase()] = value;
-  const verb = verbs[method];
+  const verb = VERBS[method];
   if (verb === undefined) headers['x-service-method'] = method;
   return {
     method: verb ?? 'POST',
