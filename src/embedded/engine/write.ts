@@ -45,7 +45,7 @@ function validate(coll: Collection, doc: Doc, old: Doc | undefined): void {
   });
 }
 
-/** Stores a document (new when `oldIdKey` is undefined). */
+/** Stores a document (new when `oldIdKey` is undefined); callers have checked it with `checkStorable`. */
 function put(
   engine: Engine,
   coll: Collection,
@@ -54,7 +54,6 @@ function put(
   oldIdKey?: string,
   replacement = false,
 ): void {
-  checkStorable(doc, oldIdKey === undefined ? 'insert' : 'update');
   const idKey = keyOf(doc['_id']);
   const before = oldIdKey === undefined ? undefined : engine.readState(coll, txn).docs.get(oldIdKey);
   validate(coll, doc, before);
@@ -115,6 +114,7 @@ export function insertOne(engine: Engine, coll: Collection, txn: Transaction | u
   engine.checkWrite(coll, idKey, txn);
   if (engine.readState(coll, txn).docs.has(idKey))
     throw engine.readState(coll, txn).duplicateId(coll.ns, doc['_id']);
+  checkStorable(doc, 'insert');
   put(engine, coll, txn, doc);
   return doc;
 }
@@ -193,7 +193,7 @@ export function updateStatement(
     if (changed) updates.push({ idKey, doc });
   }
   // A multi update refuses before changing anything when one result may not be stored.
-  if (updates.length > 1) for (const { doc } of updates) checkStorable(doc, 'update');
+  for (const { doc } of updates) checkStorable(doc, 'update');
   for (const { idKey, doc } of updates) put(engine, coll, txn, doc, idKey, kind === 'replacement');
   return { n: matched.length, nModified: updates.length };
 }
@@ -296,7 +296,10 @@ export function findAndModify(
     collation: args.collation,
     variables: args.let,
   });
-  if (changed) put(engine, coll, txn, doc, idKey, updateKind(args.update) === 'replacement');
+  if (changed) {
+    checkStorable(doc, 'update');
+    put(engine, coll, txn, doc, idKey, updateKind(args.update) === 'replacement');
+  }
   return {
     lastErrorObject: { n: 1, updatedExisting: true },
     value: project(args.new ? doc : target, args.fields),
