@@ -65,6 +65,7 @@ describe('public exports', () => {
         "errorsByCode",
         "fromJSON",
         "isPlumeError",
+        "statusOf",
         "toPlumeError",
       ]
     `);

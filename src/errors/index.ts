@@ -5,6 +5,7 @@
 export {
   PlumeError,
   isPlumeError,
+  statusOf,
   type ErrorFields,
   type ErrorJSON,
   type ErrorMessage,

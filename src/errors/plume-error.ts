@@ -103,6 +103,14 @@ export class PlumeError extends Error {
   }
 }
 
+/**
+ * The HTTP status both transports answer `error` with: its `code` when that is an error status
+ * (400–599), else 500 (a `PlumeError` built with another code is still an error to the client).
+ */
+export function statusOf(error: PlumeError): number {
+  return error.code >= 400 && error.code <= 599 ? error.code : 500;
+}
+
 /** True when `value` is a plume error (works across copies of the module via the shape check). */
 export function isPlumeError(value: unknown): value is PlumeError {
   return value instanceof PlumeError;

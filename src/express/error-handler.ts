@@ -2,7 +2,14 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import { createBodyTooLarge } from '../core/index.js';
-import { BadRequest, errorsByCode, isPlumeError, toPlumeError, type PlumeError } from '../errors/index.js';
+import {
+  BadRequest,
+  errorsByCode,
+  isPlumeError,
+  statusOf,
+  toPlumeError,
+  type PlumeError,
+} from '../errors/index.js';
 
 /** Where errors are logged: an object with `error(error)`, or `false` for nowhere. */
 export type ErrorLogger = { error(error: unknown): void } | ((error: unknown) => void) | false;
@@ -98,7 +105,7 @@ export function errorHandler(options: ErrorHandlerOptions = {}): ErrorRequestHan
 
   return (thrown: unknown, req, res, next) => {
     const error = toClientError(thrown);
-    const status = error.code >= 400 && error.code <= 599 ? error.code : 500;
+    const status = statusOf(error);
     logError(logger, thrown);
     if (res.headersSent) {
       next(thrown);

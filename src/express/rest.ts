@@ -17,7 +17,7 @@ import {
   type Service,
   type ServiceLookup,
 } from '../core/index.js';
-import { BadRequest, GeneralError, isPlumeError, UnsupportedMediaType } from '../errors/index.js';
+import { BadRequest, GeneralError, isPlumeError, statusOf, UnsupportedMediaType } from '../errors/index.js';
 import { parseAuthentication, type AuthenticationSettings } from './authentication.js';
 import type { ServiceMiddleware } from './declarations.js';
 
@@ -149,7 +149,7 @@ function runFormatter(format: Formatter, req: Request, res: Response, next: Next
  */
 function passError(res: Response, next: NextFunction, error: unknown): void {
   if (!res.headersSent) {
-    res.status(isPlumeError(error) && error.code >= 400 && error.code <= 599 ? error.code : 500);
+    res.status(isPlumeError(error) ? statusOf(error) : 500);
   }
   next(error);
 }

@@ -1,5 +1,5 @@
 import { errorLogger, isLogger, type Application, type Middleware } from '../core/index.js';
-import { toPlumeError } from '../errors/index.js';
+import { statusOf, toPlumeError } from '../errors/index.js';
 import type { HandlerContext } from './create-handler.js';
 import { createJsonResponse } from './json-response.js';
 
@@ -35,7 +35,7 @@ export function logServerError(logger: ErrorLogger, error: unknown): void {
  */
 export function createErrorResponse(thrown: unknown, logger: ErrorLogger, request?: Request): Response {
   const error = toPlumeError(thrown);
-  const status = error.code >= 400 && error.code <= 599 ? error.code : 500;
+  const status = statusOf(error);
   if (status >= 500) logServerError(logger, thrown);
   const headers = error.headers === undefined ? undefined : new Headers(error.headers);
   return createJsonResponse(error.toJSON(), status, headers, request);
