@@ -9,7 +9,7 @@
  * which is what a request reaches.
  *
  * Runs on the embedded database, or on `MONGODB_URL` when it is set.
- * Part of `npm run bench`; alone: npx tsx --conditions=source bench/adapter.ts
+ * Part of `npm run bench`; alone: npm run build && npx tsx bench/adapter.ts
  */
 import { pathToFileURL } from 'node:url';
 import { MongoClient, ObjectId, type Document } from 'mongodb';

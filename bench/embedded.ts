@@ -3,7 +3,7 @@
  * `insertOne` ops/s, get-by-`_id` latency (the issue requires it flat, ±20 %, from 1 k to 1 M
  * documents) and an indexed equality `find` returning 10 documents, at each size.
  *
- * Part of `npm run bench`; alone: npx tsx --conditions=source bench/embedded.ts [maxDocs]
+ * Part of `npm run bench`; alone: npm run build && npx tsx bench/embedded.ts [maxDocs]
  */
 import { pathToFileURL } from 'node:url';
 import { MongoClient, type Collection } from 'mongodb';

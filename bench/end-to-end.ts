@@ -6,7 +6,7 @@
  * database in a worker thread (or uses `MONGODB_URL`), seeds 1 000 documents and loads the servers with autocannon in
  * interleaved rounds, as bench/http.ts does.
  *
- * Part of `npm run bench`; alone: npx tsx --conditions=source bench/end-to-end.ts [--quick] [--profile]
+ * Part of `npm run bench`; alone: npm run build && npx tsx bench/end-to-end.ts [--quick] [--profile]
  * (`--profile`: the servers run with `--cpu-prof`, profiles in bench/profiles/db-*)
  */
 import { pathToFileURL } from 'node:url';

@@ -1,19 +1,20 @@
 /**
  * HTTP: the same tiny in-memory service (GET a list of 10, GET one by id, POST a JSON body) on seven
- * servers, each in its own child process, loaded by autocannon from this process over loopback.
- * Every server is warmed up first; then rounds run every (scenario, server) pair in an order that
- * rotates each round, and the median req/s and p99 of the rounds are reported.
+ * servers, each in its own child process, loaded over loopback by wrk (or autocannon without it; see
+ * bench/load.ts). Every server is warmed up first; then rounds run every (scenario, server) pair in an
+ * order that rotates each round, and the median req/s, p99 and CPU time per request of the rounds are
+ * reported.
  *
- * Part of `npm run bench`; alone: npx tsx --conditions=source bench/http.ts [--quick] [--profile]
+ * Part of `npm run bench`; alone: npm run build && npx tsx bench/http.ts [--quick] [--profile]
  *   [--only=plume-http.ts,hono.ts] [--scenario='GET one'] [--compare=/path/to/other/checkout]
- *   [--rounds=5] [--duration=3]
+ *   [--rounds=5] [--duration=3] [--connections=50]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import autocannon from 'autocannon';
+import { cpuTimeUs, load, serverCommand } from './load.js';
 import { fmt, median, table } from './stats.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -48,10 +49,10 @@ export interface BenchServer {
   file: string;
 }
 
-/** A request autocannon repeats. */
+/** A request the load generator repeats. */
 export interface Scenario {
   name: string;
-  method: autocannon.Request['method'] & string;
+  method: string;
   path: string;
   headers?: Record<string, string>;
   body?: string;
@@ -92,6 +93,10 @@ export interface HttpRow {
   /** req/s of each round, in round order (for ratios paired round by round). */
   perRound: number[];
   p99Ms: number;
+  /** Median over rounds of the server's CPU time (user + system) per request, µs; `NaN` without `/proc`. */
+  cpuUsPerRequest: number;
+  /** CPU µs per request of each round, in round order. */
+  cpuPerRound: number[];
   /** Non-2xx answers and socket errors over all measured runs; must be 0. */
   failures: number;
 }
@@ -113,7 +118,7 @@ async function startServer(
   env: Record<string, string> = {},
 ): Promise<Running> {
   const cwd = server.root ?? root;
-  const args = ['--conditions=source', '--import', 'tsx'];
+  const args = ['--import', 'tsx'];
   if (profile) {
     // One folder per server: the tsx loader thread writes a profile of its own next to the main one.
     const dir = join(benchDir, 'profiles', server.file.replace('.ts', ''));
@@ -121,7 +126,8 @@ async function startServer(
     args.push('--cpu-prof', `--cpu-prof-dir=${dir}`);
   }
   args.push(join(cwd, 'bench', 'servers', server.file), '0');
-  const child = spawn(process.execPath, args, {
+  const [command, commandArgs] = serverCommand(args);
+  const child = spawn(command, commandArgs, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -153,22 +159,6 @@ async function stopServer(running: Running): Promise<void> {
   await exited;
 }
 
-async function load(
-  port: number,
-  scenario: Scenario,
-  seconds: number,
-  connections: number,
-): Promise<autocannon.Result> {
-  return autocannon({
-    url: `http://127.0.0.1:${port}${scenario.path}`,
-    method: scenario.method,
-    headers: scenario.headers,
-    body: scenario.body,
-    connections,
-    duration: seconds,
-  });
-}
-
 export async function runHttpBench(
   options: HttpOptions,
   log: (line: string) => void = () => undefined,
@@ -194,20 +184,26 @@ export async function runHttpBench(
     if (failed !== undefined) throw failed.reason;
     log(`servers up: ${running.map((r) => r.name).join(', ')}`);
     for (const server of running) {
-      for (const scenario of loads) await load(server.port, scenario, options.warmup, options.connections);
+      for (const scenario of loads) {
+        await load(`http://127.0.0.1:${server.port}`, scenario, options.warmup, options.connections);
+      }
     }
-    const samples = new Map<string, { rps: number[]; p99: number[]; failures: number }>();
+    const samples = new Map<string, { rps: number[]; p99: number[]; cpu: number[]; failures: number }>();
     for (let round = 0; round < options.rounds; round++) {
       for (const scenario of loads) {
         // Rotate the order each round so no server always runs right after the same neighbour.
         const order = running.map((_, i) => running[(i + round) % running.length]!);
         for (const server of order) {
-          const result = await load(server.port, scenario, options.duration, options.connections);
+          const cpuBefore = cpuTimeUs(server.child.pid);
+          const url = `http://127.0.0.1:${server.port}`;
+          const result = await load(url, scenario, options.duration, options.connections);
+          const cpu = cpuTimeUs(server.child.pid) - cpuBefore;
           const key = `${server.name}\u0000${scenario.name}`;
-          const entry = samples.get(key) ?? { rps: [], p99: [], failures: 0 };
-          entry.rps.push(result.requests.total / result.duration);
-          entry.p99.push(result.latency.p99);
-          entry.failures += result.non2xx + result.errors + result.timeouts;
+          const entry = samples.get(key) ?? { rps: [], p99: [], cpu: [], failures: 0 };
+          entry.rps.push(result.requests / result.seconds);
+          entry.p99.push(result.p99Ms);
+          entry.cpu.push(cpu / result.requests);
+          entry.failures += result.failures;
           samples.set(key, entry);
         }
       }
@@ -223,6 +219,8 @@ export async function runHttpBench(
           reqPerSec: median(entry.rps),
           perRound: entry.rps,
           p99Ms: median(entry.p99),
+          cpuUsPerRequest: median(entry.cpu),
+          cpuPerRound: entry.cpu,
           failures: entry.failures,
         });
       }
@@ -242,6 +240,17 @@ export function ratio(rows: HttpRow[], server: string, reference: string, scenar
   const b = rows.find((r) => r.server === reference && r.scenario === scenario)?.perRound;
   if (a === undefined || b === undefined) return Number.NaN;
   return median(a.map((value, round) => value / b[round]!));
+}
+
+/**
+ * The same comparison in CPU time: the median over rounds of `reference`'s CPU time per request
+ * divided by `server`'s (so, like {@link ratio}, above 1 means `server` does more per core).
+ */
+export function cpuRatio(rows: HttpRow[], server: string, reference: string, scenario: string): number {
+  const a = rows.find((r) => r.server === server && r.scenario === scenario)?.cpuPerRound;
+  const b = rows.find((r) => r.server === reference && r.scenario === scenario)?.cpuPerRound;
+  if (a === undefined || b === undefined) return Number.NaN;
+  return median(a.map((value, round) => b[round]! / value));
 }
 
 /**
@@ -268,14 +277,20 @@ export function formatHttp(
             'server',
             'req/s',
             'p99 ms',
+            'CPU µs/req',
             ...references.map(([, heading]) => heading),
+            ...references.map(([, heading]) => `${heading} (CPU)`),
             ...(failures ? ['failures'] : []),
           ],
           inScenario.map((r) => [
             r.server,
             fmt(r.reqPerSec),
-            fmt(r.p99Ms),
+            fmt(r.p99Ms, 1),
+            fmt(r.cpuUsPerRequest, 1),
             ...references.map(([reference]) => `${fmt(ratio(rows, r.server, reference, scenario.name), 2)}×`),
+            ...references.map(
+              ([reference]) => `${fmt(cpuRatio(rows, r.server, reference, scenario.name), 2)}×`,
+            ),
             ...(failures ? [fmt(r.failures)] : []),
           ]),
         ),
@@ -296,7 +311,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       warmup: quick ? 1 : 2,
       duration: Number(numberArg('duration') ?? (quick ? 1.5 : 3)),
       rounds: Number(numberArg('rounds') ?? (quick ? 3 : 5)),
-      connections: 10,
+      connections: Number(numberArg('connections') ?? 50),
       profile: process.argv.includes('--profile'),
       only: onlyArg?.slice('--only='.length).split(','),
       scenarios: scenarioArg?.slice('--scenario='.length).split(','),

@@ -10,7 +10,7 @@
  * a batch (batches during which one ran are discarded), so the difference is what the batch allocated.
  * This counts allocations, not time, so it does not depend on how busy the machine is.
  *
- * Part of `npm run bench`; alone: npx tsx --conditions=source bench/memory.ts
+ * Part of `npm run bench`; alone: npm run build && npx tsx bench/memory.ts
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -131,7 +131,6 @@ export async function runMemoryBench(options: MemoryOptions): Promise<MemoryRow[
   const rows: MemoryRow[] = [];
   for (const server of memoryServers) {
     const args = [
-      '--conditions=source',
       '--import',
       'tsx',
       '--expose-gc',

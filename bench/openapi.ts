@@ -1,7 +1,7 @@
 /**
  * The cost of building the OpenAPI document of an app with 50 services (issue 18):
  *
- *   npx tsx --conditions=source bench/openapi.ts [services=50]
+ *   npx tsx bench/openapi.ts [services=50]
  *
  * Each service is described like the example's `messages`: result, data, patch and `querySyntax`
  * schemas (with a `$regex` extension), pagination, `multi`, a custom method and `authenticate`

@@ -132,7 +132,7 @@ async function main(): Promise<void> {
   const maxHeapGrowth = Number(option('max-heap-growth', '64')) * MiB;
 
   const child = fork(fileURLToPath(import.meta.url), ['--serve', `--transport=${transport}`], {
-    execArgv: ['--conditions=source', '--import', 'tsx', '--expose-gc'],
+    execArgv: ['--import', 'tsx', '--expose-gc'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   try {

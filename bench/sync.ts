@@ -2,8 +2,8 @@
  * plume/sync latency and throughput: two app instances (each with its own MongoClient, as separate
  * processes would have) on one database; a service event emitted on A is timed until B emits it.
  *
- *   npx tsx --conditions=source bench/sync.ts             embedded database, in a worker thread
- *   MONGODB_URL=… npx tsx --conditions=source bench/sync.ts   a MongoDB replica set
+ *   npx tsx bench/sync.ts             embedded database, in a worker thread
+ *   MONGODB_URL=… npx tsx bench/sync.ts   a MongoDB replica set
  *
  * Latency: events emitted one at a time (the next after B received the previous). Throughput: a burst
  * of events emitted back to back, from the first emit to B receiving the last.
