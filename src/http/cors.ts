@@ -130,17 +130,22 @@ function corsHeaders(
  * `Response` obtained from `fetch`).
  */
 export function applyCors(response: Response, origin: string | null, policy = defaultPolicy): Response {
-  const { allowed, headers } = corsHeaders(origin, policy, policy.responseHeaders);
-  const varies = origin !== null && allowed !== '*';
   const record = getHeaderRecord(response);
   if (record !== undefined) {
     // A lazy JSON response: set the headers on its plain object, no `Headers` object needed.
     if (record[ALLOW_ORIGIN] !== undefined) return response;
-    Object.assign(record, headers);
-    if (varies) record.vary = addOriginToVary(record.vary);
+    const allowed = policy.allowOrigin(origin);
+    if (allowed !== null) {
+      record[ALLOW_ORIGIN] = allowed;
+      const extra = policy.responseHeaders;
+      for (const name in extra) record[name] = extra[name] as string;
+    }
+    if (origin !== null && allowed !== '*') record.vary = addOriginToVary(record.vary);
     return response;
   }
   if (response.headers.has(ALLOW_ORIGIN)) return response;
+  const { allowed, headers } = corsHeaders(origin, policy, policy.responseHeaders);
+  const varies = origin !== null && allowed !== '*';
   try {
     setHeaders(response.headers, headers, varies);
     return response;

@@ -11,6 +11,7 @@ import { createErrorResponse } from './error-handler.js';
 import { writeResponse } from './write-response.js';
 import {
   createRuntimeRequest,
+  headerRecordOf,
   LazySignal,
   type RuntimeRequest,
   type RuntimeRequestInit,
@@ -34,7 +35,6 @@ export interface RuntimeHandlerOptions {
 /** A Node.js `http` request listener, as returned by `toRuntimeHandler`. */
 export type RuntimeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-const ignore = (): void => undefined;
 const validHost = /^[\w.\-~%!$&'()*+,;=:[\]]*$/;
 
 /** Hosts already checked, per scheme, mapped to their origin (`URL.origin`); kept small. */
@@ -46,9 +46,8 @@ const MAX_ORIGINS = 100;
  * `Host` header; `undefined` for an absolute-form target (or `*`), which the URL parser checks as a
  * whole. Throws `BadRequest` for a Host the URL parser refuses or that would change the routed path.
  */
-function getOrigin(req: IncomingMessage, target: string): string | undefined {
+function getOrigin(req: IncomingMessage, host: string, target: string): string | undefined {
   if (!target.startsWith('/')) return undefined;
-  const host = req.headers.host ?? '';
   const known = (req.socket as Partial<TLSSocket>).encrypted === true ? origins.https : origins.http;
   const cached = known.get(host);
   if (cached !== undefined) return cached;
@@ -64,6 +63,17 @@ function getOrigin(req: IncomingMessage, target: string): string | undefined {
   if (known.size >= MAX_ORIGINS) known.clear(); // many different hosts: stay small, re-check them
   known.set(host, origin);
   return origin;
+}
+
+/**
+ * The request headers as one plain object, read here and by the handler: Node.js' own `req.headers`
+ * (lower-case names; it maps the common names without lower-casing them, which makes it cheaper
+ * than any copy), except for HTTP/2 requests, whose pseudo-headers (`:path`) are left out.
+ */
+function getHeaderRecord(req: IncomingMessage): Record<string, string> {
+  // Node.js types `set-cookie` as an array; a request has no business sending one, and plume reads
+  // only single-valued headers from this object.
+  return req.httpVersionMajor < 2 ? (req.headers as Record<string, string>) : headerRecordOf(req.rawHeaders);
 }
 
 /** Aborts when the client goes away before the response is finished; listens only once the signal is read. */
@@ -129,13 +139,14 @@ function bufferBody(req: IncomingMessage, limit: number): Promise<Buffer> {
  */
 function getBody(
   req: IncomingMessage,
+  headers: Record<string, string>,
   method: string,
   limit: number,
 ): Promise<Uint8Array<ArrayBuffer>> | ReadableStream<Uint8Array> | undefined {
-  const length = req.headers['content-length'];
-  const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+  const length = headers['content-length'];
+  const hasBody = headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
   if (!hasBody || method === 'GET' || method === 'HEAD') return undefined;
-  if (getBodyKind(req.headers['content-type']) === undefined) {
+  if (getBodyKind(headers['content-type']) === undefined) {
     // Node's web stream type and the DOM one are the same object with different declarations.
     return Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
   }
@@ -151,6 +162,7 @@ function getBody(
  */
 function createRequest(
   req: IncomingMessage,
+  headers: Record<string, string>,
   method: string,
   origin: string | undefined,
   target: string,
@@ -160,6 +172,7 @@ function createRequest(
   const init: RuntimeRequestInit = {
     method,
     rawHeaders: req.rawHeaders,
+    headerRecord: headers,
     remoteAddress: req.socket.remoteAddress,
   };
   if (body !== undefined) init.body = body;
@@ -178,15 +191,17 @@ async function serve(
   res: ServerResponse,
 ): Promise<void> {
   let response: Response;
+  const headers = getHeaderRecord(req);
   try {
     const target = req.url ?? '/';
-    const origin = getOrigin(req, target);
+    const origin = getOrigin(req, headers.host ?? '', target);
     const method = req.method ?? 'GET';
-    const body = getBody(req, method, limit);
+    const body = getBody(req, headers, method, limit);
     // The signal listens for the client going away only if the handler reads it: most never do.
     const signal = new ClientSignal(res);
     const request = createRequest(
       req,
+      headers,
       method,
       origin,
       target,
@@ -195,10 +210,9 @@ async function serve(
     );
     response = await handler(request);
   } catch (error: unknown) {
-    const origin = req.headers.origin;
     response = applyCors(
       createErrorResponse(error, console),
-      typeof origin === 'string' ? origin : null,
+      headers.origin ?? null,
       getHandlerCorsPolicy(handler),
     );
     // The unread rest of a refused body is not worth reading: close the connection after answering.
@@ -208,7 +222,7 @@ async function serve(
     const piping = writeResponse(
       response,
       res,
-      compression === null ? null : { settings: compression, acceptEncoding: req.headers['accept-encoding'] },
+      compression === null ? null : { settings: compression, acceptEncoding: headers['accept-encoding'] },
     );
     if (piping !== undefined) await piping;
   } catch (error: unknown) {
@@ -238,10 +252,9 @@ export function toRuntimeHandler(
 ): RuntimeListener {
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
   const compression = resolveCompression(options.compression);
+  // No 'error' listeners here: `IncomingMessage` emits 'error' only to listeners it has, and the
+  // response gets one where a write can fail late (write-response.ts: streamed and compressed bodies).
   return (req, res) => {
-    // Without listeners, an 'error' (client reset mid-upload, write after close) would be thrown.
-    req.on('error', ignore);
-    res.on('error', ignore);
     void serve(handler, limit, compression, req, res);
   };
 }

@@ -63,6 +63,29 @@ export interface RuntimeRequestInit {
   body?: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | undefined;
   /** The peer's IP address (`socket.remoteAddress`), when known. */
   remoteAddress?: string | undefined;
+  /**
+   * The headers as a plain object with lower-case names, when the caller has one (`req.headers`);
+   * else `headerRecordOf(rawHeaders)` makes it when it is first needed.
+   */
+  headerRecord?: Record<string, string>;
+}
+
+/**
+ * Headers as they arrived (`IncomingMessage.rawHeaders`: names and values alternating) as a plain
+ * object with lower-case names, repeated headers joined with `, ` (as `Headers` does). HTTP/2
+ * pseudo-headers (`:path`) and `__proto__` are left out.
+ */
+export function headerRecordOf(raw: readonly string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const key = (raw[i] as string).toLowerCase();
+    // Never a prototype (as `object[name] = value` would make it), never an HTTP/2 pseudo-header.
+    if (key === '__proto__' || key.charCodeAt(0) === 58) continue;
+    const value = raw[i + 1] as string;
+    // `Object.hasOwn`, not `record[key]`: a header named `constructor` must not find Object's own.
+    record[key] = Object.hasOwn(record, key) ? `${record[key]}, ${value}` : value;
+  }
+  return record;
 }
 
 interface RuntimeRequestFields {
@@ -105,24 +128,18 @@ class LightRequest implements RuntimeRequestFields {
     this.method = init.method;
     this.remoteAddress = init.remoteAddress;
     this.#raw = init.rawHeaders;
+    this.#record = init.headerRecord;
     this.#body = init.body;
     this.#signal = signal;
   }
 
-  /** Headers as a plain object with lower-case names; repeated headers joined with `, ` (as `Headers` does). */
+  /**
+   * Headers as a plain object with lower-case names: the runtime's own when it gave one (Node.js'
+   * `req.headers`, which joins repeated headers as Node.js does), else `headerRecordOf`'s.
+   */
   headerRecord(): Record<string, string> {
-    if (this.#record !== undefined) return this.#record;
-    const record: Record<string, string> = {};
-    const raw = this.#raw;
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      const key = (raw[i] as string).toLowerCase();
-      // Never a prototype (as `object[name] = value` would make it), never an HTTP/2 pseudo-header.
-      if (key === '__proto__' || key.charCodeAt(0) === 58) continue;
-      const value = raw[i + 1] as string;
-      record[key] = Object.hasOwn(record, key) ? `${record[key]}, ${value}` : value;
-    }
-    this.#record = record;
-    return record;
+    this.#record ??= headerRecordOf(this.#raw);
+    return this.#record;
   }
 
   /** The headers as name/value pairs, for `Headers` and the real `Request`. */
@@ -222,7 +239,11 @@ export function getClientAddress(request: Request): string | undefined {
   return request instanceof LightRequest ? request.remoteAddress : undefined;
 }
 
-/** Request headers as a new plain object with lower-case names, repeated headers joined with `, `. */
+/**
+ * Request headers as a new plain object with lower-case names. Repeated headers are joined with
+ * `, ` (as `Headers` does), except for requests from `toRuntimeHandler`, where they follow Node.js'
+ * `req.headers` (as on the Express transport: e.g. a repeated `Cookie` joined with `; `).
+ */
 export function getRequestHeaders(request: Request): Record<string, string> {
   if (request instanceof LightRequest) return { ...request.headerRecord() };
   const object: Record<string, string> = {};

@@ -31,6 +31,8 @@ function waitForDrain(res: ServerResponse): Promise<void> {
 
 /** Streams a body to `res` with backpressure; a client that goes away cancels the body (ending SSE iterators). */
 async function pipeBody(body: ReadableStream<Uint8Array>, res: ServerResponse): Promise<void> {
+  // A write to a response whose client went away may emit 'error'; without a listener it would throw.
+  res.on('error', ignore);
   const reader = body.getReader();
   const onClose = (): void => {
     reader.cancel().catch(ignore);
@@ -97,6 +99,7 @@ function writeCompressed(
   if (size < settings.threshold) return false;
   const encoding = chooseEncoding(acceptEncoding, settings.encodings);
   if (encoding === null) return false;
+  res.on('error', ignore); // as in pipeBody: writes finish after this function returns
   const headers = headerPairs(response, 'content-length');
   const withoutVary: string[] = [];
   for (let i = 0; i < headers.length; i += 2) {
