@@ -89,10 +89,13 @@ export function restArguments(
   return argumentsOf(method).map((name) => values[name]);
 }
 
+const noHeaders: Readonly<Record<string, string | string[]>> = Object.freeze({});
+
 /** Status, headers and body a transport sends for a finished call. */
 export interface RestResponse {
   status: number;
-  headers: Record<string, string | string[]>;
+  /** `http.headers` (the hook's object, not a copy: read it, do not change it), plus `Location`. */
+  headers: Readonly<Record<string, string | string[]>>;
   /** `dispatch` when a hook set it, otherwise `result`. */
   body: unknown;
 }
@@ -104,9 +107,9 @@ export interface RestResponse {
  */
 export function getResponse(context: HookContext): RestResponse {
   const body = context.dispatch !== undefined ? context.dispatch : context.result;
-  const { status, headers = {}, location } = context.http;
-  const allHeaders: Record<string, string | string[]> = { ...headers };
-  if (location !== undefined) allHeaders.location = encodeURI(location);
+  const { status, headers = noHeaders, location } = context.http;
+  // Copied only when `Location` is added: the hook's own object must not change.
+  const allHeaders = location === undefined ? headers : { ...headers, location: encodeURI(location) };
   let code: number;
   if (status !== undefined) code = status;
   else if (context.method === 'create') code = 201;

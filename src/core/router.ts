@@ -91,9 +91,35 @@ export class Router<T> {
    */
   lookup(path: string): RouteMatch<T> | null {
     const clean = stripSlashes(path);
-    const segments = clean === '' ? [] : clean.split('/');
-    const route: Record<string, string> = {};
-    return this.match(this.root, segments, 0, route);
+    return this.matchExact(clean) ?? this.match(this.root, clean === '' ? [] : clean.split('/'), 0, {});
+  }
+
+  /**
+   * The match when following exact segments finds it: the registered path itself, or its id when
+   * the path's node has no placeholders that could take the last segment first. This is what
+   * `match` finds first in those cases (it tries exact segments before placeholders), found without
+   * splitting the path or backtracking; `undefined` means "ask `match`".
+   */
+  private matchExact(clean: string): RouteMatch<T> | null | undefined {
+    let node = this.root;
+    if (clean === '') return node.entry ? { value: node.entry.value, path: '', route: {}, id: null } : null;
+    let start = 0;
+    for (;;) {
+      const end = clean.indexOf('/', start);
+      const segment = end === -1 ? clean.slice(start) : clean.slice(start, end);
+      const child = node.children.get(segment);
+      if (child === undefined) {
+        if (end !== -1 || node.entry === undefined || node.placeholders.length > 0) return undefined;
+        return { value: node.entry.value, path: node.entry.path, route: {}, id: decode(segment) };
+      }
+      node = child;
+      if (end === -1) {
+        return node.entry
+          ? { value: node.entry.value, path: node.entry.path, route: {}, id: null }
+          : undefined;
+      }
+      start = end + 1;
+    }
   }
 
   private match(

@@ -66,9 +66,10 @@ export interface ServiceMeta {
   original: Service;
   options: Required<Pick<ServiceOptions, 'methods' | 'events'>> & ServiceOptions;
   hooks: HookStore;
+  /** The composed hook chain of each method; `run` is `null` when the method has no hooks. */
   chains: Map<
     string,
-    { appVersion: number; serviceVersion: number; run: (context: HookContext) => Promise<void> }
+    { appVersion: number; serviceVersion: number; run: ((context: HookContext) => Promise<void>) | null }
   >;
 }
 
@@ -221,12 +222,27 @@ function createContext(
  * `context.result` (an around hook that sets it before `next()` skips the method, as FeathersJS does).
  */
 async function callOriginal(meta: ServiceMeta, wrapped: Service, context: HookContext): Promise<void> {
-  if (context.result !== undefined) return;
+  const pending = startOriginal(meta, wrapped, context);
+  if (pending !== undefined) context.result = await pending;
+}
+
+/**
+ * Starts the original method (see `callOriginal`) and returns what it returns (a promise, or a value
+ * for a method that is not async); `undefined` when a hook already set the result.
+ */
+function startOriginal(
+  meta: ServiceMeta,
+  wrapped: Service,
+  context: HookContext,
+): Promise<unknown> | undefined {
+  if (context.result !== undefined) return undefined;
   const fn = (meta.original as Record<string, unknown>)[context.method];
   if (typeof fn !== 'function') throw new BadRequest(`Method '${context.method}' is not implemented`);
-  const args = argumentsOf(context.method).map((name) => context[name]);
+  const names = argumentsOf(context.method);
+  const args: unknown[] = [];
+  for (let index = 0; index < names.length; index++) args.push(context[names[index]!]);
   context.arguments = args;
-  context.result = await (fn as (...a: unknown[]) => Promise<unknown>).apply(wrapped, args);
+  return (fn as (...a: unknown[]) => Promise<unknown>).apply(wrapped, args);
 }
 
 /**
@@ -263,14 +279,23 @@ export async function invokeService(
   const serviceVersion = meta.hooks.version;
   let chain = meta.chains.get(method);
   if (chain === undefined || chain.appVersion !== appVersion || chain.serviceVersion !== serviceVersion) {
-    const run = compose<HookContext>([...app.hookStore.forMethod(method), ...meta.hooks.forMethod(method)]);
+    const hooks = [...app.hookStore.forMethod(method), ...meta.hooks.forMethod(method)];
+    const run = compose<HookContext>(hooks);
     // Made once per chain, not per call: compose hands the context to the last step.
     const last = (ctx: HookContext): Promise<void> => callOriginal(meta, service, ctx);
-    // Hooks run with `this` = the service, as in FeathersJS.
-    chain = { appVersion, serviceVersion, run: (ctx) => run.call(service, ctx, last) };
+    // Hooks run with `this` = the service, as in FeathersJS. Without hooks the method is called directly.
+    chain = {
+      appVersion,
+      serviceVersion,
+      run: hooks.length === 0 ? null : (ctx) => run.call(service, ctx, last),
+    };
     meta.chains.set(method, chain);
   }
-  await chain.run(context);
+  if (chain.run === null) {
+    // No hooks: no chain to run, and one promise less per call.
+    const pending = startOriginal(meta, service, context);
+    if (pending !== undefined) context.result = await pending;
+  } else await chain.run(context);
   emitEvents(service as Service & ServiceAddons, meta, context);
   return context;
 }

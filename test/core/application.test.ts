@@ -161,6 +161,36 @@ describe('routing with placeholders', () => {
     expect(app.lookup('acme/items')).toMatchObject({ path: ':tenant/items', route: { tenant: 'acme' } });
   });
 
+  it('a path that is also the start of a longer one is still found with an id', () => {
+    const app = createApp();
+    app.use('a', memory());
+    app.use('a/b/c', memory());
+    app.use('messages', memory());
+    app.use('messages/archive', memory());
+    // `a/b` is a step towards `a/b/c`, not a service: `b` is an id of `a`.
+    expect(app.lookup('/a/b')).toMatchObject({ path: 'a', id: 'b' });
+    expect(app.lookup('/a/b/c')).toMatchObject({ path: 'a/b/c', id: null });
+    expect(app.lookup('/a/b/c/d')).toMatchObject({ path: 'a/b/c', id: 'd' });
+    expect(app.lookup('/messages/archive')).toMatchObject({ path: 'messages/archive', id: null });
+    expect(app.lookup('/messages/archive/7')).toMatchObject({ path: 'messages/archive', id: '7' });
+    expect(app.lookup('//messages//')).toMatchObject({ path: 'messages', id: null });
+    expect(app.lookup('/messages/%E2%82%AC')).toMatchObject({ path: 'messages', id: '€' });
+    expect(app.lookup('/messages//3')).toBeNull();
+    expect(() => app.lookup('/messages/%E2%82')).toThrow(BadRequest);
+  });
+
+  it('a placeholder path under a service takes the segment before it counts as an id', () => {
+    const app = createApp();
+    app.use('messages', memory());
+    app.use('messages/:messageId', memory());
+    expect(app.lookup('/messages/3')).toMatchObject({
+      path: 'messages/:messageId',
+      route: { messageId: '3' },
+      id: null,
+    });
+    expect(app.lookup('/messages')).toMatchObject({ path: 'messages', id: null });
+  });
+
   it('URL-decodes route values and ids, and rejects malformed percent-encoding with 400', () => {
     const app = createApp();
     app.use('files/:folder/entries', memory());
