@@ -81,31 +81,22 @@ function invalid(type: string, cause: unknown): BadRequest {
   return new BadRequest(`Invalid ${type} request body${detail}`, { cause });
 }
 
-async function parseBytes(
-  bytes: Uint8Array,
-  kind: 'json' | 'form' | 'multipart',
-  contentType: string,
-): Promise<unknown> {
-  const label = kind === 'multipart' ? 'multipart/form-data' : contentType.split(';')[0]!.trim();
+/** The media type of a `Content-Type` value, for error messages: `application/json; charset=utf-8` → `application/json`. */
+function mediaTypeOf(contentType: string): string {
+  return contentType.split(';')[0]!.trim();
+}
+
+/**
+ * Parses body bytes as `kind`: at once for JSON and urlencoded bodies (no promise, so a buffered body
+ * costs no turn of the event loop), a promise for multipart, which `Response.formData()` reads.
+ */
+function parseBytes(bytes: Uint8Array, kind: 'json' | 'form' | 'multipart', contentType: string): unknown {
+  if (kind === 'multipart') return parseMultipart(bytes, contentType);
   let text: string;
-  if (kind === 'multipart') {
-    let form: FormData;
-    try {
-      // Bytes read from a body stream are backed by an ArrayBuffer; the type cannot say so.
-      form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
-        headers: { 'content-type': contentType },
-      }).formData();
-    } catch (error: unknown) {
-      throw invalid(label, error);
-    }
-    const fields: Record<string, unknown> = {};
-    form.forEach((value, key) => addField(fields, key, value));
-    return fields;
-  }
   try {
     text = decoder.decode(bytes);
   } catch (error: unknown) {
-    throw invalid(label, error);
+    throw invalid(mediaTypeOf(contentType), error);
   }
   if (kind === 'form') {
     const fields: Record<string, unknown> = {};
@@ -116,19 +107,31 @@ async function parseBytes(
     // JSON.parse makes `__proto__` an own property, never a prototype: no pollution is possible here.
     return JSON.parse(text) as unknown;
   } catch (error: unknown) {
-    throw invalid(label, error);
+    throw invalid(mediaTypeOf(contentType), error);
   }
 }
 
+async function parseMultipart(bytes: Uint8Array, contentType: string): Promise<unknown> {
+  const label = 'multipart/form-data';
+  let form: FormData;
+  try {
+    // Bytes read from a body stream are backed by an ArrayBuffer; the type cannot say so.
+    form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { 'content-type': contentType },
+    }).formData();
+  } catch (error: unknown) {
+    throw invalid(label, error);
+  }
+  const fields: Record<string, unknown> = {};
+  form.forEach((value, key) => addField(fields, key, value));
+  return fields;
+}
+
 /**
- * Reads the body of a `POST`, `PUT` or `PATCH` request as the table in spec "Request body parsing"
- * says: JSON → parsed value; urlencoded → object of fields; multipart → object of fields with `File`
- * values for files; repeated field names → arrays; any other or no content type → `request.body`
- * (a `ReadableStream`, unread). Throws `BadRequest` (400) for a missing body or one that cannot be
- * parsed as its content type, and `PayloadTooLarge` (413) when a parsed body exceeds `limit` bytes
- * (checked against `Content-Length` before reading, and counted while reading).
+ * `parseRequestBody` without the promise where none is needed: a body `toRuntimeHandler` buffered
+ * is parsed at once (JSON, urlencoded); a body still to be read (or multipart) gives a promise.
  */
-export async function parseRequestBody(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
+function readBody(request: Request, limit: number): unknown {
   // A body `toRuntimeHandler` already buffered: parse its bytes, no stream in between.
   if (isRuntimeRequest(request)) {
     const contentType = getRequestHeader(request, 'content-type') ?? '';
@@ -139,6 +142,10 @@ export async function parseRequestBody(request: Request, limit = DEFAULT_BODY_LI
       return parseBytes(buffered, kind, contentType);
     }
   }
+  return readStreamedBody(request, limit);
+}
+
+async function readStreamedBody(request: Request, limit: number): Promise<unknown> {
   const body = request.body;
   if (body === null) throw new BadRequest(`A request body is required for ${request.method} requests`);
   const contentType = request.headers.get('content-type') ?? '';
@@ -150,6 +157,18 @@ export async function parseRequestBody(request: Request, limit = DEFAULT_BODY_LI
     throw createBodyTooLarge(limit);
   }
   return parseBytes(await readLimited(body, limit), kind, contentType);
+}
+
+/**
+ * Reads the body of a `POST`, `PUT` or `PATCH` request as the table in spec "Request body parsing"
+ * says: JSON → parsed value; urlencoded → object of fields; multipart → object of fields with `File`
+ * values for files; repeated field names → arrays; any other or no content type → `request.body`
+ * (a `ReadableStream`, unread). Throws `BadRequest` (400) for a missing body or one that cannot be
+ * parsed as its content type, and `PayloadTooLarge` (413) when a parsed body exceeds `limit` bytes
+ * (checked against `Content-Length` before reading, and counted while reading).
+ */
+export async function parseRequestBody(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
+  return readBody(request, limit);
 }
 
 /**
@@ -171,15 +190,30 @@ function refuseUnexposedMethod(context: HandlerContext): void {
  */
 export function bodyParser(options: BodyParserOptions = {}): Middleware<HandlerContext> {
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
-  const parse = async (context: HandlerContext, next: () => Promise<void>): Promise<void> => {
-    try {
-      context.data = await parseRequestBody(context.request, limit);
-    } catch (error: unknown) {
-      refuseUnexposedMethod(context);
-      throw error;
-    }
-    await next();
+  const refuse = (context: HandlerContext, error: unknown): never => {
+    refuseUnexposedMethod(context);
+    throw error;
   };
-  // Requests without a body go straight on: no promise and no turn of their own.
-  return (context, next) => (bodyMethods.has(context.request.method) ? parse(context, next) : next());
+  // Requests without a body, and bodies already buffered and parsed at once, go straight on: no
+  // promise and no turn of their own. An error thrown here reaches the chain as a rejection.
+  return (context, next) => {
+    if (!bodyMethods.has(context.request.method)) return next();
+    let data: unknown;
+    try {
+      data = readBody(context.request, limit);
+    } catch (error: unknown) {
+      return refuse(context, error);
+    }
+    if (!(data instanceof Promise)) {
+      context.data = data;
+      return next();
+    }
+    return data.then(
+      (value: unknown) => {
+        context.data = value;
+        return next();
+      },
+      (error: unknown) => refuse(context, error),
+    );
+  };
 }

@@ -103,32 +103,29 @@ function bufferBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const cleanup = (): void => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('close', onClose);
-    };
-    const onData = (chunk: Buffer): void => {
+    // The listeners die with the request; `settled` keeps a late 'close' from making an error.
+    let settled = false;
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
       size += chunk.byteLength;
       if (size <= limit) {
         chunks.push(chunk);
         return;
       }
-      cleanup();
+      settled = true;
       req.pause();
       reject(createBodyTooLarge(limit));
-    };
-    const onEnd = (): void => {
-      cleanup();
+    });
+    req.on('end', () => {
+      if (settled) return;
+      settled = true;
       resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
-    };
-    const onClose = (): void => {
-      cleanup();
+    });
+    req.on('close', () => {
+      if (settled) return;
+      settled = true;
       reject(new BadRequest('The request body ended early'));
-    };
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('close', onClose);
+    });
   });
 }
 
