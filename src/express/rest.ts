@@ -154,6 +154,15 @@ function passError(res: Response, next: NextFunction, error: unknown): void {
   next(error);
 }
 
+/** The `X-Service-Method` request header (a custom method for a `POST`), or `null`. */
+function methodOverride(req: Request): string | null {
+  const value = req.headers[METHOD_HEADER];
+  return typeof value === 'string' ? value : null;
+}
+
+/** Answers one REST request for the service `lookup` found, with the service's middleware around it. */
+type ServiceChain = (req: Request, res: Response, next: NextFunction, lookup: ServiceLookup) => void;
+
 /** The service middleware `app.use(path, before, service, after)` stored on a registered service. */
 function serviceMiddlewareOf(service: Service): Required<ServiceMiddleware> {
   const options = getServiceMeta(service)?.options.framework as ServiceMiddleware | undefined;
@@ -187,16 +196,24 @@ export function rest(
     if (!isFrameworkApp(app)) {
       throw new TypeError('rest() needs an application made by serverFramework(app) from plume/express');
     }
-    const lookups = new WeakMap<Request, ServiceLookup>();
-    const chains = new WeakMap<Service, RequestHandler>();
+    const chains = new WeakMap<Service, ServiceChain>();
 
-    const callService: RequestHandler = async (req, res, next) => {
+    /**
+     * Calls the service `lookup` found for `req` and puts its answer on `res` (status, headers,
+     * `res.hook`, `res.data`), then hands over to `then` (the formatter) or, when it is `null`, to
+     * `next`. An error goes to `next` with its status set.
+     */
+    const callService = async (
+      req: Request,
+      res: Response,
+      next: NextFunction,
+      lookup: ServiceLookup,
+      then: Formatter | null,
+    ): Promise<void> => {
       try {
-        const lookup = lookups.get(req);
-        if (lookup === undefined) throw new GeneralError('The REST service middleware ran without a service');
         const service = lookup.value;
         // The method first: a method the service lacks is a 405 whether or not a body came with it.
-        const method = getServiceMethod(service, req.method, lookup.id, req.get(METHOD_HEADER) ?? null);
+        const method = getServiceMethod(service, req.method, lookup.id, methodOverride(req));
         const data = readData(req);
         const query = req.query as Query | undefined;
         const params: Params = {
@@ -216,28 +233,40 @@ export function rest(
           if (value !== undefined) res.setHeader(name, value);
         }
         res.data = body;
-        next();
       } catch (error: unknown) {
         passError(res, next, error);
+        return;
       }
+      if (then === null) next();
+      else runFormatter(then, req, res, next);
     };
 
-    const chainFor = (service: Service): RequestHandler => {
+    const chainFor = (service: Service): ServiceChain => {
       let chain = chains.get(service);
       if (chain === undefined) {
         const { before, after } = serviceMiddlewareOf(service);
         if (before.length === 0 && after.length === 0) {
           // No service middleware: call the service then the formatter, without a Router per request.
-          chain = (req, res, next) => {
-            void callService(req, res, (error?: unknown) => {
-              if (error !== undefined && error !== null) next(error);
-              else runFormatter(format, req, res, next);
-            });
-          };
+          chain = (req, res, next, lookup) => void callService(req, res, next, lookup, format);
         } else {
+          // The service middleware of one request reads the lookup it was routed by from here.
+          const lookups = new WeakMap<Request, ServiceLookup>();
           const router = express.Router();
-          router.use([...before, callService, ...after, format]);
-          chain = router;
+          router.use([
+            ...before,
+            (req: Request, res: Response, next: NextFunction) => {
+              const lookup = lookups.get(req);
+              if (lookup === undefined) {
+                next(new GeneralError('The REST service middleware ran without a service'));
+              } else void callService(req, res, next, lookup, null);
+            },
+            ...after,
+            format,
+          ]);
+          chain = (req, res, next, lookup) => {
+            lookups.set(req, lookup);
+            void router(req, res, next);
+          };
         }
         chains.set(service, chain);
       }
@@ -252,12 +281,8 @@ export function rest(
         passError(res, next, error);
         return;
       }
-      if (lookup === null) {
-        next();
-        return;
-      }
-      lookups.set(req, lookup);
-      void chainFor(lookup.value)(req, res, next);
+      if (lookup === null) next();
+      else chainFor(lookup.value)(req, res, next, lookup);
     };
 
     // One Express layer for both steps: each layer costs every request a router pass.

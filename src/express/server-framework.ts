@@ -10,7 +10,12 @@ import express, {
 } from 'express';
 import type { Application, Service } from '../core/index.js';
 import { NotFound } from '../errors/index.js';
-import type { FrameworkApplication, FrameworkServiceOptions, ServiceMiddleware } from './declarations.js';
+import type {
+  FrameworkApplication,
+  FrameworkParams,
+  FrameworkServiceOptions,
+  ServiceMiddleware,
+} from './declarations.js';
 import { errorHandler } from './error-handler.js';
 import { queryParser } from './query-parser.js';
 
@@ -153,13 +158,13 @@ function createFinalHandler(req: Request, res: Response): (error?: unknown) => v
  * - `serverFramework(app)` → `app` merged onto a new Express app; use the returned value from then on
  *   (services already registered keep working, but their hook `context.app` is the original object).
  * - `serverFramework(app, expressApp)` → the same, onto an existing Express app (middleware it already
- *   has runs before plume's and does not see `req.framework`).
+ *   has runs before plume's).
  *
  * The result is a request listener (`http.createServer(app)`) with Express' members plus plume's:
  * `use` registers services (with optional middleware around them) or Express middleware; `listen`
  * resolves to the server after `app.setup(server)`; `teardown` also closes that server; `get(name)`
  * and `set` share one settings object. It sets `req.framework = { ...req.framework, provider: 'rest' }`
- * on every request, and installs `queryParser()` as the `query parser` unless the Express app already
+ * on every request before any middleware runs, and installs `queryParser()` as the `query parser` unless the Express app already
  * has a query parser function. Requests no middleware answers get a 404, errors no error handler
  * answers get plume's `errorHandler()` answer. Throws a `TypeError` for anything that is not a
  * plume application or not an Express application.
@@ -230,6 +235,14 @@ export function serverFramework(app?: unknown, existing?: unknown): unknown {
     },
 
     handle(this: Express, req: Request, res: Response, next?: NextFunction): void {
+      // Here rather than as a middleware: every middleware layer costs each request a router pass.
+      const framework = req.framework as FrameworkParams | undefined;
+      req.framework = framework === undefined ? { provider: 'rest' } : { ...framework, provider: 'rest' };
+      // rest() sets these two on every REST answer. Adding them here, before Express changes the
+      // prototype of `res` (which gives each response object a map of its own in V8), is a cheap
+      // cached transition; adding them later makes V8 build a new map on every request.
+      if (!('data' in res)) res.data = undefined;
+      if (!('hook' in res)) res.hook = undefined;
       expressHandle.call(this, req, res, next ?? createFinalHandler(req, res));
     },
   };
@@ -237,9 +250,5 @@ export function serverFramework(app?: unknown, existing?: unknown): unknown {
     Object.defineProperty(expressApp, name, { value, writable: true, configurable: true, enumerable: true });
   }
 
-  expressUse.call(expressApp, function setFrameworkParams(req: Request, _res: Response, next: NextFunction) {
-    req.framework = { ...req.framework, provider: 'rest' };
-    next();
-  });
   return expressApp;
 }
