@@ -17,6 +17,7 @@ import type {
   ServiceMiddleware,
 } from './declarations.js';
 import { errorHandler } from './error-handler.js';
+import { createAppServer } from './native-classes.js';
 import { queryParser } from './query-parser.js';
 
 type AnyFunction = (...args: unknown[]) => unknown;
@@ -162,7 +163,8 @@ function createFinalHandler(req: Request, res: Response): (error?: unknown) => v
  *
  * The result is a request listener (`http.createServer(app)`) with Express' members plus plume's:
  * `use` registers services (with optional middleware around them) or Express middleware; `listen`
- * resolves to the server after `app.setup(server)`; `teardown` also closes that server; `get(name)`
+ * resolves to the server after `app.setup(server)` (a server whose requests and responses are born
+ * with the app's prototypes, see `createAppServer`); `teardown` also closes that server; `get(name)`
  * and `set` share one settings object. It sets `req.framework = { ...req.framework, provider: 'rest' }`
  * on every request before any middleware runs, and installs `queryParser()` as the `query parser` unless the Express app already
  * has a query parser function. Requests no middleware answers get a 404, errors no error handler
@@ -194,7 +196,6 @@ export function serverFramework(app?: unknown, existing?: unknown): unknown {
   const plumeUse = plumeMembers.use as AnyFunction;
   const plumeTeardown = plumeMembers.teardown as AnyFunction;
   const expressUse = expressMembers.use as AnyFunction;
-  const expressListen = expressMembers.listen as AnyFunction;
   const expressHandle = expressMembers.handle as AnyFunction;
 
   copyPlumeMembers(app, expressApp);
@@ -214,7 +215,19 @@ export function serverFramework(app?: unknown, existing?: unknown): unknown {
     },
 
     async listen(this: Express, ...args: unknown[]): Promise<Server> {
-      const server = expressListen.apply(this, args) as Server;
+      // Express' own listen, on a server whose requests are born with the app's prototypes.
+      const server = createAppServer(this);
+      const callback = args[args.length - 1];
+      if (typeof callback === 'function') {
+        let called = false;
+        args[args.length - 1] = (...values: unknown[]) => {
+          if (called) return;
+          called = true;
+          (callback as AnyFunction)(...values);
+        };
+        server.once('error', args[args.length - 1] as AnyFunction);
+      }
+      (server.listen as AnyFunction).apply(server, args);
       if (!server.listening) await once(server, 'listening');
       listening = server;
       await (this as unknown as Application).setup(server);
