@@ -81,19 +81,20 @@ function sendResponse(res: Response, response: globalThis.Response): void {
  * `text/event-stream`. Every `Accept` header gets JSON, like the Web Standard handler.
  */
 export const formatter: Formatter = (_req, res) => {
-  if (res.data instanceof globalThis.Response) {
-    sendResponse(res, res.data);
+  const data = res.data;
+  if (data instanceof globalThis.Response) {
+    sendResponse(res, data);
     return;
   }
-  if (isAsyncIterable(res.data)) {
-    sendEventStream(res, res.data);
+  if (isAsyncIterable(data)) {
+    sendEventStream(res, data);
     return;
   }
-  if (res.data === undefined) {
+  if (data === undefined) {
     res.type('json').end();
     return;
   }
-  res.json(res.data);
+  res.json(data);
 };
 
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
@@ -110,9 +111,9 @@ function hasBody(req: Request): boolean {
  * Like the Web Standard handler, a request without a body is a 400; a body no parser handled is a
  * 415 (register `json()`, `urlencoded()` or another parser before `rest()`).
  */
-function readData(req: Request): unknown {
-  if (!bodyMethods.has(req.method)) return undefined;
-  if (!hasBody(req)) throw new BadRequest(`A request body is required for ${req.method} requests`);
+function readData(req: Request, method: string): unknown {
+  if (!bodyMethods.has(method)) return undefined;
+  if (!hasBody(req)) throw new BadRequest(`A request body is required for ${method} requests`);
   const data = req.body as unknown;
   if (data === undefined) {
     const type = (req.headers['content-type'] ?? 'none').slice(0, 100);
@@ -213,8 +214,9 @@ export function rest(
       try {
         const service = lookup.value;
         // The method first: a method the service lacks is a 405 whether or not a body came with it.
-        const method = getServiceMethod(service, req.method, lookup.id, methodOverride(req));
-        const data = readData(req);
+        const httpMethod = req.method;
+        const method = getServiceMethod(service, httpMethod, lookup.id, methodOverride(req));
+        const data = readData(req, httpMethod);
         const query = req.query as Query | undefined;
         const params: Params = {
           query: query ?? {},
@@ -227,7 +229,8 @@ export function rest(
         const context = await invokeService(app, service, method, args);
         res.hook = context;
         const { status, headers, body } = getResponse(context);
-        res.status(status);
+        // Each property access on `res` costs; most answers keep the status Express started with.
+        if (res.statusCode !== status) res.status(status);
         for (const name of Object.keys(headers)) {
           const value = headers[name];
           if (value !== undefined) res.setHeader(name, value);
