@@ -166,10 +166,10 @@ function createFinalHandler(req: Request, res: Response): (error?: unknown) => v
  * resolves to the server after `app.setup(server)` (a server whose requests and responses are born
  * with the app's prototypes, see `createAppServer`); `teardown` also closes that server; `get(name)`
  * and `set` share one settings object. It sets `req.framework = { ...req.framework, provider: 'rest' }`
- * on every request before any middleware runs, and installs `queryParser()` as the `query parser` unless the Express app already
- * has a query parser function. Requests no middleware answers get a 404, errors no error handler
- * answers get plume's `errorHandler()` answer. Throws a `TypeError` for anything that is not a
- * plume application or not an Express application.
+ * on every request before any middleware runs, and installs `queryParser()` as the `query parser`
+ * unless the Express app already has a query parser function. Requests no middleware answers get a
+ * 404, errors no error handler answers get plume's `errorHandler()` answer. Throws a `TypeError` for
+ * anything that is not a plume application or not an Express application.
  */
 export function serverFramework(): Express;
 export function serverFramework<S extends object>(
