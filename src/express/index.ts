@@ -45,7 +45,7 @@ export const cors = corsModule;
 /** The `compression` package's middleware factory, as is. */
 export const compression = compressionModule;
 /** `express.urlencoded`: form body parser, e.g. `urlencoded({ extended: true })`. Register it before `rest()`. */
-export const urlencoded = express.urlencoded;
+export const urlencoded: typeof express.urlencoded = express.urlencoded;
 /** `express.static` (serve-static): serves files from a folder. */
 export const serveStatic = express.static;
 /** `express.Router`: a router to mount with `app.use(path, router)`. */

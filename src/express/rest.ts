@@ -81,19 +81,20 @@ function sendResponse(res: Response, response: globalThis.Response): void {
  * `text/event-stream`. Every `Accept` header gets JSON, like the Web Standard handler.
  */
 export const formatter: Formatter = (_req, res) => {
-  if (res.data instanceof globalThis.Response) {
-    sendResponse(res, res.data);
+  const data = res.data;
+  if (data instanceof globalThis.Response) {
+    sendResponse(res, data);
     return;
   }
-  if (isAsyncIterable(res.data)) {
-    sendEventStream(res, res.data);
+  if (isAsyncIterable(data)) {
+    sendEventStream(res, data);
     return;
   }
-  if (res.data === undefined) {
+  if (data === undefined) {
     res.type('json').end();
     return;
   }
-  res.json(res.data);
+  res.json(data);
 };
 
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
@@ -110,9 +111,9 @@ function hasBody(req: Request): boolean {
  * Like the Web Standard handler, a request without a body is a 400; a body no parser handled is a
  * 415 (register `json()`, `urlencoded()` or another parser before `rest()`).
  */
-function readData(req: Request): unknown {
-  if (!bodyMethods.has(req.method)) return undefined;
-  if (!hasBody(req)) throw new BadRequest(`A request body is required for ${req.method} requests`);
+function readData(req: Request, method: string): unknown {
+  if (!bodyMethods.has(method)) return undefined;
+  if (!hasBody(req)) throw new BadRequest(`A request body is required for ${method} requests`);
   const data = req.body as unknown;
   if (data === undefined) {
     const type = (req.headers['content-type'] ?? 'none').slice(0, 100);
@@ -154,6 +155,15 @@ function passError(res: Response, next: NextFunction, error: unknown): void {
   next(error);
 }
 
+/** The `X-Service-Method` request header (a custom method for a `POST`), or `null`. */
+function methodOverride(req: Request): string | null {
+  const value = req.headers[METHOD_HEADER];
+  return typeof value === 'string' ? value : null;
+}
+
+/** Answers one REST request for the service `lookup` found, with the service's middleware around it. */
+type ServiceChain = (req: Request, res: Response, next: NextFunction, lookup: ServiceLookup) => void;
+
 /** The service middleware `app.use(path, before, service, after)` stored on a registered service. */
 function serviceMiddlewareOf(service: Service): Required<ServiceMiddleware> {
   const options = getServiceMeta(service)?.options.framework as ServiceMiddleware | undefined;
@@ -187,17 +197,26 @@ export function rest(
     if (!isFrameworkApp(app)) {
       throw new TypeError('rest() needs an application made by serverFramework(app) from plume/express');
     }
-    const lookups = new WeakMap<Request, ServiceLookup>();
-    const chains = new WeakMap<Service, RequestHandler>();
+    const chains = new WeakMap<Service, ServiceChain>();
 
-    const callService: RequestHandler = async (req, res, next) => {
+    /**
+     * Calls the service `lookup` found for `req` and puts its answer on `res` (status, headers,
+     * `res.hook`, `res.data`), then hands over to `then` (the formatter) or, when it is `null`, to
+     * `next`. An error goes to `next` with its status set.
+     */
+    const callService = async (
+      req: Request,
+      res: Response,
+      next: NextFunction,
+      lookup: ServiceLookup,
+      then: Formatter | null,
+    ): Promise<void> => {
       try {
-        const lookup = lookups.get(req);
-        if (lookup === undefined) throw new GeneralError('The REST service middleware ran without a service');
         const service = lookup.value;
         // The method first: a method the service lacks is a 405 whether or not a body came with it.
-        const method = getServiceMethod(service, req.method, lookup.id, req.get(METHOD_HEADER) ?? null);
-        const data = readData(req);
+        const httpMethod = req.method;
+        const method = getServiceMethod(service, httpMethod, lookup.id, methodOverride(req));
+        const data = readData(req, httpMethod);
         const query = req.query as Query | undefined;
         const params: Params = {
           query: query ?? {},
@@ -210,34 +229,47 @@ export function rest(
         const context = await invokeService(app, service, method, args);
         res.hook = context;
         const { status, headers, body } = getResponse(context);
-        res.status(status);
+        // Each property access on `res` costs; most answers keep the status Express started with.
+        if (res.statusCode !== status) res.status(status);
         for (const name of Object.keys(headers)) {
           const value = headers[name];
           if (value !== undefined) res.setHeader(name, value);
         }
         res.data = body;
-        next();
       } catch (error: unknown) {
         passError(res, next, error);
+        return;
       }
+      if (then === null) next();
+      else runFormatter(then, req, res, next);
     };
 
-    const chainFor = (service: Service): RequestHandler => {
+    const chainFor = (service: Service): ServiceChain => {
       let chain = chains.get(service);
       if (chain === undefined) {
         const { before, after } = serviceMiddlewareOf(service);
         if (before.length === 0 && after.length === 0) {
           // No service middleware: call the service then the formatter, without a Router per request.
-          chain = (req, res, next) => {
-            void callService(req, res, (error?: unknown) => {
-              if (error !== undefined && error !== null) next(error);
-              else runFormatter(format, req, res, next);
-            });
-          };
+          chain = (req, res, next, lookup) => void callService(req, res, next, lookup, format);
         } else {
+          // The service middleware of one request reads the lookup it was routed by from here.
+          const lookups = new WeakMap<Request, ServiceLookup>();
           const router = express.Router();
-          router.use([...before, callService, ...after, format]);
-          chain = router;
+          router.use([
+            ...before,
+            (req: Request, res: Response, next: NextFunction) => {
+              const lookup = lookups.get(req);
+              if (lookup === undefined) {
+                next(new GeneralError('The REST service middleware ran without a service'));
+              } else void callService(req, res, next, lookup, null);
+            },
+            ...after,
+            format,
+          ]);
+          chain = (req, res, next, lookup) => {
+            lookups.set(req, lookup);
+            void router(req, res, next);
+          };
         }
         chains.set(service, chain);
       }
@@ -252,12 +284,8 @@ export function rest(
         passError(res, next, error);
         return;
       }
-      if (lookup === null) {
-        next();
-        return;
-      }
-      lookups.set(req, lookup);
-      void chainFor(lookup.value)(req, res, next);
+      if (lookup === null) next();
+      else chainFor(lookup.value)(req, res, next, lookup);
     };
 
     // One Express layer for both steps: each layer costs every request a router pass.

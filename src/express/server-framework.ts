@@ -10,8 +10,14 @@ import express, {
 } from 'express';
 import type { Application, Service } from '../core/index.js';
 import { NotFound } from '../errors/index.js';
-import type { FrameworkApplication, FrameworkServiceOptions, ServiceMiddleware } from './declarations.js';
+import type {
+  FrameworkApplication,
+  FrameworkParams,
+  FrameworkServiceOptions,
+  ServiceMiddleware,
+} from './declarations.js';
 import { errorHandler } from './error-handler.js';
+import { createAppServer } from './native-classes.js';
 import { queryParser } from './query-parser.js';
 
 type AnyFunction = (...args: unknown[]) => unknown;
@@ -153,16 +159,17 @@ function createFinalHandler(req: Request, res: Response): (error?: unknown) => v
  * - `serverFramework(app)` → `app` merged onto a new Express app; use the returned value from then on
  *   (services already registered keep working, but their hook `context.app` is the original object).
  * - `serverFramework(app, expressApp)` → the same, onto an existing Express app (middleware it already
- *   has runs before plume's and does not see `req.framework`).
+ *   has runs before plume's).
  *
  * The result is a request listener (`http.createServer(app)`) with Express' members plus plume's:
  * `use` registers services (with optional middleware around them) or Express middleware; `listen`
- * resolves to the server after `app.setup(server)`; `teardown` also closes that server; `get(name)`
+ * resolves to the server after `app.setup(server)` (a server whose requests and responses are born
+ * with the app's prototypes, see `createAppServer`); `teardown` also closes that server; `get(name)`
  * and `set` share one settings object. It sets `req.framework = { ...req.framework, provider: 'rest' }`
- * on every request, and installs `queryParser()` as the `query parser` unless the Express app already
- * has a query parser function. Requests no middleware answers get a 404, errors no error handler
- * answers get plume's `errorHandler()` answer. Throws a `TypeError` for anything that is not a
- * plume application or not an Express application.
+ * on every request before any middleware runs, and installs `queryParser()` as the `query parser`
+ * unless the Express app already has a query parser function. Requests no middleware answers get a
+ * 404, errors no error handler answers get plume's `errorHandler()` answer. Throws a `TypeError` for
+ * anything that is not a plume application or not an Express application.
  */
 export function serverFramework(): Express;
 export function serverFramework<S extends object>(
@@ -189,7 +196,6 @@ export function serverFramework(app?: unknown, existing?: unknown): unknown {
   const plumeUse = plumeMembers.use as AnyFunction;
   const plumeTeardown = plumeMembers.teardown as AnyFunction;
   const expressUse = expressMembers.use as AnyFunction;
-  const expressListen = expressMembers.listen as AnyFunction;
   const expressHandle = expressMembers.handle as AnyFunction;
 
   copyPlumeMembers(app, expressApp);
@@ -209,7 +215,19 @@ export function serverFramework(app?: unknown, existing?: unknown): unknown {
     },
 
     async listen(this: Express, ...args: unknown[]): Promise<Server> {
-      const server = expressListen.apply(this, args) as Server;
+      // Express' own listen, on a server whose requests are born with the app's prototypes.
+      const server = createAppServer(this);
+      const callback = args[args.length - 1];
+      if (typeof callback === 'function') {
+        let called = false;
+        args[args.length - 1] = (...values: unknown[]) => {
+          if (called) return;
+          called = true;
+          (callback as AnyFunction)(...values);
+        };
+        server.once('error', args[args.length - 1] as AnyFunction);
+      }
+      (server.listen as AnyFunction).apply(server, args);
       if (!server.listening) await once(server, 'listening');
       listening = server;
       await (this as unknown as Application).setup(server);
@@ -230,6 +248,14 @@ export function serverFramework(app?: unknown, existing?: unknown): unknown {
     },
 
     handle(this: Express, req: Request, res: Response, next?: NextFunction): void {
+      // Here rather than as a middleware: every middleware layer costs each request a router pass.
+      const framework = req.framework as FrameworkParams | undefined;
+      req.framework = framework === undefined ? { provider: 'rest' } : { ...framework, provider: 'rest' };
+      // rest() sets these two on every REST answer. Adding them here, before Express changes the
+      // prototype of `res` (which gives each response object a map of its own in V8), is a cheap
+      // cached transition; adding them later makes V8 build a new map on every request.
+      if (!('data' in res)) res.data = undefined;
+      if (!('hook' in res)) res.hook = undefined;
       expressHandle.call(this, req, res, next ?? createFinalHandler(req, res));
     },
   };
@@ -237,9 +263,5 @@ export function serverFramework(app?: unknown, existing?: unknown): unknown {
     Object.defineProperty(expressApp, name, { value, writable: true, configurable: true, enumerable: true });
   }
 
-  expressUse.call(expressApp, function setFrameworkParams(req: Request, _res: Response, next: NextFunction) {
-    req.framework = { ...req.framework, provider: 'rest' };
-    next();
-  });
   return expressApp;
 }

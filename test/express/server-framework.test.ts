@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, request, type Server } from 'node:http';
+import { createServer, IncomingMessage, request, ServerResponse, type Server } from 'node:http';
 import { createServer as createHttpsServer, get as httpsGet } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -241,6 +241,45 @@ describe('app.listen and app.setup', () => {
     await app.teardown();
     expect(service.calls.map((c) => c.name)).toEqual(['setup', 'teardown']);
     expect(server.listening).toBe(false);
+  });
+
+  it("listen's requests and responses are Node's and Express' objects, with the app's prototypes", async () => {
+    const app = createRestApp();
+    (app.request as unknown as Record<string, unknown>).addedBefore = 'before';
+    const seen: Record<string, unknown>[] = [];
+    app.use('/objects', (req, res) => {
+      const request = req as unknown as Record<string, unknown>;
+      seen.push({
+        incomingMessage: req instanceof IncomingMessage,
+        serverResponse: res instanceof ServerResponse,
+        requestConstructor: req.constructor === IncomingMessage,
+        responseConstructor: res.constructor === ServerResponse,
+        requestPrototype: Object.getPrototypeOf(req) === app.request,
+        responsePrototype: Object.getPrototypeOf(res) === app.response,
+        app: (req.app as unknown) === app && (res.app as unknown) === app,
+        addedBefore: request.addedBefore,
+        addedAfter: request.addedAfter,
+        framework: req.framework,
+      });
+      res.json({ ok: true });
+    });
+    const { url } = await start(app);
+    (app.request as unknown as Record<string, unknown>).addedAfter = 'after';
+    for (let i = 0; i < 2; i++) expect((await fetch(`${url}/objects`)).status).toBe(200);
+    expect(seen).toEqual(
+      Array.from({ length: 2 }, () => ({
+        incomingMessage: true,
+        serverResponse: true,
+        requestConstructor: true,
+        responseConstructor: true,
+        requestPrototype: true,
+        responsePrototype: true,
+        app: true,
+        addedBefore: 'before',
+        addedAfter: 'after',
+        framework: { provider: 'rest' },
+      })),
+    );
   });
 
   it('listen rejects when the port is taken', async () => {
