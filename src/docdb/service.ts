@@ -90,7 +90,7 @@ export class DocDbService<
    * Throws `BadRequest` (400) naming an invalid id.
    */
   getObjectId(id: AdapterId, params?: P): AdapterId {
-    const options = this.getOptions(params);
+    const options = this.readOptions(params);
     return this.id === '_id' && !options.disableObjectify
       ? toObjectId(id, options.ObjectId)
       : checkPlainId(id);
@@ -102,7 +102,7 @@ export class DocDbService<
    * and, when `id` is given, restricts the query to it.
    */
   prepareQuery(id: NullableAdapterId, params: P): FilteredQuery {
-    const options = this.getOptions(params);
+    const options = this.readOptions(params);
     const { filters, query } = filterQuery(params.query, {
       operators: 'all',
       filters: options.filters,
@@ -156,7 +156,7 @@ export class DocDbService<
   }
 
   async _find(params: P = {} as P): Promise<Paginated<Result> | Result[]> {
-    const { paginate } = this.getOptions(params);
+    const { paginate } = this.readOptions(params);
     const { filters, query } = this.prepareQuery(null, params);
     const model = await this.getModel(params);
     const readData = async (): Promise<Result[]> => {
@@ -338,7 +338,7 @@ export class DocDbService<
   }
 
   private disabledOperators(params: P): readonly string[] {
-    return this.getOptions(params).disabledOperators ?? DEFAULT_DISABLED_OPERATORS;
+    return this.readOptions(params).disabledOperators ?? DEFAULT_DISABLED_OPERATORS;
   }
 
   /** `{ $select }` of the call's query, the only part `create` and re-reads use. */
@@ -365,7 +365,7 @@ export class DocDbService<
       doc[this.id] = new ObjectId().toHexString();
     }
     if (doc._id === undefined || doc._id === null)
-      doc._id = new (this.getOptions(params).ObjectId ?? ObjectId)();
+      doc._id = new (this.readOptions(params).ObjectId ?? ObjectId)();
     else if (this.id === '_id') doc._id = this.getObjectId(doc._id as AdapterId, params);
     return doc;
   }
@@ -384,7 +384,7 @@ export class DocDbService<
   }
 
   private async count(model: Collection<Document>, query: Query, params: P): Promise<number> {
-    const estimated = this.getOptions(params).useEstimatedDocumentCount === true;
+    const estimated = this.readOptions(params).useEstimatedDocumentCount === true;
     return this.run(() => countRecords(model, query, this.readContext(params), estimated));
   }
 }
