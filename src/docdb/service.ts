@@ -99,7 +99,8 @@ export class DocDbService<
   /**
    * Splits `params.query` into filters and the database query (trusted: any operator except
    * `$where`/`$function`/`$accumulator`/`$expr`), applies pagination to `$limit`, converts ids
-   * and, when `id` is given, restricts the query to it.
+   * and, when `id` is given, restricts the query to it (the id field next to the query's fields, or
+   * `$and` when the query has its own condition on the id field).
    */
   prepareQuery(id: NullableAdapterId, params: P): FilteredQuery {
     const options = this.readOptions(params);
@@ -112,8 +113,13 @@ export class DocDbService<
     let prepared =
       this.id === '_id' && !options.disableObjectify ? objectifyQuery(query, '_id', options.ObjectId) : query;
     if (id !== null) {
-      const idQuery = { [this.id]: this.getObjectId(id, params) };
-      prepared = Object.keys(prepared).length === 0 ? idQuery : { $and: [prepared, idQuery] };
+      const idValue = this.getObjectId(id, params);
+      // Fields of one filter must all match, so the id goes next to the query's fields: a database finds
+      // the record through its id index then (the embedded database scans the collection for `$and`).
+      // A query with its own condition on the id field keeps both conditions in `$and`.
+      prepared = Object.hasOwn(prepared, this.id)
+        ? { $and: [prepared, { [this.id]: idValue }] }
+        : { ...prepared, [this.id]: idValue };
     }
     return { filters, query: prepared };
   }
