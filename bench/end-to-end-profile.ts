@@ -1,12 +1,13 @@
 /**
  * End to end, where the time goes: the CPU time per request of the server process and of the
  * database process, split by CPU profiles into Node's HTTP, the framework (and route code), the
- * MongoDB driver (with `bson`), garbage collection and the rest (event loop, promise jobs), and for
+ * adapter (plume's `DocDbService`, `@feathersjs/mongodb`), the MongoDB driver (with `bson`), garbage
+ * collection and the rest (event loop, promise jobs), and for
  * the database into its query engine and the rest (wire protocol, sockets, GC).
  *
  * The embedded database runs in a process of its own (`bin/plume-db.js`, so it can be profiled
  * apart); each server of bench/end-to-end.ts runs once per scenario with `node --cpu-prof`, is warmed
- * up, then loaded by autocannon. Only the profile samples taken during the measured load count, and
+ * up, then loaded by autocannon, in rounds (order reversed every other round; medians reported). Only the profile samples taken during the measured load count, and
  * their shares split the CPU time both processes used during it (`/proc/<pid>/stat`, Linux), so the
  * figures are CPU µs per request, much less sensitive to a busy machine than req/s.
  *
@@ -21,13 +22,13 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { MongoClient } from 'mongodb';
 import type { BenchServer, Scenario } from './http.js';
-import { fmt, table } from './stats.js';
+import { fmt, median, table } from './stats.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TICKS_PER_SECOND = 100; // USER_HZ, the unit of /proc/<pid>/stat times on Linux
 
 /** Where a server's CPU time goes, µs per request (shares of its profile × its measured CPU time). */
-export const serverParts = ['HTTP (Node.js)', 'framework', 'driver', 'GC', 'other'] as const;
+export const serverParts = ['HTTP (Node.js)', 'framework', 'adapter', 'driver', 'GC', 'other'] as const;
 /** Where the database's CPU time goes, µs per request. */
 export const databaseParts = ['query engine', 'wire, sockets, GC'] as const;
 
@@ -68,11 +69,16 @@ const clockUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
 type Classify = (stack: ProfileNode['callFrame'][]) => string;
 
-/** A server's sample: the driver if it is anywhere on the stack, else the innermost HTTP or framework frame. */
+/**
+ * A server's sample: the driver if it is anywhere on the stack, else the innermost HTTP, adapter or
+ * framework frame.
+ */
 const classifyServer: Classify = (stack) => {
   if (stack.some((f) => /\/node_modules\/(mongodb|bson)\//.test(f.url))) return 'driver';
   for (const { url } of stack) {
     if (/^node:(_http_|net$|stream|internal\/streams|internal\/http)/.test(url)) return 'HTTP (Node.js)';
+    if (/\/src\/(adapter|docdb)\/|\/node_modules\/@feathersjs\/(mongodb|adapter-commons)\//.test(url))
+      return 'adapter';
     if (/\/(src|bench|node_modules)\//.test(url) && !url.includes('/node_modules/tsx/')) return 'framework';
   }
   return stack[0]?.functionName === '(garbage collector)' ? 'GC' : 'other';
@@ -183,6 +189,8 @@ export interface BreakdownOptions {
   names: { get: string; post: string };
   /** Server files to run; default all. */
   only?: string[] | undefined;
+  /** Runs of every server and scenario, in an order reversed every other round; medians are reported. */
+  rounds: number;
 }
 
 export async function runBreakdown(
@@ -217,51 +225,54 @@ export async function runBreakdown(
       },
     ];
     const env = { BENCH_MONGODB_URL: uri, BENCH_COLLECTION: collectionName };
-    for (const server of options.servers.filter((s) => options.only?.includes(s.file) ?? true)) {
-      for (const scenario of scenarios) {
-        const profileDir = join(dir, `${server.file}-${scenario.method}`);
-        mkdirSync(profileDir);
-        const [child, port] = await start(
-          [
-            '--conditions=source',
-            '--import',
-            'tsx',
-            '--cpu-prof',
-            `--cpu-prof-dir=${profileDir}`,
-            join('bench', 'servers', server.file),
-            '0',
-          ],
-          env,
-          /LISTENING (\d+)/,
-        );
-        await load(Number(port), scenario, options.warmup);
-        const [from, serverBefore, databaseBefore] = [
-          clockUs(),
-          cpuTimeUs(child.pid),
-          cpuTimeUs(database.pid),
-        ];
-        const result = await load(Number(port), scenario, options.seconds);
-        const [to, serverAfter, databaseAfter] = [clockUs(), cpuTimeUs(child.pid), cpuTimeUs(database.pid)];
-        await stop(child);
-        const requests = result.requests.total;
-        if (result.non2xx + result.errors > 0)
-          throw new Error(`${server.name}: failed requests in ${scenario.name}`);
-        const serverCpuUs = (serverAfter - serverBefore) / requests;
-        const row: BreakdownRow = {
-          server: server.name,
-          scenario: scenario.name,
-          reqPerSec: requests / result.duration,
-          serverCpuUs,
-          databaseCpuUs: (databaseAfter - databaseBefore) / requests,
-          serverSplit: scale(
-            serverParts,
-            split(mainProfile(profileDir, from, to), from, to, classifyServer),
+    const chosen = options.servers.filter((s) => options.only?.includes(s.file) ?? true);
+    for (let round = 0; round < options.rounds; round++) {
+      for (const server of round % 2 === 0 ? chosen : [...chosen].reverse()) {
+        for (const scenario of scenarios) {
+          const profileDir = join(dir, `${server.file}-${scenario.method}-${round}`);
+          mkdirSync(profileDir);
+          const [child, port] = await start(
+            [
+              '--conditions=source',
+              '--import',
+              'tsx',
+              '--cpu-prof',
+              `--cpu-prof-dir=${profileDir}`,
+              join('bench', 'servers', server.file),
+              '0',
+            ],
+            env,
+            /LISTENING (\d+)/,
+          );
+          await load(Number(port), scenario, options.warmup);
+          const [from, serverBefore, databaseBefore] = [
+            clockUs(),
+            cpuTimeUs(child.pid),
+            cpuTimeUs(database.pid),
+          ];
+          const result = await load(Number(port), scenario, options.seconds);
+          const [to, serverAfter, databaseAfter] = [clockUs(), cpuTimeUs(child.pid), cpuTimeUs(database.pid)];
+          await stop(child);
+          const requests = result.requests.total;
+          if (result.non2xx + result.errors > 0)
+            throw new Error(`${server.name}: failed requests in ${scenario.name}`);
+          const serverCpuUs = (serverAfter - serverBefore) / requests;
+          const row: BreakdownRow = {
+            server: server.name,
+            scenario: scenario.name,
+            reqPerSec: requests / result.duration,
             serverCpuUs,
-          ),
-          databaseSplit: scale(databaseParts, new Map(), 0),
-        };
-        windows.push({ row, from, to });
-        log(`${server.name}, ${scenario.name}: done`);
+            databaseCpuUs: (databaseAfter - databaseBefore) / requests,
+            serverSplit: scale(
+              serverParts,
+              split(mainProfile(profileDir, from, to), from, to, classifyServer),
+              serverCpuUs,
+            ),
+            databaseSplit: scale(databaseParts, new Map(), 0),
+          };
+          windows.push({ row, from, to });
+          log(`round ${round + 1}: ${server.name}, ${scenario.name}: done`);
+        }
       }
     }
   } finally {
@@ -275,7 +286,31 @@ export async function runBreakdown(
     );
   }
   rmSync(dir, { recursive: true, force: true });
-  return windows.map((w) => w.row);
+  const groups = new Map<string, BreakdownRow[]>();
+  for (const { row } of windows) {
+    const key = `${row.server}\u0000${row.scenario}`;
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  return [...groups.values()].map(medianRow);
+}
+
+/** Each number the median of the rounds' numbers. */
+function medianRow(rows: BreakdownRow[]): BreakdownRow {
+  const of = (pick: (row: BreakdownRow) => number): number => median(rows.map(pick));
+  const first = rows[0]!;
+  return {
+    server: first.server,
+    scenario: first.scenario,
+    reqPerSec: of((r) => r.reqPerSec),
+    serverCpuUs: of((r) => r.serverCpuUs),
+    databaseCpuUs: of((r) => r.databaseCpuUs),
+    serverSplit: Object.fromEntries(
+      serverParts.map((p) => [p, of((r) => r.serverSplit[p])]),
+    ) as BreakdownRow['serverSplit'],
+    databaseSplit: Object.fromEntries(
+      databaseParts.map((p) => [p, of((r) => r.databaseSplit[p])]),
+    ) as BreakdownRow['databaseSplit'],
+  };
 }
 
 export function formatBreakdown(rows: BreakdownRow[]): string {

@@ -96,7 +96,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
     const rows = await runBreakdown(
       {
-        ...(quick ? { seconds: 3, warmup: 4 } : { seconds: 5, warmup: 6 }),
+        ...(quick ? { seconds: 3, warmup: 4, rounds: 1 } : { seconds: 4, warmup: 6, rounds: 3 }),
         servers: endToEndServers,
         names: endToEndScenarioNames,
         only: only?.split(','),
