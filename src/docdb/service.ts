@@ -82,8 +82,16 @@ export class DocDbService<
     if (typeof (Model as { then?: unknown } | undefined)?.then !== 'function') {
       return Model as Collection<Document>;
     }
-    return this.run(async () => (await Model) as Collection<Document>);
+    const resolved = this.resolvedModel;
+    if (resolved !== undefined && resolved.from === Model) return resolved.collection;
+    const collection = await this.run(async () => (await Model) as Collection<Document>);
+    // A settled promise never changes, so its collection is kept (a rejection is not: it is reported again).
+    this.resolvedModel = { from: Model, collection };
+    return collection;
   }
+
+  /** The last `Model` promise `getModel` resolved, and its collection. */
+  private resolvedModel: { from: unknown; collection: Collection<Document> } | undefined;
 
   /**
    * An id as stored: `ObjectId` for `_id` (unless `disableObjectify`), else the id as given.
