@@ -6,8 +6,13 @@
  * database in a worker thread (or uses `MONGODB_URL`), seeds 1 000 documents and loads the servers with autocannon in
  * interleaved rounds, as bench/http.ts does.
  *
- * Part of `npm run bench`; alone: npm run build && npx tsx bench/end-to-end.ts [--quick] [--profile]
- * (`--profile`: the servers run with `--cpu-prof`, profiles in bench/profiles/db-*)
+ * Each server is warmed up at least 4 s per scenario: the driver's path takes several thousand requests
+ * before V8 has optimised it (CPU time per request falls by half or more over the first 10 s of load).
+ *
+ * Part of `npm run bench`; alone: npm run build && npx tsx bench/end-to-end.ts [--quick] [--profile
+ * [--only=db-plume-http.ts,db-fastify.ts]]
+ * (`--profile`: instead, where the time goes — CPU µs per request of server and database split by
+ * CPU profiles into HTTP, framework, driver and database; see bench/end-to-end-profile.ts)
  */
 import { pathToFileURL } from 'node:url';
 import { MongoClient } from 'mongodb';
@@ -19,6 +24,9 @@ export const endToEndServers = [
   { name: 'FeathersJS 5 + @feathersjs/mongodb on Express', file: 'db-feathers.ts' },
   { name: 'Fastify + driver (floor)', file: 'db-fastify.ts' },
 ] as const;
+
+/** Seconds of load per server and scenario before the measured rounds, at least. */
+const MIN_WARMUP_SECONDS = 4;
 
 export const endToEndScenarioNames = { get: 'GET one from the database', post: 'POST to the database' };
 
@@ -58,6 +66,7 @@ export async function runEndToEndBench(
     const rows = await runHttpBench(
       {
         ...options,
+        warmup: Math.max(options.warmup, MIN_WARMUP_SECONDS),
         serverList: endToEndServers,
         scenarioList: scenarios,
         env: { BENCH_MONGODB_URL: url ?? server!.uri, BENCH_COLLECTION: collectionName },
@@ -82,12 +91,26 @@ export function formatEndToEnd(result: EndToEndResult): string {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const quick = process.argv.includes('--quick');
-  const profile = process.argv.includes('--profile');
-  const result = await runEndToEndBench(
-    quick
-      ? { warmup: 0.5, duration: 1, rounds: 3, connections: 10, profile }
-      : { warmup: 2, duration: 2.5, rounds: 5, connections: 10, profile },
-    console.error,
-  );
-  console.log(`database: ${result.database}\n\n${formatEndToEnd(result)}`);
+  if (process.argv.includes('--profile')) {
+    const { formatBreakdown, runBreakdown } = await import('./end-to-end-profile.js');
+    const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+    const rows = await runBreakdown(
+      {
+        ...(quick ? { seconds: 3, warmup: 4, rounds: 1 } : { seconds: 4, warmup: 6, rounds: 3 }),
+        servers: endToEndServers,
+        names: endToEndScenarioNames,
+        only: only?.split(','),
+      },
+      console.error,
+    );
+    console.log(formatBreakdown(rows));
+  } else {
+    const result = await runEndToEndBench(
+      quick
+        ? { warmup: 0.5, duration: 1, rounds: 3, connections: 10 }
+        : { warmup: 2, duration: 2.5, rounds: 5, connections: 10 },
+      console.error,
+    );
+    console.log(`database: ${result.database}\n\n${formatEndToEnd(result)}`);
+  }
 }

@@ -73,13 +73,23 @@ export abstract class AdapterBase<
   }
 
   /**
+   * `getOptions(params)` for reading only: the service options themselves (no copy) when the call
+   * overrides nothing, which is most calls. Callers must not change the object.
+   */
+  protected readOptions(params: P | undefined): Readonly<ResolvedAdapterOptions<O>> {
+    return params?.adapter === undefined && params?.paginate === undefined
+      ? this.options
+      : this.getOptions(params);
+  }
+
+  /**
    * Whether `method` may touch several records for this call: `find` always, `get` and `update`
    * never, `create`/`patch`/`remove` (and custom methods) when `multi` is `true` or lists the method.
    */
   allowsMulti(method: string, params?: P): boolean {
     if (method === 'find') return true;
     if (method === 'get' || method === 'update') return false;
-    const { multi } = this.getOptions(params);
+    const { multi } = this.readOptions(params);
     return multi === true || (Array.isArray(multi) && multi.includes(method));
   }
 
@@ -102,7 +112,7 @@ export abstract class AdapterBase<
   async sanitizeQuery(params: P = {} as P): Promise<Query> {
     const query: Query | undefined = params.query;
     if (query !== undefined && (query as { [VALIDATED]?: unknown })[VALIDATED]) return query;
-    const options = this.getOptions(params);
+    const options = this.readOptions(params);
     const { filters, query: rest } = filterQuery(query, {
       operators: options.operators,
       filters: options.filters,
@@ -115,8 +125,12 @@ export abstract class AdapterBase<
 
   /** Params with the sanitised query, for the raw methods. */
   private async sanitized(params: P | undefined, dropLimit = false): Promise<P> {
-    const query = { ...(await this.sanitizeQuery(params)) };
-    if (dropLimit) delete query.$limit;
+    let query = await this.sanitizeQuery(params);
+    if (dropLimit && query.$limit !== undefined) {
+      // A copy: the query may be the caller's own object (one marked `VALIDATED` is returned as it is).
+      query = { ...query };
+      delete query.$limit;
+    }
     return { ...(params ?? {}), query } as P;
   }
 

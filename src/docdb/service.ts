@@ -82,15 +82,23 @@ export class DocDbService<
     if (typeof (Model as { then?: unknown } | undefined)?.then !== 'function') {
       return Model as Collection<Document>;
     }
-    return this.run(async () => (await Model) as Collection<Document>);
+    const resolved = this.resolvedModel;
+    if (resolved !== undefined && resolved.from === Model) return resolved.collection;
+    const collection = await this.run(async () => (await Model) as Collection<Document>);
+    // A settled promise never changes, so its collection is kept (a rejection is not: it is reported again).
+    this.resolvedModel = { from: Model, collection };
+    return collection;
   }
+
+  /** The last `Model` promise `getModel` resolved, and its collection. */
+  private resolvedModel: { from: unknown; collection: Collection<Document> } | undefined;
 
   /**
    * An id as stored: `ObjectId` for `_id` (unless `disableObjectify`), else the id as given.
    * Throws `BadRequest` (400) naming an invalid id.
    */
   getObjectId(id: AdapterId, params?: P): AdapterId {
-    const options = this.getOptions(params);
+    const options = this.readOptions(params);
     return this.id === '_id' && !options.disableObjectify
       ? toObjectId(id, options.ObjectId)
       : checkPlainId(id);
@@ -99,10 +107,11 @@ export class DocDbService<
   /**
    * Splits `params.query` into filters and the database query (trusted: any operator except
    * `$where`/`$function`/`$accumulator`/`$expr`), applies pagination to `$limit`, converts ids
-   * and, when `id` is given, restricts the query to it.
+   * and, when `id` is given, restricts the query to it (the id field next to the query's fields, or
+   * `$and` when the query has its own condition on the id field).
    */
   prepareQuery(id: NullableAdapterId, params: P): FilteredQuery {
-    const options = this.getOptions(params);
+    const options = this.readOptions(params);
     const { filters, query } = filterQuery(params.query, {
       operators: 'all',
       filters: options.filters,
@@ -112,8 +121,13 @@ export class DocDbService<
     let prepared =
       this.id === '_id' && !options.disableObjectify ? objectifyQuery(query, '_id', options.ObjectId) : query;
     if (id !== null) {
-      const idQuery = { [this.id]: this.getObjectId(id, params) };
-      prepared = Object.keys(prepared).length === 0 ? idQuery : { $and: [prepared, idQuery] };
+      const idValue = this.getObjectId(id, params);
+      // Fields of one filter must all match, so the id goes next to the query's fields: a database finds
+      // the record through its id index then (the embedded database scans the collection for `$and`).
+      // A query with its own condition on the id field keeps both conditions in `$and`.
+      prepared = Object.hasOwn(prepared, this.id)
+        ? { $and: [prepared, { [this.id]: idValue }] }
+        : { ...prepared, [this.id]: idValue };
     }
     return { filters, query: prepared };
   }
@@ -156,7 +170,7 @@ export class DocDbService<
   }
 
   async _find(params: P = {} as P): Promise<Paginated<Result> | Result[]> {
-    const { paginate } = this.getOptions(params);
+    const { paginate } = this.readOptions(params);
     const { filters, query } = this.prepareQuery(null, params);
     const model = await this.getModel(params);
     const readData = async (): Promise<Result[]> => {
@@ -338,7 +352,7 @@ export class DocDbService<
   }
 
   private disabledOperators(params: P): readonly string[] {
-    return this.getOptions(params).disabledOperators ?? DEFAULT_DISABLED_OPERATORS;
+    return this.readOptions(params).disabledOperators ?? DEFAULT_DISABLED_OPERATORS;
   }
 
   /** `{ $select }` of the call's query, the only part `create` and re-reads use. */
@@ -365,7 +379,7 @@ export class DocDbService<
       doc[this.id] = new ObjectId().toHexString();
     }
     if (doc._id === undefined || doc._id === null)
-      doc._id = new (this.getOptions(params).ObjectId ?? ObjectId)();
+      doc._id = new (this.readOptions(params).ObjectId ?? ObjectId)();
     else if (this.id === '_id') doc._id = this.getObjectId(doc._id as AdapterId, params);
     return doc;
   }
@@ -384,7 +398,7 @@ export class DocDbService<
   }
 
   private async count(model: Collection<Document>, query: Query, params: P): Promise<number> {
-    const estimated = this.getOptions(params).useEstimatedDocumentCount === true;
+    const estimated = this.readOptions(params).useEstimatedDocumentCount === true;
     return this.run(() => countRecords(model, query, this.readContext(params), estimated));
   }
 }

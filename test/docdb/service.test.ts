@@ -103,6 +103,49 @@ describe.each(databases)('DocDbService conformance on $name', (factory) => {
       expect(await people().get(docId)).toMatchObject({ name: 'Doug', age: 32 });
     });
 
+    it('get, patch and remove with a query send the id next to its fields, so the id index finds the record', async () => {
+      // MongoDB manual, "Query Documents": a filter with several fields matches documents that satisfy
+      // all of them (implicit AND). The embedded database only uses the _id index for a top-level _id.
+      const stored = id === '_id' ? doug._id : doug.customid;
+      const filters: Document[] = [];
+      for (const method of ['findOne', 'findOneAndUpdate', 'findOneAndDelete'] as const) {
+        const original = collection[method].bind(collection) as (
+          filter: Document,
+          ...rest: unknown[]
+        ) => unknown;
+        (collection as unknown as Record<string, unknown>)[method] = (
+          filter: Document,
+          ...rest: unknown[]
+        ) => {
+          filters.push(filter);
+          return original(filter, ...rest);
+        };
+      }
+      const params = { query: { name: 'Doug' } };
+      expect(await people().get(idOf(doug), params)).toMatchObject({ age: 32 });
+      expect(await people().patch(idOf(doug), { age: 33 }, params)).toMatchObject({ age: 33 });
+      expect(await people().remove(idOf(doug), params)).toMatchObject({ age: 33 });
+      expect(filters).toEqual([
+        { name: 'Doug', [id]: stored },
+        { name: 'Doug', [id]: stored },
+        { name: 'Doug', [id]: stored },
+      ]);
+    });
+
+    it('a query with its own condition on the id field must match as well as the id', async () => {
+      const other = (await people().create({ name: 'Other', age: 5 })) as Person;
+      const docId = idOf(doug);
+      expect(await people().get(docId, { query: { [id]: { $in: [docId, idOf(other)] } } })).toMatchObject({
+        name: 'Doug',
+      });
+      await expect(people().get(docId, { query: { [id]: { $in: [idOf(other)] } } })).rejects.toMatchObject({
+        code: 404,
+      });
+      await expect(people().get(docId, { query: { [id]: idOf(other) } })).rejects.toMatchObject({
+        code: 404,
+      });
+    });
+
     it('update replaces the record and keeps its id; $select shapes the result', async () => {
       const updated = (await people().update(
         idOf(doug),

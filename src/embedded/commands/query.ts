@@ -9,7 +9,7 @@ import { collectionIn } from '../engine/transaction-ddl.js';
 import { expandListLocalSessions } from './local-sessions.js';
 import { matchDocs, queryStats, runQuery } from '../engine/read.js';
 import { prepareFilter } from '../engine/query.js';
-import { bsonTypeName, keyOf, pathValues } from '../engine/values.js';
+import { bsonTypeName, isPlainObject, keyOf, pathValues } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import type { Collection } from '../engine/database.js';
@@ -194,23 +194,30 @@ const distinct: Handler = (cmd, ctx) => {
   return { values: [...seen.values()], ok: 1 };
 };
 
+/** The stage explain reports for a filter: as `matchDocs` reads it (an entry of a top-level `$and` counts). */
+function planStage(f: Doc, indexes: readonly Index[]): string {
+  if (
+    '_id' in f &&
+    (typeof f['_id'] !== 'object' ||
+      f['_id'] === null ||
+      !Object.keys(f['_id']).some((k) => k.startsWith('$')))
+  )
+    return 'IDHACK';
+  if (lookupCandidates(indexes, f, undefined)) return 'IXSCAN';
+  if (!Array.isArray(f['$and'])) return 'COLLSCAN';
+  for (const entry of f['$and'] as unknown[]) {
+    const stage = isPlainObject(entry) ? planStage(entry, indexes) : 'COLLSCAN';
+    if (stage !== 'COLLSCAN') return 'IXSCAN';
+  }
+  return 'COLLSCAN';
+}
+
 function explainReply(ctx: CommandContext, inner: Doc, verbosity = 'queryPlanner'): Doc {
   const name = Object.keys(inner)[0] ?? 'find';
   const collName = inner[name];
   const coll = typeof collName === 'string' ? ctx.core.engine.collection(ctx.db, collName) : undefined;
   const filter = (inner['filter'] ?? inner['query'] ?? {}) as Doc;
-  let stage = 'COLLSCAN';
-  if (coll) {
-    const f = prepareFilter(filter);
-    if (
-      '_id' in f &&
-      (typeof f['_id'] !== 'object' ||
-        f['_id'] === null ||
-        !Object.keys(f['_id']).some((k) => k.startsWith('$')))
-    )
-      stage = 'IDHACK';
-    else if (lookupCandidates(coll.state.indexes, f, undefined)) stage = 'IXSCAN';
-  }
+  const stage = coll ? planStage(prepareFilter(filter), coll.state.indexes) : 'COLLSCAN';
   const reply: Doc = {
     queryPlanner: {
       plannerVersion: 1,

@@ -48,8 +48,26 @@ function idEquality(value: unknown): unknown[] | undefined {
   return undefined;
 }
 
-/** Documents from an index/`_id` lookup, or undefined when the filter needs a scan. */
+/**
+ * Documents from an index/`_id` lookup, or undefined when the filter needs a scan. Every entry of a
+ * top-level `$and` must match, so the lookup of one entry also holds every match (the whole filter
+ * still runs on the candidates): `{ $and: [{ _id }, …] }` is found by `_id`, not by a scan.
+ */
 function candidates(
+  state: CollectionState,
+  filter: Doc,
+  collation: Collation | undefined,
+): Doc[] | undefined {
+  const direct = directCandidates(state, filter, collation);
+  if (direct || !Array.isArray(filter['$and'])) return direct;
+  for (const entry of filter['$and'] as unknown[]) {
+    const found = isPlainObject(entry) ? candidates(state, entry, collation) : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function directCandidates(
   state: CollectionState,
   filter: Doc,
   collation: Collation | undefined,

@@ -120,6 +120,25 @@ describe.each(drivers)('index conformance ($name)', (driver) => {
     expect(await examined(coll.find({ group: 7 }))).toBe(3000);
   });
 
+  it('finds a document by _id or an index inside a top-level $and without scanning', async () => {
+    // MongoDB manual, "$and": a query with $and is the same conjunction as listing the fields in one
+    // filter, and the query planner uses indexes for it (explain shows an index scan, not COLLSCAN).
+    const coll = t.db.collection<any>('and');
+    await coll.insertMany(Array.from({ length: 3000 }, (_, i) => ({ code: `c${i}`, group: i % 10 })));
+    await coll.createIndex({ code: 1 });
+    const doc = await coll.findOne({ code: 'c1234' });
+    const byId = { $and: [{ _id: doc._id }] };
+    expect(await coll.findOne(byId)).toEqual(doc);
+    expect(await coll.findOne({ $and: [{ group: 4 }, { _id: doc._id }] })).toEqual(doc);
+    expect(await coll.findOne({ $and: [{ group: 5 }, { _id: doc._id }] })).toBeNull();
+    expect(await coll.countDocuments({ $and: [{ group: { $gte: 0 } }, { $and: [{ code: 'c7' }] }] })).toBe(1);
+    expect(await examined(coll.find(byId))).toBe(1);
+    expect(await examined(coll.find({ $and: [{ group: 5 }, { _id: doc._id }] }))).toBe(1);
+    expect(await examined(coll.find({ $and: [{ group: { $gte: 0 } }, { $and: [{ code: 'c7' }] }] }))).toBe(1);
+    expect(await examined(coll.find({ $and: [{ group: 7 }, { group: { $gt: 1 } }] }))).toBe(3000);
+    expect((await coll.find(byId).explain())['queryPlanner']['winningPlan']['stage']).not.toBe('COLLSCAN');
+  });
+
   it('serves equality on the first field of a compound index without scanning', async () => {
     const coll = t.db.collection<any>('prefix');
     await coll.createIndex({ owner: 1, at: -1 });
