@@ -1,0 +1,134 @@
+/**
+ * Instructions per request: a server of bench/servers (one that exports its `listener`) runs under
+ * valgrind's callgrind, which counts the machine instructions it executes, whatever else the machine
+ * is doing. After a warm-up of `--warmup` requests, counting is switched on for `--requests` more
+ * (4 at a time, keep-alive, from this process), then off; the count divided by the requests is the
+ * figure. A count is not a time (cache misses and stalls are not in it), but it repeats to within
+ * about 1 % from run to run, so it shows the effect of a change that req/s on a shared machine hides.
+ *
+ *   npm run build && npx tsx bench/instructions.ts [--servers=plume-http.ts,hono.ts]
+ *     [--scenario='GET one'] [--requests=6000] [--warmup=10000]
+ *
+ * Needs valgrind (Debian: `apt-get install valgrind`); takes about a minute per server and scenario.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, request as httpRequest, Agent } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { memoryScenarios } from './memory.js';
+import { fmt, table } from './stats.js';
+
+const run = promisify(execFile);
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const option = (name: string, fallback: string): string =>
+  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+
+/** Child mode: serve the listener of bench/servers/<file> and print `LISTENING <port>`. */
+async function serve(file: string): Promise<void> {
+  const { listener } = (await import(pathToFileURL(join(benchDir, 'servers', file)).href)) as {
+    listener: Parameters<typeof createServer>[1];
+  };
+  const server = createServer(listener);
+  server.listen(0, '127.0.0.1', () => console.log(`LISTENING ${(server.address() as AddressInfo).port}`));
+  process.once('SIGTERM', () => process.exit(0));
+}
+
+/** Sends `count` requests, 4 at a time over keep-alive connections; rejects on a non-2xx answer. */
+async function send(port: number, scenario: (typeof memoryScenarios)[number], count: number): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  const body = 'body' in scenario ? scenario.body : undefined;
+  const headers = body === undefined ? {} : { 'content-type': 'application/json' };
+  let left = count;
+  const one = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const req = httpRequest(
+        { port, host: '127.0.0.1', method: scenario.method, path: scenario.path, agent, headers },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            (res.statusCode ?? 500) < 300 ? resolve() : reject(new Error(`status ${res.statusCode}`)),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  const worker = async (): Promise<void> => {
+    while (left-- > 0) await one();
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  agent.destroy();
+}
+
+/** Instructions per request of `file` for `scenario`. */
+async function count(
+  file: string,
+  scenario: (typeof memoryScenarios)[number],
+  warmup: number,
+  requests: number,
+): Promise<number> {
+  const out = join(tmpdir(), `plume-callgrind-${process.pid}-${file}`);
+  const child = spawn(
+    'valgrind',
+    [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      `--callgrind-out-file=${out}`,
+      process.execPath,
+      '--import',
+      'tsx',
+      fileURLToPath(import.meta.url),
+      `--serve=${file}`,
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  try {
+    let output = '';
+    child.stdout.setEncoding('utf8');
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout.on('data', (chunk: string) => {
+        output += chunk;
+        const match = /LISTENING (\d+)/.exec(output);
+        if (match) resolve(Number(match[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`${file} exited with ${String(code)} under valgrind`)));
+    });
+    await send(port, scenario, warmup);
+    await run('callgrind_control', ['-i', 'on', String(child.pid)]);
+    await send(port, scenario, requests);
+    await run('callgrind_control', ['-i', 'off', String(child.pid)]);
+    await run('callgrind_control', ['-d', String(child.pid)]);
+    // The dump written on request holds the counted instructions (`totals:`); later dumps count none.
+    const { stdout } = await run('sh', ['-c', `grep -h '^totals:' ${out}*`]);
+    const total = [...stdout.matchAll(/^totals: (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    return total / requests;
+  } finally {
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+    await run('sh', ['-c', `rm -f ${out}*`]);
+  }
+}
+
+const serveArg = process.argv.find((a) => a.startsWith('--serve='));
+if (serveArg !== undefined) {
+  await serve(serveArg.slice('--serve='.length));
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const files = option('servers', 'plume-http.ts,hono.ts').split(',');
+  const wanted = option('scenario', '');
+  const warmup = Number(option('warmup', '10000'));
+  const requests = Number(option('requests', '6000'));
+  const rows: string[][] = [];
+  for (const scenario of memoryScenarios.filter((s) => s.name.includes(wanted))) {
+    for (const file of files) {
+      const perRequest = await count(file, scenario, warmup, requests);
+      console.error(`${scenario.name}, ${file}: ${fmt(perRequest)} instructions per request`);
+      rows.push([scenario.name, file, fmt(perRequest)]);
+    }
+  }
+  console.log(table(['scenario', 'server', 'instructions / request'], rows));
+}
