@@ -13,8 +13,7 @@
  *
  * Run: npm run build && npx tsx bench/end-to-end.ts --profile [--quick] [--only=db-plume-http.ts,db-fastify.ts]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -22,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { MongoClient } from 'mongodb';
 import type { BenchServer, Scenario } from './http.js';
 import { cpuTimeUs, load, serverCommand } from './load.js';
+import { startProcess, stopProcess } from './processes.js';
 import { fmt, median, table } from './stats.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -136,29 +136,8 @@ async function start(
   server = true,
 ): Promise<[ChildProcess, string]> {
   const [command, commandArgs] = server ? serverCommand(args) : [process.execPath, args];
-  const child = spawn(command, commandArgs, {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  child.stdout.setEncoding('utf8');
-  let output = '';
-  const match = await new Promise<string>((resolve, reject) => {
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk;
-      const found = ready.exec(output);
-      if (found) resolve(found[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${String(code)}`)));
-  });
-  return [child, match];
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGTERM');
-  await exited;
+  const started = await startProcess(command, commandArgs, { ready, name: args.join(' '), cwd: root, env });
+  return [started.child, started.ready];
 }
 
 export interface BreakdownOptions {
@@ -233,7 +212,7 @@ export async function runBreakdown(
           ];
           const result = await load(`http://127.0.0.1:${port}`, scenario, options.seconds, 50);
           const [to, serverAfter, databaseAfter] = [clockUs(), cpuTimeUs(child.pid), cpuTimeUs(database.pid)];
-          await stop(child);
+          await stopProcess(child);
           const requests = result.requests;
           if (result.failures > 0) throw new Error(`${server.name}: failed requests in ${scenario.name}`);
           const serverCpuUs = (serverAfter - serverBefore) / requests;
@@ -256,7 +235,7 @@ export async function runBreakdown(
       }
     }
   } finally {
-    await stop(database);
+    await stopProcess(database);
   }
   for (const { row, from, to } of windows) {
     row.databaseSplit = scale(

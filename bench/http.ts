@@ -9,12 +9,12 @@
  *   [--only=plume-http.ts,hono.ts] [--scenario='GET one'] [--compare=/path/to/other/checkout]
  *   [--rounds=5] [--duration=3] [--connections=50]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cpuTimeUs, load, serverCommand } from './load.js';
+import { startProcess, stopProcess } from './processes.js';
 import { fmt, median, table } from './stats.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -127,36 +127,13 @@ async function startServer(
   }
   args.push(join(cwd, 'bench', 'servers', server.file), '0');
   const [command, commandArgs] = serverCommand(args);
-  const child = spawn(command, commandArgs, {
+  const { child, ready } = await startProcess(command, commandArgs, {
+    ready: /LISTENING (\d+)/,
+    name: server.name,
     cwd,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env,
   });
-  let output = '';
-  child.stdout.setEncoding('utf8');
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${server.name} did not start within 60 s`)), 60_000);
-    child.stdout.on('data', (chunk: string) => {
-      output += chunk;
-      const match = /LISTENING (\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${server.name} exited with code ${String(code)} before listening`));
-    });
-  });
-  return { name: server.name, child, port };
-}
-
-async function stopServer(running: Running): Promise<void> {
-  if (running.child.exitCode !== null) return;
-  const exited = once(running.child, 'exit');
-  running.child.kill('SIGTERM');
-  await exited;
+  return { name: server.name, child, port: Number(ready) };
 }
 
 export async function runHttpBench(
@@ -227,7 +204,7 @@ export async function runHttpBench(
     }
     return rows;
   } finally {
-    await Promise.all(running.map(stopServer));
+    await Promise.all(running.map((server) => stopProcess(server.child)));
   }
 }
 

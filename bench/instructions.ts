@@ -11,8 +11,7 @@
  *
  * Needs valgrind (Debian: `apt-get install valgrind`); takes about a minute per server and scenario.
  */
-import { execFile, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFile } from 'node:child_process';
 import { createServer, request as httpRequest, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { memoryScenarios } from './memory.js';
+import { startProcess, stopProcess } from './processes.js';
 import { fmt, table } from './stats.js';
 
 const run = promisify(execFile);
@@ -72,7 +72,7 @@ async function count(
   requests: number,
 ): Promise<number> {
   const out = join(tmpdir(), `plume-callgrind-${process.pid}-${file}`);
-  const child = spawn(
+  const { child, ready } = await startProcess(
     'valgrind',
     [
       '--tool=callgrind',
@@ -84,19 +84,10 @@ async function count(
       fileURLToPath(import.meta.url),
       `--serve=${file}`,
     ],
-    { stdio: ['ignore', 'pipe', 'ignore'] },
+    { ready: /LISTENING (\d+)/, name: `${file} under valgrind`, stderr: 'ignore', timeoutMs: 300_000 },
   );
+  const port = Number(ready);
   try {
-    let output = '';
-    child.stdout.setEncoding('utf8');
-    const port = await new Promise<number>((resolve, reject) => {
-      child.stdout.on('data', (chunk: string) => {
-        output += chunk;
-        const match = /LISTENING (\d+)/.exec(output);
-        if (match) resolve(Number(match[1]));
-      });
-      child.once('exit', (code) => reject(new Error(`${file} exited with ${String(code)} under valgrind`)));
-    });
     await send(port, scenario, warmup);
     await run('callgrind_control', ['-i', 'on', String(child.pid)]);
     await send(port, scenario, requests);
@@ -107,9 +98,7 @@ async function count(
     const total = [...stdout.matchAll(/^totals: (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
     return total / requests;
   } finally {
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    await exited;
+    await stopProcess(child);
     await run('sh', ['-c', `rm -f ${out}*`]);
   }
 }

@@ -31,26 +31,21 @@ console.log(
     `load average ${os.loadavg()[0]!.toFixed(1)} at start\n`,
 );
 
+// The HTTP and end-to-end parts load their servers alike; the text below describes these settings.
+const loadOptions = quick
+  ? { warmup: 1, duration: 1, rounds: 3, connections: 50 }
+  : { warmup: 2, duration: 3, rounds: 5, connections: 50 };
+
 log('HTTP: starting 7 servers');
-const http = await runHttpBench(
-  quick
-    ? { warmup: 1, duration: 1, rounds: 3, connections: 50 }
-    : { warmup: 2, duration: 3, rounds: 5, connections: 50 },
-  log,
-);
+const http = await runHttpBench(loadOptions, log);
 console.log(
-  `## HTTP\n\n${loadGenerator}, 50 connections, loopback; median of ${quick ? 3 : 5} interleaved runs of ` +
-    `${quick ? 1 : 3} s per server and scenario; the × columns are medians of per-round ratios, the (CPU) ` +
+  `## HTTP\n\n${loadGenerator}, ${loadOptions.connections} connections, loopback; median of ` +
+    `${loadOptions.rounds} interleaved runs of ${loadOptions.duration} s per server and scenario; the × columns are medians of per-round ratios, the (CPU) ` +
     `ones compare the servers' CPU time per request (reference ÷ server, so above 1 is better in both).\n\n${formatHttp(http)}\n`,
 );
 
 log('end to end: starting the database and 3 servers');
-const endToEnd = await runEndToEndBench(
-  quick
-    ? { warmup: 1, duration: 1, rounds: 3, connections: 50 }
-    : { warmup: 2, duration: 3, rounds: 5, connections: 50 },
-  log,
-);
+const endToEnd = await runEndToEndBench(loadOptions, log);
 console.log(
   `## End to end with a database (${endToEnd.database})\n\nThe same measurement as HTTP, through a ` +
     `MongoDB adapter; POST inserts and reads the document back.\n\n${formatEndToEnd(endToEnd)}\n`,
