@@ -66,10 +66,10 @@ export interface ServiceMeta {
   original: Service;
   options: Required<Pick<ServiceOptions, 'methods' | 'events'>> & ServiceOptions;
   hooks: HookStore;
-  /** The composed hook chain of each method; `run` is `null` when the method has no hooks. */
+  /** The composed hook chain of each method (for a method without hooks, the call of the method). */
   chains: Map<
     string,
-    { appVersion: number; serviceVersion: number; run: ((context: HookContext) => Promise<void>) | null }
+    { appVersion: number; serviceVersion: number; run: (context: HookContext) => Promise<void> }
   >;
 }
 
@@ -222,27 +222,14 @@ function createContext(
  * `context.result` (an around hook that sets it before `next()` skips the method, as FeathersJS does).
  */
 async function callOriginal(meta: ServiceMeta, wrapped: Service, context: HookContext): Promise<void> {
-  const pending = startOriginal(meta, wrapped, context);
-  if (pending !== undefined) context.result = await pending;
-}
-
-/**
- * Starts the original method (see `callOriginal`) and returns what it returns (a promise, or a value
- * for a method that is not async); `undefined` when a hook already set the result.
- */
-function startOriginal(
-  meta: ServiceMeta,
-  wrapped: Service,
-  context: HookContext,
-): Promise<unknown> | undefined {
-  if (context.result !== undefined) return undefined;
+  if (context.result !== undefined) return;
   const fn = (meta.original as Record<string, unknown>)[context.method];
   if (typeof fn !== 'function') throw new BadRequest(`Method '${context.method}' is not implemented`);
   const names = argumentsOf(context.method);
   const args: unknown[] = [];
   for (let index = 0; index < names.length; index++) args.push(context[names[index]!]);
   context.arguments = args;
-  return (fn as (...a: unknown[]) => Promise<unknown>).apply(wrapped, args);
+  context.result = await (fn as (...a: unknown[]) => Promise<unknown>).apply(wrapped, args);
 }
 
 /**
@@ -283,19 +270,15 @@ export async function invokeService(
     const run = compose<HookContext>(hooks);
     // Made once per chain, not per call: compose hands the context to the last step.
     const last = (ctx: HookContext): Promise<void> => callOriginal(meta, service, ctx);
-    // Hooks run with `this` = the service, as in FeathersJS. Without hooks the method is called directly.
+    // Hooks run with `this` = the service, as in FeathersJS. Without hooks the chain is its last step.
     chain = {
       appVersion,
       serviceVersion,
-      run: hooks.length === 0 ? null : (ctx) => run.call(service, ctx, last),
+      run: hooks.length === 0 ? last : (ctx) => run.call(service, ctx, last),
     };
     meta.chains.set(method, chain);
   }
-  if (chain.run === null) {
-    // No hooks: no chain to run, and one promise less per call.
-    const pending = startOriginal(meta, service, context);
-    if (pending !== undefined) context.result = await pending;
-  } else await chain.run(context);
+  await chain.run(context);
   emitEvents(service as Service & ServiceAddons, meta, context);
   return context;
 }
