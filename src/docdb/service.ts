@@ -122,9 +122,10 @@ export class DocDbService<
       this.id === '_id' && !options.disableObjectify ? objectifyQuery(query, '_id', options.ObjectId) : query;
     if (id !== null) {
       const idValue = this.getObjectId(id, params);
-      // Fields of one filter must all match, so the id goes next to the query's fields: a database finds
-      // the record through its id index then (the embedded database scans the collection for `$and`).
-      // A query with its own condition on the id field keeps both conditions in `$and`.
+      // Fields of one filter must all match, so the id goes next to the query's fields: the plainest
+      // filter, which any planner serves from the id index (the embedded database scanned for `$and`
+      // until it learnt to look inside it). A query with its own condition on the id field keeps both
+      // conditions in `$and`.
       prepared = Object.hasOwn(prepared, this.id)
         ? { $and: [prepared, { [this.id]: idValue }] }
         : { ...prepared, [this.id]: idValue };

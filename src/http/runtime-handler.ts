@@ -70,7 +70,7 @@ function getOrigin(req: IncomingMessage, host: string, target: string): string |
  * (lower-case names; it maps the common names without lower-casing them, which makes it cheaper
  * than any copy), except for HTTP/2 requests, whose pseudo-headers (`:path`) are left out.
  */
-function getHeaderRecord(req: IncomingMessage): Record<string, string> {
+function requestHeaderRecord(req: IncomingMessage): Record<string, string> {
   // Node.js types `set-cookie` as an array; a request has no business sending one, and plume reads
   // only single-valued headers from this object.
   return req.httpVersionMajor < 2 ? (req.headers as Record<string, string>) : headerRecordOf(req.rawHeaders);
@@ -188,7 +188,7 @@ async function serve(
   res: ServerResponse,
 ): Promise<void> {
   let response: Response;
-  const headers = getHeaderRecord(req);
+  const headers = requestHeaderRecord(req);
   try {
     const target = req.url ?? '/';
     const origin = getOrigin(req, headers.host ?? '', target);
