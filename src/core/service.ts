@@ -66,11 +66,16 @@ export interface ServiceMeta {
   original: Service;
   options: Required<Pick<ServiceOptions, 'methods' | 'events'>> & ServiceOptions;
   hooks: HookStore;
-  /** The composed hook chain of each method (for a method without hooks, the call of the method). */
-  chains: Map<
-    string,
-    { appVersion: number; serviceVersion: number; run: (context: HookContext) => Promise<void> }
-  >;
+  /** The composed hook chain of each method. */
+  chains: Map<string, HookChain>;
+}
+
+/** A method's composed hook chain, and the hook versions it was composed at. */
+export interface HookChain {
+  appVersion: number;
+  serviceVersion: number;
+  /** Runs the hooks and the method; `null` for a method without hooks (then it is called directly). */
+  run: ((context: HookContext) => Promise<void>) | null;
 }
 
 /** The plume bookkeeping of a registered service, or `undefined` for an unregistered object. */
@@ -218,18 +223,25 @@ function createContext(
 }
 
 /**
- * Calls the original method with the (possibly hook-changed) context values, unless a hook already set
- * `context.result` (an around hook that sets it before `next()` skips the method, as FeathersJS does).
+ * Calls the original method with the context's (possibly hook-changed) `id`, `data` and `params`, and
+ * returns what it returns (a promise, or a value for a method that is not async).
  */
-async function callOriginal(meta: ServiceMeta, wrapped: Service, context: HookContext): Promise<void> {
-  if (context.result !== undefined) return;
+function startOriginal(meta: ServiceMeta, wrapped: Service, context: HookContext): unknown {
   const fn = (meta.original as Record<string, unknown>)[context.method];
   if (typeof fn !== 'function') throw new BadRequest(`Method '${context.method}' is not implemented`);
   const names = argumentsOf(context.method);
   const args: unknown[] = [];
   for (let index = 0; index < names.length; index++) args.push(context[names[index]!]);
   context.arguments = args;
-  context.result = await (fn as (...a: unknown[]) => Promise<unknown>).apply(wrapped, args);
+  return (fn as (...a: unknown[]) => unknown).apply(wrapped, args);
+}
+
+/**
+ * The last step of a hook chain: calls the original method, unless a hook already set
+ * `context.result` (an around hook that sets it before `next()` skips the method, as FeathersJS does).
+ */
+async function callOriginal(meta: ServiceMeta, wrapped: Service, context: HookContext): Promise<void> {
+  if (context.result === undefined) context.result = await startOriginal(meta, wrapped, context);
 }
 
 /**
@@ -262,23 +274,31 @@ export async function invokeService(
   const meta = getServiceMeta(service);
   if (meta === undefined) throw new BadRequest('Not a registered service');
   const context = createContext(app, service, meta, method, args, init?.http || undefined);
-  const appVersion = app.hookStore.version;
-  const serviceVersion = meta.hooks.version;
-  let chain = meta.chains.get(method);
-  if (chain === undefined || chain.appVersion !== appVersion || chain.serviceVersion !== serviceVersion) {
-    const hooks = [...app.hookStore.forMethod(method), ...meta.hooks.forMethod(method)];
-    const run = compose<HookContext>(hooks);
-    // Made once per chain, not per call: compose hands the context to the last step.
-    const last = (ctx: HookContext): Promise<void> => callOriginal(meta, service, ctx);
-    // Hooks run with `this` = the service, as in FeathersJS. Without hooks the chain is its last step.
-    chain = {
-      appVersion,
-      serviceVersion,
-      run: hooks.length === 0 ? last : (ctx) => run.call(service, ctx, last),
-    };
-    meta.chains.set(method, chain);
-  }
-  await chain.run(context);
+  const { run } = getChain(app, service, meta, method);
+  // Without hooks the method is called from here: an async step (and ~400 heap bytes) less per call.
+  if (run === null) context.result = await startOriginal(meta, service, context);
+  else await run(context);
   emitEvents(service as Service & ServiceAddons, meta, context);
   return context;
+}
+
+/** The hook chain of `method`, composed on first use and again after hooks were added. */
+function getChain(app: Application, service: Service, meta: ServiceMeta, method: string): HookChain {
+  const appVersion = app.hookStore.version;
+  const serviceVersion = meta.hooks.version;
+  const cached = meta.chains.get(method);
+  if (cached !== undefined && cached.appVersion === appVersion && cached.serviceVersion === serviceVersion)
+    return cached;
+  const hooks = [...app.hookStore.forMethod(method), ...meta.hooks.forMethod(method)];
+  const run = compose<HookContext>(hooks);
+  // Made once per chain, not per call: compose hands the context to the last step.
+  const last = (ctx: HookContext): Promise<void> => callOriginal(meta, service, ctx);
+  // Hooks run with `this` = the service, as in FeathersJS.
+  const chain: HookChain = {
+    appVersion,
+    serviceVersion,
+    run: hooks.length === 0 ? null : (ctx) => run.call(service, ctx, last),
+  };
+  meta.chains.set(method, chain);
+  return chain;
 }
