@@ -2,12 +2,15 @@
  * Instructions per request: a server of bench/servers (one that exports its `listener`) runs under
  * valgrind's callgrind, which counts the machine instructions it executes, whatever else the machine
  * is doing. After a warm-up of `--warmup` requests, counting is switched on for `--requests` more
- * (4 at a time, keep-alive, from this process), then off; the count divided by the requests is the
+ * (`--connections` at a time, default 4, keep-alive, from this process), then off; the count divided by the requests is the
  * figure. A count is not a time (cache misses and stalls are not in it), but it repeats to within
  * about 1 % from run to run, so it shows the effect of a change that req/s on a shared machine hides.
  *
  *   npm run build && npx tsx bench/instructions.ts [--servers=plume-http.ts,hono.ts]
- *     [--scenario='GET one'] [--requests=6000] [--warmup=10000]
+ *     [--scenario='GET one'] [--requests=6000] [--warmup=10000] [--connections=4]
+ *
+ * With `--connections=1` the server answers one request per turn of its event loop, which repeats
+ * more closely (no batching that differs from run to run) when comparing two versions of a change.
  *
  * Needs valgrind (Debian: `apt-get install valgrind`); takes about a minute per server and scenario.
  */
@@ -37,9 +40,14 @@ async function serve(file: string): Promise<void> {
   process.once('SIGTERM', () => process.exit(0));
 }
 
-/** Sends `count` requests, 4 at a time over keep-alive connections; rejects on a non-2xx answer. */
-async function send(port: number, scenario: (typeof memoryScenarios)[number], count: number): Promise<void> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+/** Sends `count` requests, `connections` at a time over keep-alive connections; rejects on a non-2xx answer. */
+async function send(
+  port: number,
+  scenario: (typeof memoryScenarios)[number],
+  count: number,
+  connections: number,
+): Promise<void> {
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const body = 'body' in scenario ? scenario.body : undefined;
   const headers = body === undefined ? {} : { 'content-type': 'application/json' };
   let left = count;
@@ -60,7 +68,7 @@ async function send(port: number, scenario: (typeof memoryScenarios)[number], co
   const worker = async (): Promise<void> => {
     while (left-- > 0) await one();
   };
-  await Promise.all([worker(), worker(), worker(), worker()]);
+  await Promise.all(Array.from({ length: connections }, worker));
   agent.destroy();
 }
 
@@ -70,6 +78,7 @@ async function count(
   scenario: (typeof memoryScenarios)[number],
   warmup: number,
   requests: number,
+  connections: number,
 ): Promise<number> {
   const out = join(tmpdir(), `plume-callgrind-${process.pid}-${file}`);
   const { child, ready } = await startProcess(
@@ -88,9 +97,9 @@ async function count(
   );
   const port = Number(ready);
   try {
-    await send(port, scenario, warmup);
+    await send(port, scenario, warmup, connections);
     await run('callgrind_control', ['-i', 'on', String(child.pid)]);
-    await send(port, scenario, requests);
+    await send(port, scenario, requests, connections);
     await run('callgrind_control', ['-i', 'off', String(child.pid)]);
     await run('callgrind_control', ['-d', String(child.pid)]);
     // The dump written on request holds the counted instructions (`totals:`); later dumps count none.
@@ -111,10 +120,11 @@ if (serveArg !== undefined) {
   const wanted = option('scenario', '');
   const warmup = Number(option('warmup', '10000'));
   const requests = Number(option('requests', '6000'));
+  const connections = Number(option('connections', '4'));
   const rows: string[][] = [];
   for (const scenario of memoryScenarios.filter((s) => s.name.includes(wanted))) {
     for (const file of files) {
-      const perRequest = await count(file, scenario, warmup, requests);
+      const perRequest = await count(file, scenario, warmup, requests, connections);
       console.error(`${scenario.name}, ${file}: ${fmt(perRequest)} instructions per request`);
       rows.push([scenario.name, file, fmt(perRequest)]);
     }
