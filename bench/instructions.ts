@@ -40,13 +40,12 @@ async function serve(file: string): Promise<void> {
   process.once('SIGTERM', () => process.exit(0));
 }
 
+/** The memory benchmark's scenarios (GET one, POST) and the list of 10. */
+const scenarios = [{ name: 'GET list of 10', method: 'GET', path: '/messages' }, ...memoryScenarios] as const;
+type Scenario = (typeof scenarios)[number];
+
 /** Sends `count` requests, `connections` at a time over keep-alive connections; rejects on a non-2xx answer. */
-async function send(
-  port: number,
-  scenario: (typeof memoryScenarios)[number],
-  count: number,
-  connections: number,
-): Promise<void> {
+async function send(port: number, scenario: Scenario, count: number, connections: number): Promise<void> {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const body = 'body' in scenario ? scenario.body : undefined;
   const headers = body === undefined ? {} : { 'content-type': 'application/json' };
@@ -75,7 +74,7 @@ async function send(
 /** Instructions per request of `file` for `scenario`. */
 async function count(
   file: string,
-  scenario: (typeof memoryScenarios)[number],
+  scenario: Scenario,
   warmup: number,
   requests: number,
   connections: number,
@@ -122,7 +121,7 @@ if (serveArg !== undefined) {
   const requests = Number(option('requests', '6000'));
   const connections = Number(option('connections', '4'));
   const rows: string[][] = [];
-  for (const scenario of memoryScenarios.filter((s) => s.name.includes(wanted))) {
+  for (const scenario of scenarios.filter((s) => s.name.includes(wanted))) {
     for (const file of files) {
       const perRequest = await count(file, scenario, warmup, requests, connections);
       console.error(`${scenario.name}, ${file}: ${fmt(perRequest)} instructions per request`);
