@@ -1,8 +1,21 @@
-/** Fastify 5 with its own router and JSON body parser. */
+/**
+ * Fastify 5 with its own router and JSON body parser. Imported (by bench/instructions.ts), it only
+ * exports its request listener (Fastify's `serverFactory` hands it over).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { pathToFileURL } from 'node:url';
 import Fastify from 'fastify';
 import { announce, create, get, list, portArgument } from './store.js';
 
-const app = Fastify({ logger: false });
+type Listener = (req: IncomingMessage, res: ServerResponse) => void;
+let handler: Listener | undefined;
+const app = Fastify({
+  logger: false,
+  serverFactory: (fastifyHandler) => {
+    handler = fastifyHandler;
+    return createServer(fastifyHandler);
+  },
+});
 app.get('/messages', async () => list());
 app.get<{ Params: { id: string } }>('/messages/:id', async (request, reply) => {
   const found = get(request.params.id);
@@ -10,5 +23,12 @@ app.get<{ Params: { id: string } }>('/messages/:id', async (request, reply) => {
   return found;
 });
 app.post('/messages', async (request, reply) => reply.code(201).send(create(request.body)));
-await app.listen({ port: portArgument(), host: '127.0.0.1' });
-announce(app.server.address());
+await app.ready();
+
+/** The `node:http` request listener Fastify made. */
+export const listener: Listener = (req, res) => handler!(req, res);
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  await app.listen({ port: portArgument(), host: '127.0.0.1' });
+  announce(app.server.address());
+}

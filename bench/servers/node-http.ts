@@ -1,5 +1,9 @@
-/** The ceiling: the benchmark service on bare `node:http`, routing and JSON by hand. */
+/**
+ * The ceiling: the benchmark service on bare `node:http`, routing and JSON by hand. Imported (by
+ * bench/instructions.ts), it only exports its request listener.
+ */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { pathToFileURL } from 'node:url';
 import { announce, create, get, list, portArgument } from './store.js';
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -23,7 +27,8 @@ function readJson(req: IncomingMessage): Promise<unknown> {
   });
 }
 
-const server = createServer((req, res) => {
+/** The `node:http` request listener. */
+export function listener(req: IncomingMessage, res: ServerResponse): void {
   const url = req.url ?? '/';
   const path = url.split('?', 1)[0]!;
   if (path === '/messages') {
@@ -40,5 +45,9 @@ const server = createServer((req, res) => {
     return found ? send(res, 200, found) : send(res, 404, { message: 'Not found' });
   }
   send(res, 404, { message: 'Not found' });
-});
-server.listen(portArgument(), '127.0.0.1', () => announce(server.address()));
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const server = createServer(listener);
+  server.listen(portArgument(), '127.0.0.1', () => announce(server.address()));
+}
