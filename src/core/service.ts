@@ -200,25 +200,32 @@ function createContext(
   http: HookContext['http'] = {},
 ): HookContext {
   const names = argumentsOf(method);
+  let id: HookContext['id'];
+  let data: unknown;
+  let params: Params | undefined;
+  // A plain loop: this runs for every service call, and a callback would be one more allocation.
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index];
+    const value = args[index];
+    if (name === 'params') params = value as Params | undefined;
+    else if (name === 'id') id = value as HookContext['id'];
+    else data = value;
+  }
+  // Every field a call sets is in the literal (undefined until set), so the object never grows.
   const context: HookContext = {
     app,
     service,
     path: meta.path,
     method,
     type: 'around',
-    params: {},
+    params: params ?? {},
+    id,
+    data,
+    result: undefined,
     event: defaultEventMap[method] ?? null,
     http,
     arguments: args,
   };
-  // A plain loop: this runs for every service call, and a callback would be one more allocation.
-  for (let index = 0; index < names.length; index++) {
-    const name = names[index];
-    const value = args[index];
-    if (name === 'params') context.params = (value ?? {}) as Params;
-    else if (name === 'id') context.id = value as HookContext['id'];
-    else context.data = value;
-  }
   return context;
 }
 
