@@ -60,7 +60,8 @@ class ChainRun<C> {
     try {
       if (fn === undefined)
         return last === undefined ? Promise.resolve() : Promise.resolve(last(this.#context));
-      return Promise.resolve(fn.call(this.#self, this.#context, () => this.dispatch(index + 1)));
+      // A bound function rather than an arrow: no closure context to allocate besides the function.
+      return Promise.resolve(fn.call(this.#self, this.#context, this.dispatch.bind(this, index + 1)));
     } catch (error: unknown) {
       return rejected(error);
     }
