@@ -1,6 +1,6 @@
 import { MethodNotAllowed, PayloadTooLarge } from '../errors/index.js';
 import { defaultServiceMethods, type HookContext, type Params, type Service } from './declarations.js';
-import { argumentsOf, getServiceMeta } from './service.js';
+import { argumentValues, getServiceMeta } from './service.js';
 
 /** The request header that names a custom method on `POST` (spec: "REST mapping"). */
 export const METHOD_HEADER = 'x-service-method';
@@ -86,11 +86,7 @@ export function restArguments(
   method: string,
   values: { id: string | null; data: unknown; params: Params },
 ): unknown[] {
-  const names = argumentsOf(method);
-  // A loop rather than `map`: this runs for every request, and the callback would be one more allocation.
-  const args: unknown[] = [];
-  for (let index = 0; index < names.length; index++) args.push(values[names[index]!]);
-  return args;
+  return argumentValues(method, values);
 }
 
 const noHeaders: Readonly<Record<string, string | string[]>> = Object.freeze({});
