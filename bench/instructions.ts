@@ -2,9 +2,11 @@
  * Instructions per request: a server of bench/servers (one that exports its `listener`) runs under
  * valgrind's callgrind, which counts the machine instructions it executes, whatever else the machine
  * is doing. After a warm-up of `--warmup` requests, counting is switched on for `--requests` more
- * (`--connections` at a time, default 4, keep-alive, from this process), then off; the count divided by the requests is the
- * figure. A count is not a time (cache misses and stalls are not in it), but it repeats to within
- * about 1 % from run to run, so it shows the effect of a change that req/s on a shared machine hides.
+ * (`--connections` at a time, default 4, keep-alive, from this process), then off; the count divided
+ * by the requests is the figure. A count is not a time (cache misses and stalls are not in it), and
+ * one server's count moves by a few per cent between runs (up to 7 % seen; garbage collection and
+ * compilation differ), but it does not depend on the machine's load, which req/s on a shared machine
+ * does.
  *
  *   npm run build && npx tsx bench/instructions.ts [--servers=plume-http.ts,hono.ts]
  *     [--scenario='GET one'] [--requests=6000] [--warmup=10000] [--connections=4]
