@@ -1,15 +1,23 @@
 /**
  * No client-supplied `$regex` may stall the example API, which runs the embedded database on its own
  * event loop: `.*.*.*x` with `$options=i` runs in linear time (RE2), `(?=x)` is refused with 400, and a
- * concurrent simple request meanwhile answers within 200 ms (a generous bound: the backtracking engine
- * took seconds for a 300-character message).
+ * concurrent simple request is answered too.
+ *
+ * The tests read no clock. A backtracking engine (V8's, which `new RegExp` uses) tries `.*.*.*x` from
+ * every start position, about n⁴/24 steps for n characters: measured on a 2-vCPU machine, 0.7 s for
+ * 300 characters and 2.2 s for 400, so about 20 minutes for the 2,000-character message below. Such a
+ * stall blocks the database, so neither request would answer and the test fails at its timeout; with
+ * RE2 both answer. The database runs in a worker thread here, not on the API's thread as in the example,
+ * so that a stall fails the test at its timeout instead of freezing the test process, timer included.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 import { connectDatabase, type Database } from '../../examples/api/database.js';
 import { startServer, type RunningServer } from '../../examples/api/server.js';
 
 describe.each(['web', 'express'] as const)('hostile $regex against examples/api (%s)', (transport) => {
+  let embedded: EmbeddedServer;
   let database: Database;
   let running: RunningServer;
 
@@ -25,7 +33,8 @@ describe.each(['web', 'express'] as const)('hostile $regex against examples/api 
   });
 
   beforeAll(async () => {
-    database = await connectDatabase('', `plume_regex_${randomBytes(4).toString('hex')}`);
+    embedded = await startEmbeddedServer({ worker: true });
+    database = await connectDatabase(embedded.uri, `plume_regex_${randomBytes(4).toString('hex')}`);
     running = await startServer({ port: 0, transport, database, hashCost: 4 });
     const user = { email: 'mallory@example.com', password: 'correct horse' };
     expect((await call('/users', json(user))).status).toBe(201);
@@ -42,56 +51,34 @@ describe.each(['web', 'express'] as const)('hostile $regex against examples/api 
     await running?.close();
     await database?.db.dropDatabase().catch(() => undefined);
     await database?.close();
+    await embedded?.stop();
   });
 
-  async function timed(path: string) {
-    const started = performance.now();
-    const answer = await call(path);
-    return { answer, ms: performance.now() - started };
-  }
-
-  /**
-   * Sends a hostile request, then a simple one; returns both answers and the simple one's duration. The
-   * 200 ms bound is widened by the slowest of three simple requests just before (on an idle machine a few
-   * ms, but a shared machine under load can be much slower), so the check fails only on a real stall.
-   */
+  /** Sends a hostile request and, while it runs, a simple one; returns both answers. */
   async function underAttack(hostilePath: string) {
-    let baselineMs = 0;
-    for (let i = 0; i < 3; i++) baselineMs = Math.max(baselineMs, (await timed('/messages?$limit=1')).ms);
-    const hostile = call(hostilePath);
-    const simple = await timed('/messages?$limit=1');
-    return {
-      hostile: [await hostile],
-      simple: simple.answer,
-      simpleMs: simple.ms,
-      bound: 200 + 2 * baselineMs,
-    };
+    const [hostile, simple] = await Promise.all([call(hostilePath), call('/messages?$limit=1')]);
+    return { hostile, simple };
   }
 
-  it('runs `.*.*.*x` with $options=i in linear time while a concurrent request finishes in < 200 ms', async () => {
-    const { hostile, simple, simpleMs, bound } = await underAttack(
+  it('runs `.*.*.*x` with $options=i in linear time and answers a concurrent request', async () => {
+    const { hostile, simple } = await underAttack(
       `/messages?text[$regex]=${encodeURIComponent('.*.*.*x')}&text[$options]=i`,
     );
     expect(simple.status).toBe(200);
-    expect(simpleMs).toBeLessThan(bound);
-    for (const answer of hostile) {
-      expect(answer.status).toBe(200);
-      expect(answer.body.data).toEqual([]);
-    }
+    expect(simple.body.data).toHaveLength(1);
+    expect(hostile.status).toBe(200);
+    expect(hostile.body.data).toEqual([]);
     const found = await call(`/messages?text[$regex]=${encodeURIComponent('.*.*.*JACK')}&text[$options]=i`);
     expect(found.body.data).toHaveLength(1); // the same engine still finds what matches
   });
 
-  it('refuses `(?=x)` with 400 while a concurrent request finishes in < 200 ms', async () => {
-    const { hostile, simple, simpleMs, bound } = await underAttack(
+  it('refuses `(?=x)` with 400 and answers a concurrent request', async () => {
+    const { hostile, simple } = await underAttack(
       `/messages?text[$regex]=${encodeURIComponent('.*.*.*(?=x)')}&text[$options]=i`,
     );
     expect(simple.status).toBe(200);
-    expect(simpleMs).toBeLessThan(bound);
-    for (const answer of hostile) {
-      expect(answer.status).toBe(400);
-      expect(answer.body.message).toMatch(/^Invalid \$regex .*lookahead, lookbehind and atomic groups/);
-    }
+    expect(hostile.status).toBe(400);
+    expect(hostile.body.message).toMatch(/^Invalid \$regex .*lookahead, lookbehind and atomic groups/);
   });
 
   it('refuses a lookaround that reaches the embedded database directly (no HTTP guard) with a clear error', async () => {
