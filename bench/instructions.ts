@@ -3,18 +3,25 @@
  * valgrind's callgrind, which counts the machine instructions it executes, whatever else the machine
  * is doing. After a warm-up of `--warmup` requests, counting is switched on for `--requests` more
  * (`--connections` at a time, default 4, keep-alive, from this process), then off; the count divided
- * by the requests is the figure. A count is not a time (cache misses and stalls are not in it), and
- * one server's count moves by a few per cent between runs (up to 7 % seen; garbage collection and
- * compilation differ), but it does not depend on the machine's load, which req/s on a shared machine
- * does.
+ * by the requests is the figure. A count is not a time (cache misses and stalls are not in it), but
+ * it does not depend on the machine's load, which req/s on a shared machine does.
+ *
+ * Two counts per server: the main thread's, where the requests are handled (JavaScript, Node's HTTP
+ * code, and the young-generation collections, which run there), and all threads'. The difference is
+ * V8's helper threads (optimising compiler, concurrent marking): about 40 % of all instructions for
+ * every server, measured on 2026-11-27, and up to 15 % apart between runs of one server. The main
+ * thread's count is the one to compare; it still moves by a few per cent between runs, and by more
+ * when a full collection falls inside the counted requests (once seen: 119 k instead of 80 k).
+ * The default warm-up, 100 000 requests, is past the point where `--trace-opt` showed V8 still
+ * optimising and deoptimising under valgrind (about 70 000); 10 000 gave the same main-thread counts.
  *
  *   npm run build && npx tsx bench/instructions.ts [--servers=plume-http.ts,hono.ts]
- *     [--scenario='GET one'] [--requests=6000] [--warmup=10000] [--connections=4]
+ *     [--scenario='GET one'] [--requests=6000] [--warmup=100000] [--connections=4]
  *
  * With `--connections=1` the server answers one request per turn of its event loop, which repeats
  * more closely (no batching that differs from run to run) when comparing two versions of a change.
  *
- * Needs valgrind (Debian: `apt-get install valgrind`); takes about a minute per server and scenario.
+ * Needs valgrind (Debian: `apt-get install valgrind`); takes one to two minutes per server and scenario.
  */
 import { execFile } from 'node:child_process';
 import { createServer, request as httpRequest, Agent } from 'node:http';
@@ -80,13 +87,14 @@ async function count(
   warmup: number,
   requests: number,
   connections: number,
-): Promise<number> {
+): Promise<{ main: number; all: number }> {
   const out = join(tmpdir(), `plume-callgrind-${process.pid}-${file}`);
   const { child, ready } = await startProcess(
     'valgrind',
     [
       '--tool=callgrind',
       '--instr-atstart=no',
+      '--separate-threads=yes',
       `--callgrind-out-file=${out}`,
       process.execPath,
       '--import',
@@ -103,10 +111,13 @@ async function count(
     await send(port, scenario, requests, connections);
     await run('callgrind_control', ['-i', 'off', String(child.pid)]);
     await run('callgrind_control', ['-d', String(child.pid)]);
-    // The dump written on request holds the counted instructions (`totals:`); later dumps count none.
-    const { stdout } = await run('sh', ['-c', `grep -h '^totals:' ${out}*`]);
-    const total = [...stdout.matchAll(/^totals: (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
-    return total / requests;
+    // The dump written on request holds the counted instructions (`totals:`), one file per thread
+    // (`<out>.1-01` is the main thread's); later dumps count none.
+    const totals = async (files: string): Promise<number> => {
+      const { stdout } = await run('sh', ['-c', `grep -h '^totals:' ${files}`]);
+      return [...stdout.matchAll(/^totals: (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    };
+    return { main: (await totals(`${out}*-01`)) / requests, all: (await totals(`${out}*`)) / requests };
   } finally {
     await stopProcess(child);
     await run('sh', ['-c', `rm -f ${out}*`]);
@@ -119,16 +130,18 @@ if (serveArg !== undefined) {
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const files = option('servers', 'plume-http.ts,hono.ts').split(',');
   const wanted = option('scenario', '');
-  const warmup = Number(option('warmup', '10000'));
+  const warmup = Number(option('warmup', '100000'));
   const requests = Number(option('requests', '6000'));
   const connections = Number(option('connections', '4'));
   const rows: string[][] = [];
   for (const scenario of scenarios.filter((s) => s.name.includes(wanted))) {
     for (const file of files) {
-      const perRequest = await count(file, scenario, warmup, requests, connections);
-      console.error(`${scenario.name}, ${file}: ${fmt(perRequest)} instructions per request`);
-      rows.push([scenario.name, file, fmt(perRequest)]);
+      const { main, all } = await count(file, scenario, warmup, requests, connections);
+      console.error(
+        `${scenario.name}, ${file}: ${fmt(main)} instructions per request (main thread), ${fmt(all)} (all)`,
+      );
+      rows.push([scenario.name, file, fmt(main), fmt(all)]);
     }
   }
-  console.log(table(['scenario', 'server', 'instructions / request'], rows));
+  console.log(table(['scenario', 'server', 'instructions / request, main thread', 'all threads'], rows));
 }
