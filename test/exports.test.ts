@@ -28,6 +28,7 @@ describe('public exports', () => {
         "getServiceMeta",
         "getServiceMethod",
         "invokeService",
+        "invokeServiceThen",
         "isAsyncIterable",
         "isLogger",
         "isUnsafeKey",

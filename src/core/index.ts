@@ -40,7 +40,13 @@ export {
 } from './rest.js';
 export { Router, stripSlashes, type RouteMatch } from './router.js';
 export { createQueryStringParser, isUnsafeKey, type QueryStringLimits } from './query-string.js';
-export { argumentsOf, getServiceMeta, invokeService, type ServiceMeta } from './service.js';
+export {
+  argumentsOf,
+  getServiceMeta,
+  invokeService,
+  invokeServiceThen,
+  type ServiceMeta,
+} from './service.js';
 export { createEventStream, isAsyncIterable, ServerSentEvent } from './event-stream.js';
 export { createLogger, errorLogger, getLogger, isLogger, type Logger, type LoggerOptions } from './logger.js';
 export { describeListenError } from './listen-errors.js';

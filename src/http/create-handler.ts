@@ -2,7 +2,7 @@ import {
   compose,
   getResponse,
   getServiceMethod,
-  invokeService,
+  invokeServiceThen,
   METHOD_HEADER,
   restArguments,
   type Application,
@@ -88,6 +88,8 @@ export type RequestHandler = (request: Request) => Promise<Response>;
 
 const logToConsole = (error: unknown): void => logServerError(console, error);
 
+const noResponse = (): GeneralError => new GeneralError('The middleware chain did not produce a response');
+
 /** Response headers: the transport's own first, then `http.headers` from hooks, which win. */
 function buildHeaders(own: Record<string, string>, extra: Record<string, string | string[]>): Headers {
   const headers = new Headers(own);
@@ -137,7 +139,7 @@ const callService: Middleware<HandlerContext> = (context) => {
   );
   if (params.query === undefined) params.query = {};
   const args = restArguments(method, { id: lookup.id, data: context.data, params });
-  return invokeService(app, service, method, args).then((hook) => {
+  return invokeServiceThen(app, service, method, args, (hook) => {
     context.response = createServiceResponse(hook, context);
   });
 };
@@ -181,12 +183,17 @@ export function createHandler(
   const run = compose<HandlerContext>([...middleware, callService]);
   const cors = createCorsPolicy(options.cors);
 
-  const handle = async function handle(request: Request): Promise<Response> {
+  /** The last touches every response gets: no body for `HEAD`, the CORS headers. */
+  const finish = (request: Request, origin: string | null, response: Response): Response =>
+    applyCors(request.method === 'HEAD' ? withoutBody(response) : response, origin, cors);
+
+  // Not an async function: the chain's promise with one reaction costs less than an async frame.
+  const respond = (request: Request): Promise<Response> => {
     const origin = getRequestHeader(request, 'origin');
-    if (request.method === 'OPTIONS') return createPreflightResponse(origin, cors);
-    let response: Response;
+    if (request.method === 'OPTIONS') return Promise.resolve(createPreflightResponse(origin, cors));
+    let context: RequestContext;
     try {
-      const context = new RequestContext(app, request, {
+      context = new RequestContext(app, request, {
         provider: 'rest',
         headers: getRequestHeaders(request),
         route: {},
@@ -200,19 +207,23 @@ export function createHandler(
       } catch {
         // Malformed percent-encoding: the lookup is repeated in the chain, where errorHandler answers it.
       }
-      await run(context);
-      response =
-        context.response ??
-        createErrorResponse(
-          new GeneralError('The middleware chain did not produce a response'),
-          console,
-          request,
-        );
     } catch (error: unknown) {
-      response = createErrorResponse(error, console, request);
+      return Promise.resolve(finish(request, origin, createErrorResponse(error, console, request)));
     }
-    if (request.method === 'HEAD') response = withoutBody(response);
-    return applyCors(response, origin, cors);
+    return run(context).then(
+      () => finish(request, origin, context.response ?? createErrorResponse(noResponse(), console, request)),
+      (error: unknown) => finish(request, origin, createErrorResponse(error, console, request)),
+    );
+  };
+
+  const handle = function handle(request: Request): Promise<Response> {
+    try {
+      return respond(request);
+    } catch (error: unknown) {
+      // A promise whatever happens, rejected with what was thrown, as from an async function.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
   };
   setHandlerCorsPolicy(handle, cors);
   return handle;

@@ -40,6 +40,12 @@ const validHost = /^[\w.\-~%!$&'()*+,;=:[\]]*$/;
 /** Hosts already checked, per scheme, mapped to their origin (`URL.origin`); kept small. */
 const origins = { http: new Map<string, string>(), https: new Map<string, string>() };
 const MAX_ORIGINS = 100;
+/**
+ * The last host seen over plain HTTP and its origin (an empty Host means `localhost`, as below). Most
+ * requests repeat it, and comparing the new host string with it costs less than hashing it for the map.
+ */
+let lastHost = '';
+let lastOrigin = 'http://localhost';
 
 /**
  * The origin (`http://host[:port]`, normalised as `URL.origin`) of an origin-form request, from its
@@ -48,9 +54,11 @@ const MAX_ORIGINS = 100;
  */
 function getOrigin(req: IncomingMessage, host: string, target: string): string | undefined {
   if (!target.startsWith('/')) return undefined;
-  const known = (req.socket as Partial<TLSSocket>).encrypted === true ? origins.https : origins.http;
+  const encrypted = (req.socket as Partial<TLSSocket>).encrypted === true;
+  if (host === lastHost && !encrypted) return lastOrigin;
+  const known = encrypted ? origins.https : origins.http;
   const cached = known.get(host);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined) return remember(encrypted, host, cached);
   // A Host with '/', '?' or '#' would move the path the router sees away from the request target.
   if (!validHost.test(host)) throw new BadRequest('Invalid Host header');
   const scheme = known === origins.https ? 'https' : 'http';
@@ -62,6 +70,14 @@ function getOrigin(req: IncomingMessage, host: string, target: string): string |
   }
   if (known.size >= MAX_ORIGINS) known.clear(); // many different hosts: stay small, re-check them
   known.set(host, origin);
+  return remember(encrypted, host, origin);
+}
+
+function remember(encrypted: boolean, host: string, origin: string): string {
+  if (!encrypted) {
+    lastHost = host;
+    lastOrigin = origin;
+  }
   return origin;
 }
 
@@ -180,15 +196,58 @@ function createRequest(
   }
 }
 
-async function serve(
+/**
+ * Writes the handler's response, or the JSON error for what failed before the handler answered
+ * (`response` `null`). Never throws: a failure to write must not reach the process.
+ */
+function deliver(
+  handler: RequestHandler,
+  compression: CompressionSettings | null,
+  headers: Record<string, string>,
+  res: ServerResponse,
+  response: Response | null,
+  error: unknown,
+): void {
+  try {
+    if (response === null) {
+      response = applyCors(
+        createErrorResponse(error, console),
+        headers.origin ?? null,
+        getHandlerCorsPolicy(handler),
+      );
+      // The unread rest of a refused body is not worth reading: close the connection after answering.
+      if (error instanceof PayloadTooLarge) response.headers.set('connection', 'close');
+    }
+    const piping = writeResponse(
+      response,
+      res,
+      compression === null ? null : { settings: compression, acceptEncoding: headers['accept-encoding'] },
+    );
+    piping?.catch((failure: unknown) => writeFailed(res, failure));
+  } catch (failure: unknown) {
+    writeFailed(res, failure);
+  }
+}
+
+/** Headers that Node refuses, or a failure after they were sent: log it, answer 500 if still possible. */
+function writeFailed(res: ServerResponse, error: unknown): void {
+  console.error(error);
+  if (!res.headersSent) {
+    res.writeHead(500, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(new GeneralError('Internal server error').toJSON()));
+  } else res.destroy();
+}
+
+// Not an async function: a reaction on the handler's promise costs less than an async frame.
+function serve(
   handler: RequestHandler,
   limit: number,
   compression: CompressionSettings | null,
   req: IncomingMessage,
   res: ServerResponse,
-): Promise<void> {
-  let response: Response;
+): void {
   const headers = requestHeaderRecord(req);
+  let answer: Promise<Response>;
   try {
     const target = req.url ?? '/';
     const origin = getOrigin(req, headers.host ?? '', target);
@@ -196,40 +255,18 @@ async function serve(
     const body = getBody(req, headers, method, limit);
     // The signal listens for the client going away only if the handler reads it: most never do.
     const signal = new ClientSignal(res);
-    const request = createRequest(
-      req,
-      headers,
-      method,
-      origin,
-      target,
-      body instanceof Promise ? await body : body,
-      signal,
-    );
-    response = await handler(request);
+    answer =
+      body instanceof Promise
+        ? body.then((bytes) => handler(createRequest(req, headers, method, origin, target, bytes, signal)))
+        : handler(createRequest(req, headers, method, origin, target, body, signal));
   } catch (error: unknown) {
-    response = applyCors(
-      createErrorResponse(error, console),
-      headers.origin ?? null,
-      getHandlerCorsPolicy(handler),
-    );
-    // The unread rest of a refused body is not worth reading: close the connection after answering.
-    if (error instanceof PayloadTooLarge) response.headers.set('connection', 'close');
+    deliver(handler, compression, headers, res, null, error);
+    return;
   }
-  try {
-    const piping = writeResponse(
-      response,
-      res,
-      compression === null ? null : { settings: compression, acceptEncoding: headers['accept-encoding'] },
-    );
-    if (piping !== undefined) await piping;
-  } catch (error: unknown) {
-    // Headers that Node refuses, or a failure after they were sent: never let it reach the process.
-    console.error(error);
-    if (!res.headersSent) {
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(new GeneralError('Internal server error').toJSON()));
-    } else res.destroy();
-  }
+  answer.then(
+    (response) => deliver(handler, compression, headers, res, response, undefined),
+    (error: unknown) => deliver(handler, compression, headers, res, null, error),
+  );
 }
 
 /**
@@ -252,6 +289,6 @@ export function toRuntimeHandler(
   // No 'error' listeners here: `IncomingMessage` emits 'error' only to listeners it has, and the
   // response gets one where a write can fail late (write-response.ts: streamed and compressed bodies).
   return (req, res) => {
-    void serve(handler, limit, compression, req, res);
+    serve(handler, limit, compression, req, res);
   };
 }
