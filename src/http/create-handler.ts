@@ -86,6 +86,19 @@ export interface HandlerOptions {
 /** A Web Standard request handler, as returned by `createHandler`. */
 export type RequestHandler = (request: Request) => Promise<Response>;
 
+/** Receives a handler's answer: the response, or `null` and the error that kept it from making one. */
+export type ResponseCallback = (response: Response | null, error?: unknown) => void;
+
+/** The callback form of a `createHandler` handler: answers `request` by calling `reply` once (or throws before calling it). */
+export type Responder = (request: Request, reply: ResponseCallback) => void;
+
+const responders = new WeakMap<RequestHandler, Responder>();
+
+/** The callback form of a handler made by `createHandler` (for `toRuntimeHandler`); `undefined` for any other. */
+export function getResponder(handler: RequestHandler): Responder | undefined {
+  return responders.get(handler);
+}
+
 const logToConsole = (error: unknown): void => logServerError(console, error);
 
 const noResponse = (): GeneralError => new GeneralError('The middleware chain did not produce a response');
@@ -187,11 +200,32 @@ export function createHandler(
   const finish = (request: Request, origin: string | null, response: Response): Response =>
     applyCors(request.method === 'HEAD' ? withoutBody(response) : response, origin, cors);
 
-  // Not an async function: the chain's promise with one reaction costs less than an async frame.
-  const respond = (request: Request): Promise<Response> => {
+  // A callback rather than a promise: `toRuntimeHandler` calls this directly, which saves a promise
+  // and a reaction per request; `handle` wraps it in the promise other runtimes expect.
+  const respond: Responder = (request, reply) => {
     const origin = getRequestHeader(request, 'origin');
-    if (request.method === 'OPTIONS') return Promise.resolve(createPreflightResponse(origin, cors));
+    if (request.method === 'OPTIONS') {
+      reply(createPreflightResponse(origin, cors));
+      return;
+    }
     let context: RequestContext;
+    /** Answers with the chain's response, or with the error it `failed` with. Never throws. */
+    const settle = (failed: boolean, error?: unknown): void => {
+      let response: Response;
+      try {
+        response = finish(
+          request,
+          origin,
+          failed
+            ? createErrorResponse(error, console, request)
+            : (context.response ?? createErrorResponse(noResponse(), console, request)),
+        );
+      } catch (failure: unknown) {
+        reply(null, failure);
+        return;
+      }
+      reply(response);
+    };
     try {
       context = new RequestContext(app, request, {
         provider: 'rest',
@@ -208,23 +242,26 @@ export function createHandler(
         // Malformed percent-encoding: the lookup is repeated in the chain, where errorHandler answers it.
       }
     } catch (error: unknown) {
-      return Promise.resolve(finish(request, origin, createErrorResponse(error, console, request)));
+      settle(true, error);
+      return;
     }
-    return run(context).then(
-      () => finish(request, origin, context.response ?? createErrorResponse(noResponse(), console, request)),
-      (error: unknown) => finish(request, origin, createErrorResponse(error, console, request)),
+    run(context).then(
+      () => settle(false),
+      (error: unknown) => settle(true, error),
     );
   };
 
   const handle = function handle(request: Request): Promise<Response> {
-    try {
-      return respond(request);
-    } catch (error: unknown) {
-      // A promise whatever happens, rejected with what was thrown, as from an async function.
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-      return Promise.reject(error);
-    }
+    return new Promise((resolve, reject) => {
+      respond(request, (response, error) => {
+        // Rejected with what was thrown, as an async function would be.
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+        if (response === null) reject(error);
+        else resolve(response);
+      });
+    });
   };
+  responders.set(handle, respond);
   setHandlerCorsPolicy(handle, cors);
   return handle;
 }

@@ -6,7 +6,12 @@ import { BadRequest, GeneralError, PayloadTooLarge } from '../errors/index.js';
 import { DEFAULT_BODY_LIMIT, getBodyKind } from './body-parser.js';
 import { resolveCompression, type CompressionOptions, type CompressionSettings } from './compression.js';
 import { applyCors, getHandlerCorsPolicy } from './cors.js';
-import type { RequestHandler } from './create-handler.js';
+import {
+  getResponder,
+  type RequestHandler,
+  type Responder,
+  type ResponseCallback,
+} from './create-handler.js';
 import { createErrorResponse } from './error-handler.js';
 import { writeResponse } from './write-response.js';
 import {
@@ -238,8 +243,22 @@ function writeFailed(res: ServerResponse, error: unknown): void {
   } else res.destroy();
 }
 
-// Not an async function: a reaction on the handler's promise costs less than an async frame.
+/** Calls any handler in the callback form: `reply` gets its response, or what it threw or rejected with. */
+function callbackForm(handler: RequestHandler): Responder {
+  return (request, reply) => {
+    let answer: Promise<Response>;
+    try {
+      answer = Promise.resolve(handler(request));
+    } catch (error: unknown) {
+      reply(null, error);
+      return;
+    }
+    answer.then(reply, (error: unknown) => reply(null, error));
+  };
+}
+
 function serve(
+  respond: Responder,
   handler: RequestHandler,
   limit: number,
   compression: CompressionSettings | null,
@@ -247,7 +266,8 @@ function serve(
   res: ServerResponse,
 ): void {
   const headers = requestHeaderRecord(req);
-  let answer: Promise<Response>;
+  const reply: ResponseCallback = (response, error) =>
+    deliver(handler, compression, headers, res, response, error);
   try {
     const target = req.url ?? '/';
     const origin = getOrigin(req, headers.host ?? '', target);
@@ -255,18 +275,23 @@ function serve(
     const body = getBody(req, headers, method, limit);
     // The signal listens for the client going away only if the handler reads it: most never do.
     const signal = new ClientSignal(res);
-    answer =
-      body instanceof Promise
-        ? body.then((bytes) => handler(createRequest(req, headers, method, origin, target, bytes, signal)))
-        : handler(createRequest(req, headers, method, origin, target, body, signal));
+    if (!(body instanceof Promise)) {
+      respond(createRequest(req, headers, method, origin, target, body, signal), reply);
+      return;
+    }
+    body.then(
+      (bytes) => {
+        try {
+          respond(createRequest(req, headers, method, origin, target, bytes, signal), reply);
+        } catch (error: unknown) {
+          reply(null, error);
+        }
+      },
+      (error: unknown) => reply(null, error),
+    );
   } catch (error: unknown) {
-    deliver(handler, compression, headers, res, null, error);
-    return;
+    reply(null, error);
   }
-  answer.then(
-    (response) => deliver(handler, compression, headers, res, response, undefined),
-    (error: unknown) => deliver(handler, compression, headers, res, null, error),
-  );
 }
 
 /**
@@ -288,7 +313,9 @@ export function toRuntimeHandler(
   const compression = resolveCompression(options.compression);
   // No 'error' listeners here: `IncomingMessage` emits 'error' only to listeners it has, and the
   // response gets one where a write can fail late (write-response.ts: streamed and compressed bodies).
+  // plume's own handlers answer through a callback: a promise and a reaction less per request.
+  const respond = getResponder(handler) ?? callbackForm(handler);
   return (req, res) => {
-    serve(handler, limit, compression, req, res);
+    serve(respond, handler, limit, compression, req, res);
   };
 }
