@@ -1,5 +1,5 @@
 import { getLogger, logAccess, loggablePath, requestIdOf, type Logger } from '../core/index.js';
-import type { HandlerMiddleware } from './create-handler.js';
+import type { HandlerMiddleware } from './declarations.js';
 import { getRequestHeader } from './runtime-request.js';
 
 /** Options of the Web Standard handler's `accessLog()`. */

@@ -6,7 +6,7 @@ import {
   type Middleware,
 } from '../core/index.js';
 import { BadRequest } from '../errors/index.js';
-import type { HandlerContext } from './create-handler.js';
+import type { HandlerContext } from './declarations.js';
 import { getRequestHeader, isRuntimeRequest } from './runtime-request.js';
 
 /** The default size limit of parsed bodies: 1 MiB. */

@@ -1,6 +1,6 @@
 import { errorLogger, isLogger, type Application, type Middleware } from '../core/index.js';
 import { statusOf, toPlumeError } from '../errors/index.js';
-import type { HandlerContext } from './create-handler.js';
+import type { HandlerContext } from './declarations.js';
 import { createJsonResponse } from './json-response.js';
 
 /** Where server errors (5xx) are logged: an object with `error(error)`, or `false` for nowhere. */

@@ -6,7 +6,7 @@
  * been read (and perhaps changed by middleware), they come from it.
  */
 import type { Application, ServiceLookup } from '../core/index.js';
-import type { HandlerContext, HandlerParams } from './create-handler.js';
+import type { HandlerContext, HandlerParams } from './declarations.js';
 import { targetPathname, targetSearch } from './request-target.js';
 import { getSimpleTarget, parseRequestUrl } from './runtime-request.js';
 

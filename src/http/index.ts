@@ -4,14 +4,8 @@
  * for any runtime; `toRuntimeHandler` serves it with Node.js' `http` module.
  * @packageDocumentation
  */
-export {
-  createHandler,
-  type HandlerContext,
-  type HandlerMiddleware,
-  type HandlerOptions,
-  type HandlerParams,
-  type RequestHandler,
-} from './create-handler.js';
+export { createHandler, type HandlerOptions } from './create-handler.js';
+export type { HandlerContext, HandlerMiddleware, HandlerParams, RequestHandler } from './declarations.js';
 export {
   createErrorResponse,
   errorHandler,

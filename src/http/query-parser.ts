@@ -1,5 +1,5 @@
 import { createQueryStringParser, type Middleware, type Query } from '../core/index.js';
-import type { HandlerContext } from './create-handler.js';
+import type { HandlerContext } from './declarations.js';
 import { getSearch } from './handler-context.js';
 
 /** A query-string parser: the text after `?` (without it) → `params.query`. */

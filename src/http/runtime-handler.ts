@@ -6,12 +6,8 @@ import { BadRequest, GeneralError, PayloadTooLarge } from '../errors/index.js';
 import { DEFAULT_BODY_LIMIT, getBodyKind } from './body-parser.js';
 import { resolveCompression, type CompressionOptions, type CompressionSettings } from './compression.js';
 import { applyCors, getHandlerCorsPolicy } from './cors.js';
-import {
-  getResponder,
-  type RequestHandler,
-  type Responder,
-  type ResponseCallback,
-} from './create-handler.js';
+import { getResponder } from './create-handler.js';
+import type { RequestHandler, Responder, ResponseCallback } from './declarations.js';
 import { createErrorResponse } from './error-handler.js';
 import { writeResponse } from './write-response.js';
 import {
