@@ -42,10 +42,12 @@ const validHost = /^[\w.\-~%!$&'()*+,;=:[\]]*$/;
 const origins = { http: new Map<string, string>(), https: new Map<string, string>() };
 const MAX_ORIGINS = 100;
 /**
- * The last host seen over plain HTTP and its origin (an empty Host means `localhost`, as below). Most
- * requests repeat it, and comparing the new host string with it costs less than hashing it for the map.
+ * The last host seen, the map of its scheme, and its origin (an empty Host means `localhost`, as
+ * below). Most requests repeat it, and comparing the new host string with it costs less than hashing
+ * it for the map.
  */
 let lastHost = '';
+let lastKnown = origins.http;
 let lastOrigin = 'http://localhost';
 
 /**
@@ -55,30 +57,24 @@ let lastOrigin = 'http://localhost';
  */
 function getOrigin(req: IncomingMessage, host: string, target: string): string | undefined {
   if (!target.startsWith('/')) return undefined;
-  const encrypted = (req.socket as Partial<TLSSocket>).encrypted === true;
-  if (host === lastHost && !encrypted) return lastOrigin;
-  const known = encrypted ? origins.https : origins.http;
-  const cached = known.get(host);
-  if (cached !== undefined) return remember(encrypted, host, cached);
-  // A Host with '/', '?' or '#' would move the path the router sees away from the request target.
-  if (!validHost.test(host)) throw new BadRequest('Invalid Host header');
-  const scheme = known === origins.https ? 'https' : 'http';
-  let origin: string;
-  try {
-    origin = new URL(`${scheme}://${host === '' ? 'localhost' : host}/`).origin;
-  } catch (error: unknown) {
-    throw new BadRequest('The request could not be read (invalid URL or header)', { cause: error });
+  const known = (req.socket as Partial<TLSSocket>).encrypted === true ? origins.https : origins.http;
+  if (host === lastHost && known === lastKnown) return lastOrigin;
+  let origin = known.get(host);
+  if (origin === undefined) {
+    // A Host with '/', '?' or '#' would move the path the router sees away from the request target.
+    if (!validHost.test(host)) throw new BadRequest('Invalid Host header');
+    const scheme = known === origins.https ? 'https' : 'http';
+    try {
+      origin = new URL(`${scheme}://${host === '' ? 'localhost' : host}/`).origin;
+    } catch (error: unknown) {
+      throw new BadRequest('The request could not be read (invalid URL or header)', { cause: error });
+    }
+    if (known.size >= MAX_ORIGINS) known.clear(); // many different hosts: stay small, re-check them
+    known.set(host, origin);
   }
-  if (known.size >= MAX_ORIGINS) known.clear(); // many different hosts: stay small, re-check them
-  known.set(host, origin);
-  return remember(encrypted, host, origin);
-}
-
-function remember(encrypted: boolean, host: string, origin: string): string {
-  if (!encrypted) {
-    lastHost = host;
-    lastOrigin = origin;
-  }
+  lastHost = host;
+  lastKnown = known;
+  lastOrigin = origin;
   return origin;
 }
 
