@@ -14,6 +14,17 @@
  * The default warm-up, 100 000 requests, is past the point where `--trace-opt` showed V8 still
  * optimising and deoptimising under valgrind (about 70 000); 10 000 gave the same main-thread counts.
  *
+ * Every server runs with the same fixed young generation (`--semi-space`, default 16 MB, V8's
+ * `--min-semi-space-size` and `--max-semi-space-size`). Left to V8, its size depends on what the
+ * process did before the count, not on the requests: measured on 2026-11-27 after 30 000 requests,
+ * one at a time, raw `node:http` had 4 MB of new space, plume and Hono 8 MB and Fastify 16 MB (its
+ * start-up allocates more). Every young-generation collection costs about 400 000 instructions
+ * before it copies anything (V8 walks its start-up object caches), so in one such count plume paid
+ * 4,700 instructions per request for 48 collections and Fastify 650 for 5, for about the same bytes
+ * allocated per request. With one size for all, a server's share of collections follows the bytes
+ * it allocates. Under the HTTP benchmark's load (wrk, 50 connections) plume's and Fastify's young
+ * generations grow to 16 MB by themselves, hence the default; `--semi-space=0` leaves V8's sizing.
+ *
  * Some runs, of any server, count 30–45 % more (e.g. 125 k instead of 90 k for Fastify's GET one):
  * profiles of such runs show Node.js' own `process.nextTick`, which its stream code calls several
  * times per request, creating each tick object through a V8 runtime call (about 1,300 instructions
@@ -24,6 +35,7 @@
  *
  *   npm run build && npx tsx bench/instructions.ts [--servers=plume-http.ts,hono.ts]
  *     [--scenario='GET one'] [--requests=6000] [--warmup=100000] [--connections=4] [--repeat=1]
+ *     [--semi-space=16]
  *
  * With `--connections=1` the server answers one request per turn of its event loop, which repeats
  * more closely (no batching that differs from run to run) when comparing two versions of a change.
@@ -94,6 +106,7 @@ async function count(
   warmup: number,
   requests: number,
   connections: number,
+  semiSpace: number,
 ): Promise<{ main: number; all: number }> {
   const out = join(tmpdir(), `plume-callgrind-${process.pid}-${file}`);
   const { child, ready } = await startProcess(
@@ -104,6 +117,7 @@ async function count(
       '--separate-threads=yes',
       `--callgrind-out-file=${out}`,
       process.execPath,
+      ...(semiSpace > 0 ? [`--min-semi-space-size=${semiSpace}`, `--max-semi-space-size=${semiSpace}`] : []),
       '--import',
       'tsx',
       fileURLToPath(import.meta.url),
@@ -141,12 +155,13 @@ if (serveArg !== undefined) {
   const requests = Number(option('requests', '6000'));
   const connections = Number(option('connections', '4'));
   const repeat = Number(option('repeat', '1'));
+  const semiSpace = Number(option('semi-space', '16'));
   const rows: string[][] = [];
   for (const scenario of scenarios.filter((s) => s.name.includes(wanted))) {
     for (const file of files) {
       const counts: { main: number; all: number }[] = [];
       for (let i = 0; i < repeat; i++) {
-        const counted = await count(file, scenario, warmup, requests, connections);
+        const counted = await count(file, scenario, warmup, requests, connections, semiSpace);
         console.error(
           `${scenario.name}, ${file}: ${fmt(counted.main)} instructions per request (main thread), ${fmt(counted.all)} (all)`,
         );
