@@ -1,9 +1,9 @@
 /**
  * HTTP: the same tiny in-memory service (GET a list of 10, GET one by id, POST a JSON body) on seven
  * servers, each in its own child process, loaded over loopback by wrk (or autocannon without it; see
- * bench/load.ts). Every server is warmed up first; then rounds run every (scenario, server) pair in an
- * order that rotates each round, and the median req/s, p99 and CPU time per request of the rounds are
- * reported.
+ * bench/load.ts). Each round starts every server in a new process and warms it up, then runs every
+ * (scenario, server) pair in an order that rotates each round; the median req/s, p99 and CPU time per
+ * request of the rounds are reported.
  *
  * Part of `npm run bench`; alone: npm run build && npx tsx bench/http.ts [--quick] [--profile]
  *   [--only=plume-http.ts,hono.ts] [--scenario='GET one'] [--compare=/path/to/other/checkout]
@@ -151,22 +151,20 @@ export async function runHttpBench(
   const loads = (options.scenarioList ?? scenarios).filter(
     (s) => options.scenarios === undefined || options.scenarios.some((name) => s.name.includes(name)),
   );
-  const running: Running[] = [];
-  try {
-    const started = await Promise.allSettled(
-      chosen.map((s) => startServer(s, options.profile === true, options.env)),
-    );
-    for (const result of started) if (result.status === 'fulfilled') running.push(result.value);
-    const failed = started.find((result) => result.status === 'rejected');
-    if (failed !== undefined) throw failed.reason;
-    log(`servers up: ${running.map((r) => r.name).join(', ')}`);
-    for (const server of running) {
-      for (const scenario of loads) {
-        await load(`http://127.0.0.1:${server.port}`, scenario, options.warmup, options.connections);
+  const samples = new Map<string, { rps: number[]; p99: number[]; cpu: number[]; failures: number }>();
+  for (let round = 0; round < options.rounds; round++) {
+    // New server processes every round: V8 sometimes optimises Node's own hot functions (the
+    // stream code that inlines `process.nextTick`) into a slower form that stays for the life of
+    // the process, 30-45 % more instructions per request (see bench/instructions.ts). With one
+    // process per server for the whole run, that process's luck was in every round and the median
+    // could not see past it; now it is one round of five.
+    const running = await startServers(chosen, options, log);
+    try {
+      for (const server of running) {
+        for (const scenario of loads) {
+          await load(`http://127.0.0.1:${server.port}`, scenario, options.warmup, options.connections);
+        }
       }
-    }
-    const samples = new Map<string, { rps: number[]; p99: number[]; cpu: number[]; failures: number }>();
-    for (let round = 0; round < options.rounds; round++) {
       for (const scenario of loads) {
         // Rotate the order each round so no server always runs right after the same neighbour.
         const order = running.map((_, i) => running[(i + round) % running.length]!);
@@ -184,28 +182,48 @@ export async function runHttpBench(
           samples.set(key, entry);
         }
       }
-      log(`round ${round + 1}/${options.rounds} done`);
+    } finally {
+      await Promise.all(running.map((server) => stopProcess(server.child)));
     }
-    const rows: HttpRow[] = [];
-    for (const scenario of loads) {
-      for (const server of running) {
-        const entry = samples.get(`${server.name}\u0000${scenario.name}`)!;
-        rows.push({
-          server: server.name,
-          scenario: scenario.name,
-          reqPerSec: median(entry.rps),
-          perRound: entry.rps,
-          p99Ms: median(entry.p99),
-          cpuUsPerRequest: median(entry.cpu),
-          cpuPerRound: entry.cpu,
-          failures: entry.failures,
-        });
-      }
-    }
-    return rows;
-  } finally {
-    await Promise.all(running.map((server) => stopProcess(server.child)));
+    log(`round ${round + 1}/${options.rounds} done`);
   }
+  const rows: HttpRow[] = [];
+  for (const scenario of loads) {
+    for (const server of chosen) {
+      const entry = samples.get(`${server.name}\u0000${scenario.name}`)!;
+      rows.push({
+        server: server.name,
+        scenario: scenario.name,
+        reqPerSec: median(entry.rps),
+        perRound: entry.rps,
+        p99Ms: median(entry.p99),
+        cpuUsPerRequest: median(entry.cpu),
+        cpuPerRound: entry.cpu,
+        failures: entry.failures,
+      });
+    }
+  }
+  return rows;
+}
+
+/** Starts every server at once; if one fails to start, stops the others and throws. */
+async function startServers(
+  chosen: readonly ServerToStart[],
+  options: HttpOptions,
+  log: (line: string) => void,
+): Promise<Running[]> {
+  const started = await Promise.allSettled(
+    chosen.map((s) => startServer(s, options.profile === true, options.env)),
+  );
+  const running: Running[] = [];
+  for (const result of started) if (result.status === 'fulfilled') running.push(result.value);
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed !== undefined) {
+    await Promise.all(running.map((server) => stopProcess(server.child)));
+    throw failed.reason;
+  }
+  log(`servers up: ${running.map((r) => r.name).join(', ')}`);
+  return running;
 }
 
 /**

@@ -40,7 +40,7 @@ log('HTTP: starting 7 servers');
 const http = await runHttpBench(loadOptions, log);
 console.log(
   `## HTTP\n\n${loadGenerator}, ${loadOptions.connections} connections, loopback; median of ` +
-    `${loadOptions.rounds} interleaved runs of ${loadOptions.duration} s per server and scenario; the × columns are medians of per-round ratios, the (CPU) ` +
+    `${loadOptions.rounds} interleaved runs of ${loadOptions.duration} s per server and scenario, each round on new server processes; the × columns are medians of per-round ratios, the (CPU) ` +
     `ones compare the servers' CPU time per request (reference ÷ server, so above 1 is better in both).\n\n${formatHttp(http)}\n`,
 );
 
