@@ -66,7 +66,7 @@ export interface HttpOptions {
   /** Measured runs per (server, scenario); the median is reported. */
   rounds: number;
   connections: number;
-  /** Start the servers with `--cpu-prof`, profiles in bench/profiles. */
+  /** Start the servers with `--cpu-prof`, profiles in bench/profiles/<server> (one per process, so one per round). */
   profile?: boolean;
   /** Only these server files (e.g. `['plume-http.ts']`); default all. */
   only?: string[];
