@@ -333,25 +333,30 @@ export function invokeServiceThen<T>(
     if (meta === undefined) throw new BadRequest('Not a registered service');
     const context = createContext(app, service, meta, method, args, init?.http || undefined);
     const { run } = getChain(app, service, meta, method);
-    if (run !== null) {
-      return run(context).then(() => {
-        emitEvents(service as Service & ServiceAddons, meta, context);
-        return done(context);
-      });
-    }
+    if (run !== null) return run(context).then(() => finishCall(service, meta, context, done));
     // Without hooks the method is called from here. Nothing can have changed the context yet, so
     // the caller's arguments are passed on as they are when they are complete (params included).
     const complete = args.length === argumentsOf(method).length && args[args.length - 1] === context.params;
     const started = startOriginal(meta, service, context, complete ? args : undefined);
     return Promise.resolve(started).then((result) => {
       context.result = result;
-      emitEvents(service as Service & ServiceAddons, meta, context);
-      return done(context);
+      return finishCall(service, meta, context, done);
     });
   } catch (error: unknown) {
     // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what was thrown, as from an async function
     return Promise.reject(error);
   }
+}
+
+/** The end of every call, hooked or not: its events, then the caller's `done`. */
+function finishCall<T>(
+  service: Service,
+  meta: ServiceMeta,
+  context: HookContext,
+  done: (context: HookContext) => T,
+): T {
+  emitEvents(service as Service & ServiceAddons, meta, context);
+  return done(context);
 }
 
 /** The hook chain of `method`, composed on first use and again after hooks were added. */
