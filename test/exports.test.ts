@@ -28,7 +28,7 @@ describe('public exports', () => {
         "getServiceMeta",
         "getServiceMethod",
         "invokeService",
-        "invokeServiceThen",
+        "invokeServiceCallback",
         "isAsyncIterable",
         "isLogger",
         "isUnsafeKey",

@@ -44,7 +44,7 @@ export {
   argumentsOf,
   getServiceMeta,
   invokeService,
-  invokeServiceThen,
+  invokeServiceCallback,
   type ServiceMeta,
 } from './service.js';
 export { createEventStream, isAsyncIterable, ServerSentEvent } from './event-stream.js';

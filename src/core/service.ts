@@ -309,54 +309,68 @@ export function invokeService(
   args: unknown[],
   init?: Partial<Pick<HookContext, 'http' | 'params'>>,
 ): Promise<HookContext> {
-  return invokeServiceThen(app, service, method, args, returnContext, init);
+  return new Promise((resolve, reject) => {
+    invokeServiceCallback(app, service, method, args, resolve, reject, init);
+  });
 }
 
-const returnContext = (context: HookContext): HookContext => context;
-
 /**
- * `invokeService` followed by `done(context)` in the same step: resolves to what `done` returns (or
- * rejects with what it throws). For transports, which turn the context into a response: one promise
- * reaction per call instead of two.
+ * `invokeService` in the callback form, for transports, which turn the final context into a
+ * response: `done(context)` gets the final hook context, `failed(error)` what the chain threw (or what
+ * `done` threw). Exactly one of them is called once, perhaps before this returns (for an error thrown
+ * before any hook ran). One promise reaction per call, and no promise handed back to wait on.
+ * `failed` must not throw: there is no one left to tell.
  */
-export function invokeServiceThen<T>(
+export function invokeServiceCallback(
   app: Application,
   service: Service,
   method: string,
   args: unknown[],
-  done: (context: HookContext) => T,
+  done: (context: HookContext) => void,
+  failed: (error: unknown) => void,
   init?: Partial<Pick<HookContext, 'http' | 'params'>>,
-): Promise<T> {
-  // Not an async function: one reaction costs less than an async frame, and this runs for every call.
+): void {
+  let context: HookContext;
+  let meta: ServiceMeta;
+  let started: unknown;
   try {
-    const meta = getServiceMeta(service);
-    if (meta === undefined) throw new BadRequest('Not a registered service');
-    const context = createContext(app, service, meta, method, args, init?.http || undefined);
+    const found = getServiceMeta(service);
+    if (found === undefined) throw new BadRequest('Not a registered service');
+    meta = found;
+    context = createContext(app, service, meta, method, args, init?.http || undefined);
     const { run } = getChain(app, service, meta, method);
-    if (run !== null) return run(context).then(() => finishCall(service, meta, context, done));
+    if (run !== null) {
+      run(context).then(() => finishCall(service, meta, context, done, failed), failed);
+      return;
+    }
     // Without hooks the method is called from here. Nothing can have changed the context yet, so
     // the caller's arguments are passed on as they are when they are complete (params included).
     const complete = args.length === argumentsOf(method).length && args[args.length - 1] === context.params;
-    const started = startOriginal(meta, service, context, complete ? args : undefined);
-    return Promise.resolve(started).then((result) => {
-      context.result = result;
-      return finishCall(service, meta, context, done);
-    });
+    started = startOriginal(meta, service, context, complete ? args : undefined);
   } catch (error: unknown) {
-    // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what was thrown, as from an async function
-    return Promise.reject(error);
+    failed(error);
+    return;
   }
+  Promise.resolve(started).then((result) => {
+    context.result = result;
+    finishCall(service, meta, context, done, failed);
+  }, failed);
 }
 
-/** The end of every call, hooked or not: its events, then the caller's `done`. */
-function finishCall<T>(
+/** The end of every call, hooked or not: its events, then the caller's `done`; what they throw goes to `failed`. */
+function finishCall(
   service: Service,
   meta: ServiceMeta,
   context: HookContext,
-  done: (context: HookContext) => T,
-): T {
-  emitEvents(service as Service & ServiceAddons, meta, context);
-  return done(context);
+  done: (context: HookContext) => void,
+  failed: (error: unknown) => void,
+): void {
+  try {
+    emitEvents(service as Service & ServiceAddons, meta, context);
+    done(context);
+  } catch (error: unknown) {
+    failed(error);
+  }
 }
 
 /** The hook chain of `method`, composed on first use and again after hooks were added. */

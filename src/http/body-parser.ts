@@ -33,8 +33,8 @@ export function getBodyKind(contentType: string | null | undefined): BodyKind {
   return undefined;
 }
 
-/** The methods whose requests carry a body for the service (spec: "REST mapping"). */
-const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
+/** True for the methods whose requests carry a body for the service (spec: "REST mapping"). */
+const isBodyMethod = (method: string): boolean => method === 'POST' || method === 'PUT' || method === 'PATCH';
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -190,30 +190,40 @@ function refuseUnexposedMethod(context: HandlerContext): void {
  */
 export function bodyParser(options: BodyParserOptions = {}): Middleware<HandlerContext> {
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
-  const refuse = (context: HandlerContext, error: unknown): never => {
-    refuseUnexposedMethod(context);
-    throw error;
-  };
   // Requests without a body, and bodies already buffered and parsed at once, go straight on: no
   // promise and no turn of their own. An error thrown here reaches the chain as a rejection.
   return (context, next) => {
-    if (!bodyMethods.has(context.request.method)) return next();
-    let data: unknown;
-    try {
-      data = readBody(context.request, limit);
-    } catch (error: unknown) {
-      return refuse(context, error);
-    }
-    if (!(data instanceof Promise)) {
-      context.data = data;
-      return next();
-    }
-    return data.then(
-      (value: unknown) => {
-        context.data = value;
-        return next();
-      },
-      (error: unknown) => refuse(context, error),
-    );
+    const data = readContextBody(context, limit);
+    if (!(data instanceof Promise)) return next();
+    return data.then(next);
   };
+}
+
+/**
+ * `bodyParser`'s work: sets `context.data` from the body of a `POST`, `PUT` or `PATCH` request, at
+ * once when the body is buffered (returns `undefined`), else through the promise it returns. Throws
+ * (or rejects with) the body's 400 or 413, or the 405 of a method the service does not expose.
+ */
+export function readContextBody(context: HandlerContext, limit: number): Promise<void> | undefined {
+  if (!isBodyMethod(context.request.method)) return undefined;
+  let data: unknown;
+  try {
+    data = readBody(context.request, limit);
+  } catch (error: unknown) {
+    refuseUnexposedMethod(context);
+    throw error;
+  }
+  if (!(data instanceof Promise)) {
+    context.data = data;
+    return undefined;
+  }
+  return data.then(
+    (value: unknown) => {
+      context.data = value;
+    },
+    (error: unknown) => {
+      refuseUnexposedMethod(context);
+      throw error;
+    },
+  );
 }

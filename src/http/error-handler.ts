@@ -48,26 +48,43 @@ export function createErrorResponse(thrown: unknown, logger: ErrorLogger, reques
  * 5xx errors go to `options.logger` (default `console`), 4xx are not logged. Put it first.
  */
 export function errorHandler(options: ErrorHandlerOptions = {}): Middleware<HandlerContext> {
+  const errors = createErrorStep(options);
+  // Not an async function: a rejection handler costs less than an async frame on every request.
+  return (context, next) => {
+    errors.attach(context);
+    return next().then(undefined, (error: unknown) => errors.answer(context, error));
+  };
+}
+
+/** What `errorHandler` does before and after the rest of the chain, for `createHandler`'s default chain. */
+export interface ErrorStep {
+  /** Sets `context.logError`, for errors after the response started (an SSE iterator throwing). */
+  attach(context: HandlerContext): void;
+  /** Sets `context.response` to the JSON error for `error`, logging it as `ErrorHandlerOptions` says. */
+  answer(context: HandlerContext, error: unknown): void;
+}
+
+/** The work of `errorHandler(options)`, without the middleware around it. */
+export function createErrorStep(options: ErrorHandlerOptions = {}): ErrorStep {
   const fixed = options.logger;
   // One function per app (a handler serves one), not one per request.
   let loggedApp: Application | undefined;
   let logError: (error: unknown) => void = () => undefined;
-  const answer = (context: HandlerContext, error: unknown): void => {
-    const logger = fixed ?? serverErrorLogger(context.app);
-    // The app's logger sees every error (4xx as one debug line); `console` and `options.logger` only 5xx.
-    const fromApp = fixed === undefined && logger !== console;
-    if (fromApp) logServerError(logger, error);
-    context.response = createErrorResponse(error, fromApp ? false : logger, context.request);
-  };
-  // Not an async function: a rejection handler costs less than an async frame on every request.
-  return (context, next) => {
-    if (context.app !== loggedApp) {
-      const app = (loggedApp = context.app);
-      logError = (error) => logServerError(fixed ?? serverErrorLogger(app), error);
-    }
-    // Errors that happen after the response has started (an SSE iterator throwing) are logged here too.
-    context.logError = logError;
-    return next().then(undefined, (error: unknown) => answer(context, error));
+  return {
+    attach(context) {
+      if (context.app !== loggedApp) {
+        const app = (loggedApp = context.app);
+        logError = (error) => logServerError(fixed ?? serverErrorLogger(app), error);
+      }
+      context.logError = logError;
+    },
+    answer(context, error) {
+      const logger = fixed ?? serverErrorLogger(context.app);
+      // The app's logger sees every error (4xx as one debug line); `console` and `options.logger` only 5xx.
+      const fromApp = fixed === undefined && logger !== console;
+      if (fromApp) logServerError(logger, error);
+      context.response = createErrorResponse(error, fromApp ? false : logger, context.request);
+    },
   };
 }
 

@@ -23,8 +23,13 @@ export function queryParser(parse: QueryParseFunction = parseQueryString): Middl
   // Not an async function, which would add a promise and a turn to every request: an error `parse`
   // throws is thrown from here, and the chain turns it into a rejection as for any middleware.
   return (context, next) => {
-    const search = getSearch(context);
-    context.params.query = parse(search.length > 1 ? search.slice(1) : '');
+    setQuery(context, parse);
     return next();
   };
+}
+
+/** Sets `context.params.query` to `parse` of the query string (the text after `?`, `''` when none). */
+export function setQuery(context: HandlerContext, parse: QueryParseFunction): void {
+  const search = getSearch(context);
+  context.params.query = parse(search.length > 1 ? search.slice(1) : '');
 }
