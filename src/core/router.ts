@@ -107,7 +107,8 @@ export class Router<T> {
     for (;;) {
       const end = clean.indexOf('/', start);
       const segment = end === -1 ? clean.slice(start) : clean.slice(start, end);
-      const child = node.children.get(segment);
+      // A leaf's empty map needs no lookup (which would hash the new segment string).
+      const child = node.children.size === 0 ? undefined : node.children.get(segment);
       if (child === undefined) {
         if (end !== -1 || node.entry === undefined || node.placeholders.length > 0) return undefined;
         return { value: node.entry.value, path: node.entry.path, route: {}, id: decode(segment) };

@@ -48,8 +48,21 @@ export class LazySignal {
 /** Methods `Request` refuses (Fetch: "forbidden method"). */
 const forbiddenMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const token = /^[!#$%&'*+\-.^_`|~\w]+$/;
-/** The usual methods, known valid: no need to check them. */
-const commonMethods = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** True for the usual methods, known valid: no need to check them. Comparisons, not a set: no hashing. */
+function isCommonMethod(method: string): boolean {
+  switch (method) {
+    case 'GET':
+    case 'POST':
+    case 'PUT':
+    case 'PATCH':
+    case 'DELETE':
+    case 'HEAD':
+    case 'OPTIONS':
+      return true;
+    default:
+      return false;
+  }
+}
 
 /** What `RuntimeRequest` holds; only its own code and `toRuntimeHandler` build one. */
 export interface RuntimeRequestInit {
@@ -114,7 +127,7 @@ class LightRequest implements RuntimeRequestFields {
 
   constructor(origin: string | undefined, target: string, init: RuntimeRequestInit, signal: LazySignal) {
     const method = init.method;
-    if (!commonMethods.has(method) && (!token.test(method) || forbiddenMethods.has(method.toUpperCase()))) {
+    if (!isCommonMethod(method) && (!token.test(method) || forbiddenMethods.has(method.toUpperCase()))) {
       throw new TypeError(`'${method.slice(0, 20)}' is not a valid request method`);
     }
     if (origin !== undefined && isSimpleTarget(target)) {
