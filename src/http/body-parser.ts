@@ -210,8 +210,7 @@ export function readContextBody(context: HandlerContext, limit: number): Promise
   try {
     data = readBody(context.request, limit);
   } catch (error: unknown) {
-    refuseUnexposedMethod(context);
-    throw error;
+    return refuse(context, error);
   }
   if (!(data instanceof Promise)) {
     context.data = data;
@@ -221,9 +220,12 @@ export function readContextBody(context: HandlerContext, limit: number): Promise
     (value: unknown) => {
       context.data = value;
     },
-    (error: unknown) => {
-      refuseUnexposedMethod(context);
-      throw error;
-    },
+    (error: unknown) => refuse(context, error),
   );
+}
+
+/** Throws the 405 of a method the service does not expose, else `error` (a body's 400 or 413). */
+function refuse(context: HandlerContext, error: unknown): never {
+  refuseUnexposedMethod(context);
+  throw error;
 }
