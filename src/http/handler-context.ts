@@ -22,6 +22,8 @@ export class RequestContext implements HandlerContext {
   #url: URL | undefined;
   /** The request target, while `url` has not been parsed. */
   readonly #target: string | undefined;
+  /** The index of `?` in the target, or -1; found once, since both `pathname` and `search` need it. */
+  readonly #query: number = -1;
 
   constructor(app: Application, request: Request, params: HandlerParams) {
     this.app = app;
@@ -29,6 +31,7 @@ export class RequestContext implements HandlerContext {
     this.params = params;
     this.#target = getSimpleTarget(request);
     if (this.#target === undefined) this.#url = parseRequestUrl(request);
+    else this.#query = this.#target.indexOf('?');
   }
 
   get url(): URL {
@@ -42,12 +45,12 @@ export class RequestContext implements HandlerContext {
 
   /** `url.pathname`, without parsing the URL when it has not been. */
   get pathname(): string {
-    return this.#url === undefined ? targetPathname(this.#target as string) : this.#url.pathname;
+    return this.#url === undefined ? targetPathname(this.#target as string, this.#query) : this.#url.pathname;
   }
 
   /** `url.search`, without parsing the URL when it has not been. */
   get search(): string {
-    return this.#url === undefined ? targetSearch(this.#target as string) : this.#url.search;
+    return this.#url === undefined ? targetSearch(this.#target as string, this.#query) : this.#url.search;
   }
 }
 
