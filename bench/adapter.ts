@@ -1,6 +1,6 @@
 /**
  * Adapter overhead: `DocDbService.get/find/create/patch` against the raw driver calls that do the
- * same work, on the same database in the same run. The issue's target is service/raw ≤ 1.10.
+ * same work, on the same database in the same run. The issue's target is service/raw ≤ 1.05.
  * Ratios are paired: the median over rounds of service time ÷ raw time measured in the same round.
  * Each block is timed twice: wall-clock time, and the CPU time of this process (`process.cpuUsage`;
  * with the embedded database that is client, driver and database together). On a busy machine the
@@ -15,7 +15,9 @@
  *   number means the same round trips.
  *
  * Runs on the embedded database, or on `MONGODB_URL` when it is set.
- * Part of `npm run bench`; alone: npm run build && npx tsx bench/adapter.ts [--ops=100] [--rounds=20]
+ * 60 rounds by default: the adapter's own cost is under 1 % of a call, and with 20 rounds the medians
+ * still moved by several per cent from run to run (which row came out over 1.05× changed each run).
+ * Part of `npm run bench`; alone: npm run build && npx tsx bench/adapter.ts [--ops=100] [--rounds=60]
  */
 import { pathToFileURL } from 'node:url';
 import { MongoClient, ObjectId, type Collection, type Document } from 'mongodb';
@@ -282,7 +284,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
   const { rows, database } = await runAdapterBench({
     ops: argument('ops', 100),
-    rounds: argument('rounds', 20),
+    rounds: argument('rounds', 60),
   });
   console.log(`database: ${database}\n${formatAdapter(rows)}`);
 }

@@ -60,10 +60,11 @@ console.log(
 );
 
 log('adapter overhead');
-const adapter = await runAdapterBench(quick ? { ops: 50, rounds: 8 } : { ops: 100, rounds: 20 });
+const adapterOptions = quick ? { ops: 50, rounds: 8 } : { ops: 100, rounds: 60 };
+const adapter = await runAdapterBench(adapterOptions);
 console.log(
   `## Adapter overhead (${adapter.database} database)\n\nMean time per call, median of ` +
-    `${quick ? 8 : 20} blocks of ${quick ? 50 : 100} calls; raw, service and app.service blocks take ` +
+    `${adapterOptions.rounds} blocks of ${adapterOptions.ops} calls; raw, service and app.service blocks take ` +
     `turns, and each ratio is the median of the per-round ratios. CPU columns: this process's CPU ` +
     `time (client, driver and embedded database), steadier than wall time on a busy machine.\n\n${formatAdapter(adapter.rows)}\n`,
 );
