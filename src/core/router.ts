@@ -13,11 +13,29 @@ export interface RouteMatch<T> {
 
 interface Node<T> {
   children: Map<string, Node<T>>;
+  /**
+   * The same children as a list while there are at most `FEW_CHILDREN` (else `null`): comparing a
+   * request's segment with a few names costs less than hashing the new segment string for the map.
+   */
+  few: { segment: string; node: Node<T> }[] | null;
   placeholders: { name: string; node: Node<T> }[];
   entry?: { value: T; path: string };
 }
 
-const newNode = <T>(): Node<T> => ({ children: new Map(), placeholders: [] });
+const FEW_CHILDREN = 8;
+
+const newNode = <T>(): Node<T> => ({ children: new Map(), few: [], placeholders: [] });
+
+/** The child of `node` for the exact `segment`, or `undefined`. */
+function childOf<T>(node: Node<T>, segment: string): Node<T> | undefined {
+  const few = node.few;
+  if (few === null) return node.children.get(segment);
+  for (let i = 0; i < few.length; i++) {
+    const child = few[i]!;
+    if (child.segment === segment) return child.node;
+  }
+  return undefined;
+}
 
 /** Removes leading and trailing slashes: `/users/` → `users`. */
 export function stripSlashes(path: string): string {
@@ -62,6 +80,10 @@ export class Router<T> {
         if (next === undefined) {
           next = newNode();
           node.children.set(segment, next);
+          node.few =
+            node.children.size > FEW_CHILDREN
+              ? null
+              : Array.from(node.children, ([name, child]) => ({ segment: name, node: child }));
         }
         node = next;
       }
@@ -77,7 +99,7 @@ export class Router<T> {
     for (const segment of clean === '' ? [] : clean.split('/')) {
       node = segment.startsWith(':')
         ? node.placeholders.find((p) => p.name === segment.slice(1))?.node
-        : node.children.get(segment);
+        : childOf(node, segment);
       if (node === undefined) return false;
     }
     const had = node.entry !== undefined;
@@ -107,8 +129,7 @@ export class Router<T> {
     for (;;) {
       const end = clean.indexOf('/', start);
       const segment = end === -1 ? clean.slice(start) : clean.slice(start, end);
-      // A leaf's empty map needs no lookup (which would hash the new segment string).
-      const child = node.children.size === 0 ? undefined : node.children.get(segment);
+      const child = childOf(node, segment);
       if (child === undefined) {
         if (end !== -1 || node.entry === undefined || node.placeholders.length > 0) return undefined;
         return { value: node.entry.value, path: node.entry.path, route: {}, id: decode(segment) };
@@ -135,7 +156,7 @@ export class Router<T> {
         : null;
     }
     const raw = segments[index] as string;
-    const child = node.children.get(raw);
+    const child = childOf(node, raw);
     if (child !== undefined) {
       const found = this.match(child, segments, index + 1, route);
       if (found) return found;

@@ -179,6 +179,30 @@ describe('routing with placeholders', () => {
     expect(() => app.lookup('/messages/%E2%82')).toThrow(BadRequest);
   });
 
+  it('finds every one of many sibling paths, before and after the ninth is registered', () => {
+    // The router compares a few sibling names one by one and hashes many: both must find the same.
+    const app = createApp();
+    const names = Array.from({ length: 12 }, (_, i) => `s${i}`);
+    for (const [index, name] of names.entries()) {
+      app.use(name, memory());
+      app.use(`api/${name}`, memory());
+      app.use(`api/${name}/:parentId/children`, memory());
+      for (const known of names.slice(0, index + 1)) {
+        expect(app.lookup(`/${known}/7`)).toMatchObject({ path: known, id: '7' });
+        expect(app.lookup(`/api/${known}`)).toMatchObject({ path: `api/${known}`, id: null });
+        expect(app.lookup(`/api/${known}/4/children/5`)).toMatchObject({
+          path: `api/${known}/:parentId/children`,
+          route: { parentId: '4' },
+          id: '5',
+        });
+      }
+      expect(app.lookup(`/s${index + 1}`)).toBeNull();
+      expect(app.lookup(`/api/s${index + 1}/4/children`)).toBeNull();
+    }
+    expect(app.lookup('/S1')).toBeNull();
+    expect(app.lookup('/s1x')).toBeNull();
+  });
+
   it('a placeholder path under a service takes the segment before it counts as an id', () => {
     const app = createApp();
     app.use('messages', memory());
