@@ -56,7 +56,7 @@ let lastOrigin = 'http://localhost';
  * whole. Throws `BadRequest` for a Host the URL parser refuses or that would change the routed path.
  */
 function getOrigin(req: IncomingMessage, host: string, target: string): string | undefined {
-  if (!target.startsWith('/')) return undefined;
+  if (target.charCodeAt(0) !== 47) return undefined; // not `/`: a comparison costs less than `startsWith`
   const known = (req.socket as Partial<TLSSocket>).encrypted === true ? origins.https : origins.http;
   if (host === lastHost && known === lastKnown) return lastOrigin;
   let origin = known.get(host);
