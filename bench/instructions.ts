@@ -72,9 +72,9 @@ async function serve(file: string): Promise<void> {
 const scenarios = [{ name: 'GET list of 10', method: 'GET', path: '/messages' }, ...memoryScenarios] as const;
 type Scenario = (typeof scenarios)[number];
 
-/** Sends `count` requests, `connections` at a time over keep-alive connections; rejects on a non-2xx answer. */
-async function send(port: number, scenario: Scenario, count: number, connections: number): Promise<void> {
-  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+/** Sends `count` requests, at most `agent.maxSockets` at a time; rejects on a non-2xx answer. */
+async function send(port: number, scenario: Scenario, count: number, agent: Agent): Promise<void> {
+  const connections = agent.maxSockets;
   const body = 'body' in scenario ? scenario.body : undefined;
   const headers = body === undefined ? {} : { 'content-type': 'application/json' };
   let left = count;
@@ -96,7 +96,6 @@ async function send(port: number, scenario: Scenario, count: number, connections
     while (left-- > 0) await one();
   };
   await Promise.all(Array.from({ length: connections }, worker));
-  agent.destroy();
 }
 
 /** Instructions per request of `file` for `scenario`. */
@@ -126,10 +125,14 @@ async function count(
     { ready: /LISTENING (\d+)/, name: `${file} under valgrind`, stderr: 'ignore', timeoutMs: 300_000 },
   );
   const port = Number(ready);
+  // The counted requests go over the warm-up's connections, as wrk's do over a whole run. On a new
+  // connection V8 throws away code that has only seen the first connection's socket objects, and
+  // runs unoptimised until it has compiled it again: a cost of connecting, not of a request.
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
   try {
-    await send(port, scenario, warmup, connections);
+    await send(port, scenario, warmup, agent);
     await run('callgrind_control', ['-i', 'on', String(child.pid)]);
-    await send(port, scenario, requests, connections);
+    await send(port, scenario, requests, agent);
     await run('callgrind_control', ['-i', 'off', String(child.pid)]);
     await run('callgrind_control', ['-d', String(child.pid)]);
     // The dump written on request holds the counted instructions (`totals:`), one file per thread
@@ -140,6 +143,7 @@ async function count(
     };
     return { main: (await totals(`${out}*-01`)) / requests, all: (await totals(`${out}*`)) / requests };
   } finally {
+    agent.destroy();
     await stopProcess(child);
     await run('sh', ['-c', `rm -f ${out}*`]);
   }
