@@ -71,6 +71,23 @@ function headerPairs(response: Response, skip?: string): string[] {
   return headers;
 }
 
+/** `ServerResponse` with the field Node.js writes `Content-Length` from when no header sets it. */
+type LengthAware = ServerResponse & { _contentLength?: number | null };
+
+/**
+ * Sends `Content-Length: length` with a body written at once. Node.js writes that header itself from
+ * its `_contentLength` field when `writeHead` got none, as it does for `res.end(body)` without
+ * `writeHead`. A header passed to `writeHead` is checked with two regular expressions and matched
+ * against Node's special headers, about 1 k instructions. The field is not public API, so it is set
+ * only where it exists and is unset, and only when Node.js would otherwise send the body chunked
+ * (HTTP/1.1); an HTTP/1.0 response, or a Node.js without the field, gets the header.
+ */
+function setContentLength(res: ServerResponse, record: Record<string, string>, length: number): void {
+  const outgoing = res as LengthAware;
+  if (outgoing._contentLength === null && res.useChunkedEncodingByDefault) outgoing._contentLength = length;
+  else record['content-length'] = String(length);
+}
+
 /** What `writeCompressed` needs besides the response. */
 export interface CompressionRequest {
   settings: CompressionSettings;
@@ -146,7 +163,7 @@ export function writeResponse(
   const record = text === undefined ? undefined : getHeaderRecord(response);
   if (text !== undefined && record !== undefined) {
     // The usual case: plume's own JSON, headers never turned into a `Headers` object.
-    record['content-length'] = String(Buffer.byteLength(text));
+    setContentLength(res, record, Buffer.byteLength(text));
     res.writeHead(response.status, record);
     res.end(text);
     return undefined;

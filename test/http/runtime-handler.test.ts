@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type Params } from 'plume';
@@ -144,5 +145,131 @@ describe('toRuntimeHandler', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(JSON.parse(text)).toMatchObject({ name: 'BadRequest', message: 'Invalid Host header' });
+  });
+});
+
+/**
+ * Sends `requests` (raw HTTP text) one after another on one connection from `localAddress` and
+ * returns each response's header lines and body. A response is complete at its Content-Length, or when the server closes.
+ */
+function exchange(
+  url: string,
+  requests: string[],
+  localAddress = '127.0.0.1',
+): Promise<{ head: string[]; body: string }[]> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress });
+    const answers: { head: string[]; body: string }[] = [];
+    let buffer = Buffer.alloc(0);
+    const take = (): void => {
+      const end = buffer.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const head = buffer.subarray(0, end).toString('latin1').split('\r\n');
+      const length = head.find((line) => /^content-length:/i.test(line));
+      if (length === undefined) return; // read to the end of the connection
+      const size = Number(length.split(':')[1]);
+      if (buffer.byteLength < end + 4 + size) return;
+      answers.push({ head, body: buffer.subarray(end + 4, end + 4 + size).toString('utf8') });
+      buffer = buffer.subarray(end + 4 + size);
+      const next = requests[answers.length];
+      if (next === undefined) socket.end();
+      else socket.write(next);
+    };
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      take();
+    });
+    socket.on('end', () => {
+      if (buffer.byteLength > 0) {
+        const end = buffer.indexOf('\r\n\r\n');
+        const head = buffer.subarray(0, end).toString('latin1').split('\r\n');
+        answers.push({ head, body: buffer.subarray(end + 4).toString('utf8') });
+      }
+      resolve(answers);
+    });
+    socket.on('error', reject);
+    socket.write(requests[0] as string);
+  });
+}
+
+/** The values of header `name` in raw header lines (the status line first). */
+const headerValues = (head: string[], name: string): string[] =>
+  head
+    .filter((line) => line.toLowerCase().startsWith(`${name}:`))
+    .map((line) => line.slice(name.length + 1).trim());
+
+describe('toRuntimeHandler: the length of JSON answers and the client address', () => {
+  let server: RunningServer;
+  const text = 'héllo wörld ✓';
+
+  beforeAll(async () => {
+    const app = createApp();
+    app.use('notes', {
+      async get(id: string) {
+        return { id, text };
+      },
+      async find(params: Params) {
+        return { ip: params.ip };
+      },
+    });
+    // A hook's own header takes the response off the plain-object path onto `Headers`.
+    app.use('tagged', {
+      async get(id: string) {
+        return { id, text };
+      },
+    });
+    app.service('tagged').hooks({
+      around: {
+        all: [
+          async (context, next) => {
+            await next();
+            context.http = { ...context.http, headers: { 'x-tag': 'yes' } };
+          },
+        ],
+      },
+    });
+    server = await serve(app);
+  });
+
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('sends one Content-Length, the UTF-8 byte length, over HTTP/1.1, HTTP/1.0 and for HEAD', async () => {
+    const expected = JSON.stringify({ id: '1', text });
+    const [kept, second, tagged, head] = await exchange(server.url, [
+      'GET /notes/1 HTTP/1.1\r\nHost: a\r\n\r\n',
+      'GET /notes/1 HTTP/1.1\r\nHost: a\r\n\r\n',
+      'GET /tagged/1 HTTP/1.1\r\nHost: a\r\n\r\n',
+      'HEAD /notes/1 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n',
+    ]);
+    for (const answer of [kept, second, tagged]) {
+      expect(answer!.head[0]).toBe('HTTP/1.1 200 OK');
+      expect(headerValues(answer!.head, 'content-length')).toEqual([String(Buffer.byteLength(expected))]);
+      expect(headerValues(answer!.head, 'transfer-encoding')).toEqual([]);
+      expect(answer!.body).toBe(expected);
+    }
+    expect(headerValues(tagged!.head, 'x-tag')).toEqual(['yes']);
+    expect(headerValues(head!.head, 'content-length')).toEqual([String(Buffer.byteLength(expected))]);
+    expect(head!.body).toBe('');
+
+    // HTTP/1.0 has no chunked coding: the length must be a header, and the server closes after it.
+    const [old] = await exchange(server.url, ['GET /notes/1 HTTP/1.0\r\n\r\n']);
+    expect(old!.head[0]).toBe('HTTP/1.1 200 OK');
+    expect(headerValues(old!.head, 'content-length')).toEqual([String(Buffer.byteLength(expected))]);
+    expect(old!.body).toBe(expected);
+  });
+
+  it('gives params.ip the peer address on every request of a connection and on a new one', async () => {
+    const request = 'GET /notes HTTP/1.1\r\nHost: a\r\n\r\n';
+    // Every 127.x.y.z address is the loopback interface on Linux: two clients with two addresses.
+    const first = await exchange(server.url, [request, request, request]);
+    const other = await exchange(server.url, [request, request], '127.0.0.2');
+    const again = await exchange(server.url, [request]);
+    const ips = [...first, ...other, ...again].map(
+      (answer) => (JSON.parse(answer.body) as { ip: string }).ip,
+    );
+    expect(ips).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1', '127.0.0.2', '127.0.0.2', '127.0.0.1']);
   });
 });
