@@ -8,6 +8,24 @@ export const METHOD_HEADER = 'x-service-method';
 const standardMethods = new Set<string>(defaultServiceMethods);
 
 /**
+ * `method` in upper case. Node.js and `Request` give the usual methods in upper case already, and
+ * `toUpperCase` is a call into the runtime (about 300 instructions), so those are returned as they are.
+ */
+function upperCase(method: string): string {
+  switch (method) {
+    case 'GET':
+    case 'POST':
+    case 'PUT':
+    case 'PATCH':
+    case 'DELETE':
+    case 'HEAD':
+      return method;
+    default:
+      return method.toUpperCase();
+  }
+}
+
+/**
  * Maps an HTTP request to a service method (spec: "REST mapping"), shared by both transports:
  * `GET`/`HEAD` → `find` or `get`, `POST` → `create` (or the custom method named by `X-Service-Method`),
  * `PUT` → `update`, `PATCH` → `patch`, `DELETE` → `remove`.
@@ -22,7 +40,7 @@ export function getServiceMethod(
   id: string | null,
   override?: string | null,
 ): string {
-  const verb = httpMethod.toUpperCase();
+  const verb = upperCase(httpMethod);
   const exposed = getServiceMeta(service)?.options.methods ?? [];
   let method: string | undefined;
   if (verb === 'POST' && override) {

@@ -295,6 +295,15 @@ describe('REST mapping shared by the transports', () => {
     expect(getServiceMethod(service, 'POST', null, 'ping')).toBe('ping');
   });
 
+  it('reads the HTTP method in any case, as `Request` leaves `patch` and unknown methods as sent', () => {
+    expect(getServiceMethod(service, 'get', '1')).toBe('get');
+    expect(getServiceMethod(service, 'Head', null)).toBe('find');
+    expect(getServiceMethod(service, 'post', null, 'ping')).toBe('ping');
+    expect(() => getServiceMethod(service, 'patch', '1')).toThrow(/Method `patch` is not supported/);
+    expect(() => getServiceMethod(service, 'delete', '1')).toThrow(/Method `remove` is not supported/);
+    expect(() => getServiceMethod(service, 'trace', null)).toThrow(/Method TRACE is not allowed/);
+  });
+
   it('answers 405 for unexposed, unknown and standard names in X-Service-Method, and for POST with an id', () => {
     for (const [verb, id, override] of [
       ['DELETE', '1', null],
