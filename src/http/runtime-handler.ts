@@ -90,26 +90,16 @@ function requestHeaderRecord(req: IncomingMessage): Record<string, string> {
   return req.httpVersionMajor < 2 ? (req.headers as Record<string, string>) : headerRecordOf(req.rawHeaders);
 }
 
-/** Aborts when the client goes away before the response is finished; listens only once the signal is read. */
-class ClientSignal extends LazySignal {
-  readonly #res: ServerResponse;
-
-  constructor(res: ServerResponse) {
-    super();
-    this.#res = res;
+/** Aborts `signal` when the client goes away before `res` is finished; called once the signal is read. */
+function watchClient(res: ServerResponse, signal: LazySignal<ServerResponse>): void {
+  if (res.destroyed) {
+    // Gone already ('close' was emitted before anyone asked for the signal).
+    if (!res.writableFinished) signal.abort();
+    return;
   }
-
-  protected override watch(): void {
-    const res = this.#res;
-    if (res.destroyed) {
-      // Gone already ('close' was emitted before anyone asked for the signal).
-      if (!res.writableFinished) this.abort();
-      return;
-    }
-    res.once('close', () => {
-      if (!res.writableFinished) this.abort();
-    });
-  }
+  res.once('close', () => {
+    if (!res.writableFinished) signal.abort();
+  });
 }
 
 /** Reads a request body into memory, refusing with 413 as soon as it passes `limit` bytes. */
@@ -195,7 +185,7 @@ function createRequest(
   origin: string | undefined,
   target: string,
   body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | undefined,
-  signal: LazySignal,
+  signal: LazySignal<ServerResponse>,
 ): RuntimeRequest {
   const init: RuntimeRequestInit = {
     method,
@@ -284,7 +274,7 @@ function serve(
     const method = req.method ?? 'GET';
     const body = getBody(req, headers, method, limit);
     // The signal listens for the client going away only if the handler reads it: most never do.
-    const signal = new ClientSignal(res);
+    const signal = new LazySignal(res, watchClient);
     if (!(body instanceof Promise)) {
       respond(createRequest(req, headers, method, origin, target, body, signal), reply);
       return;

@@ -16,26 +16,30 @@ import { forwardMembers } from './forward-members.js';
 import { isSimpleTarget } from './request-target.js';
 
 /**
- * The abort signal of a request, made only when someone asks for it. Subclasses start watching for
- * the reason to abort in `watch()`, called once when the signal is made, so that requests whose
- * signal is never read cost no listener.
+ * The abort signal of a request, made only when someone asks for it, so that requests whose signal
+ * is never read cost no listener. `watch(source, signal)` is called once, when the signal is made
+ * and not aborted yet, to start watching `source` (the runtime's response, say) for the reason to
+ * call `signal.abort()`. One shared `watch` function rather than a subclass (V8 did not inline its
+ * `super()` call, about 130 instructions per request) or a closure per request.
  */
-export class LazySignal {
-  #controller: AbortController | undefined;
+export class LazySignal<Source = unknown> {
+  #controller: AbortController | undefined = undefined;
   #aborted = false;
+  readonly #source: Source | undefined;
+  readonly #watch: ((source: Source, signal: LazySignal<Source>) => void) | undefined;
+
+  constructor(source?: Source, watch?: (source: Source, signal: LazySignal<Source>) => void) {
+    this.#source = source;
+    this.#watch = watch;
+  }
 
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       if (this.#aborted) this.#controller.abort();
-      else this.watch();
+      else if (this.#watch !== undefined) this.#watch(this.#source as Source, this);
     }
     return this.#controller.signal;
-  }
-
-  /** Called once, when the signal is made and not aborted yet: start watching (call `abort()` later). */
-  protected watch(): void {
-    // Nothing to watch by default: only `abort()` aborts.
   }
 
   /** Aborts the signal, now if it exists or as soon as it is made. */
@@ -43,6 +47,11 @@ export class LazySignal {
     this.#aborted = true;
     this.#controller?.abort();
   }
+}
+
+/** Where a runtime request gets its abort signal from, on first use (a `LazySignal`). */
+export interface SignalHolder {
+  readonly signal: AbortSignal;
 }
 
 /** Methods `Request` refuses (Fetch: "forbidden method"). */
@@ -123,9 +132,9 @@ class LightRequest implements RuntimeRequestFields {
   #body: Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | undefined;
   #bodyTaken = false;
   #real: Request | undefined;
-  #signal: LazySignal;
+  #signal: SignalHolder;
 
-  constructor(origin: string | undefined, target: string, init: RuntimeRequestInit, signal: LazySignal) {
+  constructor(origin: string | undefined, target: string, init: RuntimeRequestInit, signal: SignalHolder) {
     const method = init.method;
     if (!isCommonMethod(method) && (!token.test(method) || forbiddenMethods.has(method.toUpperCase()))) {
       throw new TypeError(`'${method.slice(0, 20)}' is not a valid request method`);
@@ -214,7 +223,7 @@ export function createRuntimeRequest(
   origin: string | undefined,
   target: string,
   init: RuntimeRequestInit,
-  signal: LazySignal,
+  signal: SignalHolder,
 ): RuntimeRequest {
   return new LightRequest(origin, target, init, signal) as RuntimeRequest;
 }
