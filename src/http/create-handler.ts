@@ -217,7 +217,7 @@ export function createHandler(
       reply(createPreflightResponse(getRequestHeader(request, 'origin'), cors));
       return;
     }
-    // Read from the copy made for `params.headers`, which costs less than a second lookup.
+    // Read from the object given to `params.headers`, which costs less than a second lookup.
     let origin: string | null = null;
     let context: RequestContext;
     /** Answers with the chain's response, or with the error it `failed` with. Never throws. */

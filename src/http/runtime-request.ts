@@ -262,12 +262,14 @@ export function getClientAddress(request: Request): string | undefined {
 }
 
 /**
- * Request headers as a new plain object with lower-case names. Repeated headers are joined with
- * `, ` (as `Headers` does), except for requests from `toRuntimeHandler`, where they follow Node.js'
- * `req.headers` (as on the Express transport: e.g. a repeated `Cookie` joined with `; `).
+ * Request headers as a plain object with lower-case names, for `params.headers`. For requests from
+ * `toRuntimeHandler` it is the runtime's own object, not a copy: Node.js' `req.headers`, as on the
+ * Express transport (repeated headers joined as Node.js does, e.g. `Cookie` with `; `), so a hook
+ * that changes `params.headers` changes `req.headers` too, as it would on Express. For any other
+ * `Request` it is a new object, repeated headers joined with `, ` (as `Headers` does).
  */
 export function getRequestHeaders(request: Request): Record<string, string> {
-  if (request instanceof LightRequest) return { ...request.headerRecord() };
+  if (request instanceof LightRequest) return request.headerRecord();
   const object: Record<string, string> = {};
   request.headers.forEach((value, name) => {
     object[name] = value;
