@@ -34,6 +34,7 @@ export {
   getAllowedMethods,
   getResponse,
   getServiceMethod,
+  isCommonMethod,
   METHOD_HEADER,
   restArguments,
   type RestResponse,

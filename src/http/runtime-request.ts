@@ -12,6 +12,7 @@
  * Standard runtime.
  */
 
+import { isCommonMethod } from '../core/index.js';
 import { forwardMembers } from './forward-members.js';
 import { isSimpleTarget } from './request-target.js';
 
@@ -57,22 +58,6 @@ export interface SignalHolder {
 /** Methods `Request` refuses (Fetch: "forbidden method"). */
 const forbiddenMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const token = /^[!#$%&'*+\-.^_`|~\w]+$/;
-/** True for the usual methods, known valid: no need to check them. Comparisons, not a set: no hashing. */
-function isCommonMethod(method: string): boolean {
-  switch (method) {
-    case 'GET':
-    case 'POST':
-    case 'PUT':
-    case 'PATCH':
-    case 'DELETE':
-    case 'HEAD':
-    case 'OPTIONS':
-      return true;
-    default:
-      return false;
-  }
-}
-
 /** What `RuntimeRequest` holds; only its own code and `toRuntimeHandler` build one. */
 export interface RuntimeRequestInit {
   method: string;
