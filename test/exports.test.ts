@@ -30,6 +30,7 @@ describe('public exports', () => {
         "invokeService",
         "invokeServiceCallback",
         "isAsyncIterable",
+        "isCommonMethod",
         "isLogger",
         "isUnsafeKey",
         "logAccess",
