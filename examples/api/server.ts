@@ -195,8 +195,10 @@ async function main(): Promise<void> {
   const stop = (signal: string): void => {
     if (signalled) process.exit(1);
     signalled = true;
+    // `close()` stops listening before it returns: once this line is logged, new connections are refused.
+    const closing = running.close();
     logger.info(`${signal}: finishing in-flight requests, then exiting`);
-    running.close().then(
+    closing.then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error(error, 'shutdown failed');
