@@ -23,13 +23,13 @@ import { isSimpleTarget } from './request-target.js';
  * call `signal.abort()`. One shared `watch` function rather than a subclass (V8 did not inline its
  * `super()` call, about 130 instructions per request) or a closure per request.
  */
-export class LazySignal<Source = unknown> {
-  #controller: AbortController | undefined = undefined;
+export class LazySignal<Source> {
+  #controller: AbortController | undefined;
   #aborted = false;
-  readonly #source: Source | undefined;
-  readonly #watch: ((source: Source, signal: LazySignal<Source>) => void) | undefined;
+  readonly #source: Source;
+  readonly #watch: (source: Source, signal: LazySignal<Source>) => void;
 
-  constructor(source?: Source, watch?: (source: Source, signal: LazySignal<Source>) => void) {
+  constructor(source: Source, watch: (source: Source, signal: LazySignal<Source>) => void) {
     this.#source = source;
     this.#watch = watch;
   }
@@ -38,7 +38,7 @@ export class LazySignal<Source = unknown> {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();
       if (this.#aborted) this.#controller.abort();
-      else if (this.#watch !== undefined) this.#watch(this.#source as Source, this);
+      else this.#watch(this.#source, this);
     }
     return this.#controller.signal;
   }
