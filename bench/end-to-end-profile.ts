@@ -66,15 +66,16 @@ const classifyServer: Classify = (stack) => {
   if (stack.some((f) => /\/node_modules\/(mongodb|bson)\//.test(f.url))) return 'driver';
   for (const { url } of stack) {
     if (/^node:(_http_|net$|stream|internal\/streams|internal\/http)/.test(url)) return 'HTTP (Node.js)';
-    if (/\/src\/(adapter|docdb)\/|\/node_modules\/@feathersjs\/(mongodb|adapter-commons)\//.test(url))
+    // plume's own files are under src/ (tsx) or dist/ (the built package the servers import).
+    if (/\/(src|dist)\/(adapter|docdb)\/|\/node_modules\/@feathersjs\/(mongodb|adapter-commons)\//.test(url))
       return 'adapter';
-    if (/\/(src|bench|node_modules)\//.test(url) && !url.includes('/node_modules/tsx/')) return 'framework';
+    if (/\/(src|dist|bench|node_modules)\//.test(url) && !url.includes('/node_modules/tsx/')) return 'framework';
   }
   return stack[0]?.functionName === '(garbage collector)' ? 'GC' : 'other';
 };
 
 const classifyDatabase: Classify = (stack) =>
-  stack.some((f) => /\/src\/embedded\/(engine|commands)\//.test(f.url))
+  stack.some((f) => /\/(src|dist)\/embedded\/(engine|commands)\//.test(f.url))
     ? 'query engine'
     : 'wire, sockets, GC';
 
