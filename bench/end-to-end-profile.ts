@@ -69,7 +69,8 @@ const classifyServer: Classify = (stack) => {
     // plume's own files are under src/ (tsx) or dist/ (the built package the servers import).
     if (/\/(src|dist)\/(adapter|docdb)\/|\/node_modules\/@feathersjs\/(mongodb|adapter-commons)\//.test(url))
       return 'adapter';
-    if (/\/(src|dist|bench|node_modules)\//.test(url) && !url.includes('/node_modules/tsx/')) return 'framework';
+    if (/\/(src|dist|bench|node_modules)\//.test(url) && !url.includes('/node_modules/tsx/'))
+      return 'framework';
   }
   return stack[0]?.functionName === '(garbage collector)' ? 'GC' : 'other';
 };

@@ -110,22 +110,44 @@ export abstract class AdapterBase<
    * Throws `BadRequest` (400) for invalid queries (see `filterQuery`).
    */
   async sanitizeQuery(params: P = {} as P): Promise<Query> {
-    const query: Query | undefined = params.query;
+    return this.validateQuery(params);
+  }
+
+  /** What this class's `sanitizeQuery` resolves to, computed at once; throws `BadRequest` (400). */
+  private validateQuery(params: P | undefined): Query {
+    const query: Query | undefined = params?.query;
     if (query !== undefined && (query as { [VALIDATED]?: unknown })[VALIDATED]) return query;
     const options = this.readOptions(params);
     const { filters, query: rest } = filterQuery(query, {
       operators: options.operators,
       filters: options.filters,
     });
-    const converted = options.converter ? options.converter(rest) : rest;
-    const merged: Query = { ...converted };
-    for (const [key, value] of Object.entries(filters)) if (value !== undefined) merged[key] = value;
+    // `rest` is filterQuery's own new object; a converter's result may be anything, so it is copied.
+    const merged: Query = options.converter ? { ...options.converter(rest) } : rest;
+    for (const key in filters) {
+      const value = filters[key];
+      if (value !== undefined) merged[key] = value;
+    }
     return merged;
   }
 
-  /** Params with the sanitised query, for the raw methods. */
-  private async sanitized(params: P | undefined, dropLimit = false): Promise<P> {
-    let query = await this.sanitizeQuery(params);
+  /**
+   * The sanitised query for a public method, without a promise when `sanitizeQuery` is this class's
+   * own; `undefined` when a subclass overrides it (the method then awaits the override).
+   */
+  private sanitizedNow(params: P | undefined): Query | undefined {
+    return this.sanitizeQuery === AdapterBase.prototype.sanitizeQuery
+      ? this.validateQuery(params)
+      : undefined;
+  }
+
+  /**
+   * Params with the sanitised query, for the raw methods. With `sanitizedNow`, and the public
+   * methods `return await`-ing the raw ones rather than returning their promise, a call makes two
+   * promises and two microtask turns fewer: on a busy server each of them is garbage to collect.
+   */
+  private withQuery(params: P | undefined, sanitized: Query, dropLimit = false): P {
+    let query = sanitized;
     if (dropLimit && query.$limit !== undefined) {
       // A copy: the query may be the caller's own object (one marked `VALIDATED` is returned as it is).
       query = { ...query };
@@ -138,12 +160,14 @@ export abstract class AdapterBase<
   async find(params: P & { paginate: false }): Promise<Result[]>;
   async find(params?: P): Promise<Paginated<Result> | Result[]>;
   async find(params?: P): Promise<Paginated<Result> | Result[]> {
-    return this._find(await this.sanitized(params));
+    const query = this.sanitizedNow(params) ?? (await this.sanitizeQuery(params));
+    return await this._find(this.withQuery(params, query));
   }
 
   /** Gets one record by id. Throws `NotFound` (404) when it is missing or does not match `params.query`. */
   async get(id: I, params?: P): Promise<Result> {
-    return this._get(id, await this.sanitized(params));
+    const query = this.sanitizedNow(params) ?? (await this.sanitizeQuery(params));
+    return await this._get(id, this.withQuery(params, query));
   }
 
   /** Creates one record, or several from an array when `multi` allows `create` (else 405). */
@@ -152,7 +176,8 @@ export abstract class AdapterBase<
   async create(data: Data | Data[], params?: P): Promise<Result | Result[]>;
   async create(data: Data | Data[], params?: P): Promise<Result | Result[]> {
     this.checkMulti('create', Array.isArray(data), params);
-    return this._create(data, await this.sanitized(params));
+    const query = this.sanitizedNow(params) ?? (await this.sanitizeQuery(params));
+    return await this._create(data, this.withQuery(params, query));
   }
 
   /** Replaces one record. Id `null` or an array of data is a `BadRequest` (400). */
@@ -160,7 +185,8 @@ export abstract class AdapterBase<
     if (id === null || Array.isArray(data)) {
       throw new BadRequest("You can not replace multiple instances. Did you mean 'patch'?");
     }
-    return this._update(id, data, await this.sanitized(params));
+    const query = this.sanitizedNow(params) ?? (await this.sanitizeQuery(params));
+    return await this._update(id, data, this.withQuery(params, query));
   }
 
   /** Patches one record, or with id `null` every match of the query when `multi` allows `patch` (else 405). */
@@ -169,7 +195,8 @@ export abstract class AdapterBase<
   async patch(id: I | null, data: PatchData, params?: P): Promise<Result | Result[]>;
   async patch(id: I | null, data: PatchData, params?: P): Promise<Result | Result[]> {
     this.checkMulti('patch', id === null, params);
-    return this._patch(id, data, await this.sanitized(params, true));
+    const query = this.sanitizedNow(params) ?? (await this.sanitizeQuery(params));
+    return await this._patch(id, data, this.withQuery(params, query, true));
   }
 
   /** Removes one record, or with id `null` every match of the query when `multi` allows `remove` (else 405). */
@@ -178,7 +205,8 @@ export abstract class AdapterBase<
   async remove(id: I | null, params?: P): Promise<Result | Result[]>;
   async remove(id: I | null, params?: P): Promise<Result | Result[]> {
     this.checkMulti('remove', id === null, params);
-    return this._remove(id, await this.sanitized(params, true));
+    const query = this.sanitizedNow(params) ?? (await this.sanitizeQuery(params));
+    return await this._remove(id, this.withQuery(params, query, true));
   }
 
   /** Hook-less find; `params.query` holds filters and query together. */

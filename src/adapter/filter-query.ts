@@ -223,6 +223,20 @@ class QueryChecker {
   }
 }
 
+/** True when `object` has an own enumerable property (without making a list of them). */
+function hasOwnKeys(object: object): boolean {
+  for (const key in object) if (Object.hasOwn(object, key)) return true;
+  return false;
+}
+
+/** What `filterQuery` returns for a query without keys: no filters but the page size, no conditions. */
+function emptyFilteredQuery(paginate: PaginationParams | undefined): FilteredQuery {
+  const filters: QueryFilters = {};
+  const pageLimit = getLimit(undefined, paginate);
+  if (pageLimit !== undefined) filters.$limit = pageLimit;
+  return { filters, query: {} };
+}
+
 /**
  * Splits a service query into filters and the database query, and validates both
  * (spec: "Adapter query syntax"; REFERENCE-feathers §2.4).
@@ -243,6 +257,8 @@ class QueryChecker {
 export function filterQuery(query: unknown, options: FilterQueryOptions = {}): FilteredQuery {
   if (query === undefined || query === null) query = {};
   if (!isPlainObject(query)) throw new BadRequest('The query must be an object');
+  // Most `get`, `create`, `patch` and `remove` calls have no query: nothing to check or split.
+  if (!hasOwnKeys(query)) return emptyFilteredQuery(options.paginate);
   const operators = options.operators ?? [];
   const allowed =
     operators === 'all'

@@ -28,6 +28,11 @@ import {
 } from './driver-calls.js';
 import { DEFAULT_DISABLED_OPERATORS, makePatchUpdate, makeUpdate } from './update-data.js';
 
+/** True for a promise or any object with a `then` method. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
+}
+
 /** Raw queries come from server code, so they may nest deeper than client queries. */
 const TRUSTED_LIMITS = { maxDepth: 100, maxItems: Number.POSITIVE_INFINITY };
 
@@ -76,12 +81,8 @@ export class DocDbService<
 
   /** The collection for this call: `params.adapter.Model` when set, else the `Model` option. */
   async getModel(params?: P): Promise<Collection<Document>> {
-    // Same as `this.getOptions(params).Model`, without copying every option on each call.
-    const adapter = params?.adapter;
-    const Model = adapter !== undefined && 'Model' in adapter ? adapter.Model : this.options.Model;
-    if (typeof (Model as { then?: unknown } | undefined)?.then !== 'function') {
-      return Model as Collection<Document>;
-    }
+    const Model = this.modelOption(params);
+    if (!isThenable(Model)) return Model as Collection<Document>;
     const resolved = this.resolvedModel;
     if (resolved !== undefined && resolved.from === Model) return resolved.collection;
     const collection = await this.run(async () => (await Model) as Collection<Document>);
@@ -92,6 +93,25 @@ export class DocDbService<
 
   /** The last `Model` promise `getModel` resolved, and its collection. */
   private resolvedModel: { from: unknown; collection: Collection<Document> } | undefined;
+
+  /** `this.getOptions(params).Model`, without copying every option on each call. */
+  private modelOption(params?: P): unknown {
+    const adapter = params?.adapter;
+    return adapter !== undefined && 'Model' in adapter ? adapter.Model : this.options.Model;
+  }
+
+  /**
+   * The collection `getModel(params)` would resolve to, when it is known without waiting (`Model`
+   * is a collection, or a promise already resolved); else `undefined`. The methods use it to skip
+   * a promise and a turn of the microtask queue per call. A subclass's own `getModel` is always asked.
+   */
+  private knownModel(params: P): Collection<Document> | undefined {
+    if (this.getModel !== DocDbService.prototype.getModel) return undefined;
+    const Model = this.modelOption(params);
+    if (!isThenable(Model)) return Model as Collection<Document> | undefined;
+    const resolved = this.resolvedModel;
+    return resolved !== undefined && resolved.from === Model ? resolved.collection : undefined;
+  }
 
   /**
    * An id as stored: `ObjectId` for `_id` (unless `disableObjectify`), else the id as given.
@@ -126,18 +146,20 @@ export class DocDbService<
       // filter, which any planner serves from the id index (the embedded database scanned for `$and`
       // until it learnt to look inside it). A query with its own condition on the id field keeps both
       // conditions in `$and`.
-      prepared = Object.hasOwn(prepared, this.id)
-        ? { $and: [prepared, { [this.id]: idValue }] }
-        : { ...prepared, [this.id]: idValue };
+      // `prepared` is a new object of this call (filterQuery's, or objectifyQuery's copy of it).
+      if (Object.hasOwn(prepared, this.id)) prepared = { $and: [prepared, { [this.id]: idValue }] };
+      else prepared[this.id] = idValue;
     }
     return { filters, query: prepared };
   }
 
   /** Options for every driver call: `params.docdb` plus `params.collation` (which wins). */
   driverOptions(params: P): DocDbDriverOptions {
-    const docdb = params.docdb ?? {};
-    const collation = params.collation ?? docdb.collation;
-    return collation === undefined ? { ...docdb } : { ...docdb, collation };
+    const docdb = params.docdb;
+    const options: DocDbDriverOptions = { ...docdb };
+    const collation = params.collation ?? docdb?.collation;
+    if (collation !== undefined) options.collation = collation;
+    return options;
   }
 
   /** The driver's find cursor for `params` (spec: "findRaw"); `$limit: 0` means no limit, as in the driver. */
@@ -173,7 +195,7 @@ export class DocDbService<
   async _find(params: P = {} as P): Promise<Paginated<Result> | Result[]> {
     const { paginate } = this.readOptions(params);
     const { filters, query } = this.prepareQuery(null, params);
-    const model = await this.getModel(params);
+    const model = this.knownModel(params) ?? (await this.getModel(params));
     const readData = async (): Promise<Result[]> => {
       if (filters.$limit === 0) return [];
       const cursor = params.pipeline
@@ -194,7 +216,7 @@ export class DocDbService<
   async _get(id: AdapterId, params: P = {} as P): Promise<Result> {
     if ((id as unknown) === null || id === undefined) throw new BadRequest('get needs an id');
     const { filters, query } = this.prepareQuery(id, params);
-    const model = await this.getModel(params);
+    const model = this.knownModel(params) ?? (await this.getModel(params));
     const options = this.driverOptions(params);
     let found: Document | null | undefined;
     if (params.pipeline) {
@@ -203,7 +225,14 @@ export class DocDbService<
       [found] = await this.run(() => this.aggregateCursor(model, query, single, params).toArray());
     } else {
       const projection = getProjection(filters.$select, this.id);
-      found = await this.run(() => model.findOne(query, { ...options, projection }));
+      options.projection = projection;
+      // Awaited here rather than through `run`: a request waiting for the database then holds one
+      // suspended function less (its frame, promise and closure), which the collector would copy.
+      try {
+        found = await model.findOne(query, options);
+      } catch (error: unknown) {
+        handleDriverError(error);
+      }
     }
     if (!found) throw this.notFound(id);
     return found as Result;
@@ -214,7 +243,7 @@ export class DocDbService<
     const items: unknown[] = Array.isArray(data) ? data : [data];
     const docs = items.map((item) => this.prepareNewRecord(item, params));
     if (docs.length === 0) return [];
-    const model = await this.getModel(params);
+    const model = this.knownModel(params) ?? (await this.getModel(params));
     const options = this.driverOptions(params);
     if (docs.length === 1 && !Array.isArray(data)) {
       await this.run(() => model.insertOne(docs[0] as Document, options));
@@ -251,7 +280,7 @@ export class DocDbService<
     }
     const { filters, query } = this.prepareQuery(id, params);
     const { operators, replacement } = makeUpdate(data, this.disabledOperators(params), this.id, id);
-    const model = await this.getModel(params);
+    const model = this.knownModel(params) ?? (await this.getModel(params));
     const options = this.driverOptions(params);
     if (params.pipeline) {
       await this._get(id, params);
@@ -280,7 +309,7 @@ export class DocDbService<
   async _patch(id: AdapterId | null, data: PatchData, params: P = {} as P): Promise<Result | Result[]> {
     this.checkMulti('patch', id === null, params);
     const update = makePatchUpdate(data, this.disabledOperators(params));
-    const model = await this.getModel(params);
+    const model = this.knownModel(params) ?? (await this.getModel(params));
     const options = this.driverOptions(params);
     if (id === null) {
       const matches = await this.findAll(
@@ -317,7 +346,7 @@ export class DocDbService<
 
   async _remove(id: AdapterId | null, params: P = {} as P): Promise<Result | Result[]> {
     this.checkMulti('remove', id === null, params);
-    const model = await this.getModel(params);
+    const model = this.knownModel(params) ?? (await this.getModel(params));
     const options = this.driverOptions(params);
     if (id === null) {
       const found = await this.findAll(this.internalParams(params, { ...params.query }));
@@ -339,13 +368,18 @@ export class DocDbService<
     return result as unknown as Result;
   }
 
-  /** Runs a driver call and maps its errors (see `handleDriverError`). */
-  protected async run<T>(call: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a driver call and maps its errors (see `handleDriverError`), thrown or rejected. Not an
+   * `async` function: a call waiting for the database then holds no suspended frame of it.
+   */
+  protected run<T>(call: () => Promise<T>): Promise<T> {
+    let pending: Promise<T>;
     try {
-      return await call();
-    } catch (error) {
-      return handleDriverError(error);
+      pending = call();
+    } catch (error: unknown) {
+      return Promise.reject(error as Error).then(undefined, handleDriverError);
     }
+    return pending.then(undefined, handleDriverError);
   }
 
   private notFound(id: AdapterId): NotFound {

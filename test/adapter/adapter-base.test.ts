@@ -101,6 +101,58 @@ describe('AdapterBase', () => {
     expect(await service.find({ adapter: { paginate: false } })).toEqual(service.items);
   });
 
+  it('every public method uses an overridden, asynchronous sanitizeQuery', async () => {
+    // The base class's own sanitizeQuery is applied without a promise; an override must still run.
+    class Restricted extends MemoryService {
+      override async sanitizeQuery(params: AdapterParams = {}): Promise<Query> {
+        await Promise.resolve();
+        if (params.query?.secret !== undefined) throw new Error('no secrets');
+        return { ...(await super.sanitizeQuery(params)), tenant: 't1' };
+      }
+    }
+    const service = new Restricted({ multi: true });
+    await service.find({ query: { name: 'a' } });
+    await service.get(1);
+    await service.create({ name: 'x' });
+    await service.update(1, { name: 'x' });
+    await service.patch(1, {}, { query: { $limit: 3 } });
+    await service.remove(1);
+    expect(service.calls).toEqual([
+      { method: 'find', query: { name: 'a', tenant: 't1' } },
+      { method: 'get', query: { tenant: 't1' } },
+      { method: 'create', query: { tenant: 't1' } },
+      { method: 'update', query: { tenant: 't1' } },
+      { method: 'patch', query: { tenant: 't1' } },
+      { method: 'remove', query: { tenant: 't1' } },
+    ]);
+    await expect(service.get(1, { query: { secret: 1 } })).rejects.toThrow('no secrets');
+  });
+
+  it('a query without keys: filterQuery gives the page size of paginate and nothing else', async () => {
+    // sanitizeQuery validates only; the page size is the raw methods' business (filterQuery with paginate).
+    const service = new MemoryService({ paginate: { default: 5, max: 10 } });
+    expect(await service.sanitizeQuery({ query: {} })).toEqual({});
+    expect(await service.sanitizeQuery({})).toEqual({});
+    expect(filterQuery({}, { paginate: { default: 5, max: 10 } })).toEqual({
+      filters: { $limit: 5 },
+      query: {},
+    });
+    expect(filterQuery({}, { paginate: { max: 10 } })).toEqual({ filters: { $limit: 10 }, query: {} });
+    expect(filterQuery(undefined)).toEqual({ filters: {}, query: {} });
+    // Each call gets objects of its own: a raw method may add to them.
+    const first = filterQuery({});
+    first.query.added = 1;
+    expect(filterQuery({}).query).toEqual({});
+  });
+
+  it('rejects, never throws, when the query is invalid', () => {
+    const service = new MemoryService({});
+    // A synchronous throw would escape `service.get(...).catch(...)`.
+    const pending = service.get(1, { query: { $where: 'true' } });
+    expect(pending).toBeInstanceOf(Promise);
+    return expect(pending).rejects.toMatchObject({ code: 400 });
+  });
+
   it('update with id null is a 400', async () => {
     const service = new MemoryService({});
     await expect(service.update(null, { name: 'x' })).rejects.toMatchObject({

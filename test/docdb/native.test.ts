@@ -1,7 +1,8 @@
-import { ObjectId, type Collection, type Document } from 'mongodb';
+import { MongoServerError, ObjectId, type Collection, type Document } from 'mongodb';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, type Application, type Paginated } from 'plume';
 import { DocDbService, type DocDbParams } from 'plume/docdb';
+import { BadRequest } from 'plume/errors';
 import { databases, type TestDatabase } from './databases.js';
 
 describe.each(databases)('DocDbService native features on $name', (factory) => {
@@ -143,6 +144,45 @@ describe.each(databases)('DocDbService native features on $name', (factory) => {
       expect(await service.getModel({ adapter: { Model: users } })).toBe(users);
       const found = (await service.find({ adapter: { Model: users }, query: { name: 'Bob' } })) as Document[];
       expect(found).toHaveLength(1);
+    });
+
+    it('asks an overridden getModel on every call (a collection per tenant)', async () => {
+      class PerTenant extends DocDbService {
+        asked = 0;
+        override async getModel(params?: DocDbParams): Promise<Collection<Document>> {
+          this.asked++;
+          return (params as { tenant?: string } | undefined)?.tenant === 'users' ? users : messages;
+        }
+      }
+      const service = new PerTenant({ Model: messages });
+      const params = { tenant: 'users' } as DocDbParams;
+      const created = await service.create({ name: 'Tenant' }, params);
+      expect(await users.findOne({ _id: created._id })).toMatchObject({ name: 'Tenant' });
+      expect(await service.get(String(created._id), params)).toMatchObject({ name: 'Tenant' });
+      expect(await service.patch(String(created._id), { age: 3 }, params)).toMatchObject({ age: 3 });
+      expect(await service.find({ ...params, query: { name: 'Tenant' } })).toHaveLength(1);
+      expect(await service.remove(String(created._id), params)).toMatchObject({ name: 'Tenant' });
+      expect(service.asked).toBe(5);
+      expect(await messages.findOne({ name: 'Tenant' })).toBeNull();
+    });
+
+    it('maps a driver call that throws instead of rejecting, as one that rejects', async () => {
+      const throwing = {
+        collectionName: 'throwing',
+        findOne: () => {
+          throw new MongoServerError({ message: 'unknown operator: $foo', code: 2 });
+        },
+        findOneAndUpdate: () => {
+          throw new MongoServerError({ message: 'internal secret detail', code: 8000 });
+        },
+      } as unknown as Collection<Document>;
+      const service = new DocDbService({ Model: throwing });
+      const id = String(new ObjectId());
+      await expect(service.get(id)).rejects.toBeInstanceOf(BadRequest);
+      await expect(service.patch(id, { a: 1 })).rejects.toMatchObject({
+        code: 500,
+        message: 'Database error',
+      });
     });
 
     it('accepts the Model as a promise that creates indexes first', async () => {
