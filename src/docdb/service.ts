@@ -240,6 +240,30 @@ export class DocDbService<
 
   async _create(data: Data | Data[], params: P = {} as P): Promise<Result | Result[]> {
     this.checkMulti('create', Array.isArray(data), params);
+    if (!Array.isArray(data) && !params.pipeline) {
+      // One record without a pipeline: insertOne, then read it back with findOne, as get does, not
+      // a general find. Only `$select` matters for the read; it is checked before anything is written.
+      const doc = this.prepareNewRecord(data, params);
+      const $select = params.query?.$select;
+      const projection =
+        $select === undefined
+          ? undefined
+          : getProjection(
+              this.prepareQuery(null, this.internalParams(params, { $select })).filters.$select,
+              this.id,
+            );
+      const model = this.knownModel(params) ?? (await this.getModel(params));
+      const options = this.driverOptions(params);
+      let found: Document | null = null;
+      // Awaited in place rather than through `run`, as in _get.
+      try {
+        await model.insertOne(doc, options);
+        found = await model.findOne({ _id: doc._id as ObjectId }, { ...options, projection });
+      } catch (error: unknown) {
+        handleDriverError(error);
+      }
+      return (found ?? doc) as Result;
+    }
     const items: unknown[] = Array.isArray(data) ? data : [data];
     const docs = items.map((item) => this.prepareNewRecord(item, params));
     if (docs.length === 0) return [];
@@ -250,24 +274,8 @@ export class DocDbService<
     } else {
       await insertAll(model, docs, options);
     }
-    const select = this.selectOnly(params);
-    if (!Array.isArray(data) && !params.pipeline) {
-      // One record without a pipeline: read it back with findOne, as get does, not a general find.
-      // Only `$select` matters here; it is validated as any query is.
-      const projection =
-        select.$select === undefined
-          ? undefined
-          : getProjection(
-              this.prepareQuery(null, this.internalParams(params, select)).filters.$select,
-              this.id,
-            );
-      const doc = docs[0]!;
-      const found = await this.run(() =>
-        model.findOne({ _id: doc._id as ObjectId }, { ...options, projection }),
-      );
-      return (found ?? doc) as Result;
-    }
     const ids = docs.map((doc) => doc._id as unknown);
+    const select = this.selectOnly(params);
     const stored = await this.findAll(this.internalParams(params, { ...select, _id: { $in: ids } }));
     const byId = new Map(stored.map((doc) => [String(doc._id), doc]));
     const results = docs.map((doc) => byId.get(String(doc._id)) ?? (doc as Result));
