@@ -138,6 +138,29 @@ describe('toRuntimeHandler', () => {
     expect(created).toBe(0);
   });
 
+  it('a JSON body cut off before its Content-Length never reaches the service; the server keeps serving', async () => {
+    const before = created;
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write(
+      'POST /docs HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' +
+        'Content-Length: 100\r\n\r\n{"text":',
+    );
+    // Let the server read the part that came, then hang up in the middle of the body.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(created).toBe(before);
+    const response = await fetch(`${server.url}/docs`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'whole' }),
+    });
+    expect(response.status).toBe(201);
+    expect(created).toBe(before + 1);
+  });
+
   it('answers 400 for a Host header that would change the routed path', async () => {
     const { response, text } = await rawRequest(server.url, {
       path: '/docs/cookies',
