@@ -102,58 +102,48 @@ function watchClient(res: ServerResponse, signal: LazySignal<ServerResponse>): v
   });
 }
 
-/**
- * Reads a request body into memory, then calls `done` once: with the bytes, or with `PayloadTooLarge`
- * as soon as the body passes `limit` bytes, or with `BadRequest` when it ends early. A callback, not
- * a promise: no promise, resolving functions and reactions per request body.
- */
-function bufferBody(
-  req: IncomingMessage,
-  limit: number,
-  done: (error: unknown, bytes?: Uint8Array<ArrayBuffer>) => void,
-): void {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // The listeners die with the request; `settled` keeps a late 'close' from making an error.
-  let settled = false;
-  req.on('data', (chunk: Buffer) => {
-    if (settled) return;
-    size += chunk.byteLength;
-    if (size <= limit) {
-      chunks.push(chunk);
-      return;
-    }
-    settled = true;
-    req.pause();
-    done(createBodyTooLarge(limit));
-  });
-  req.on('end', () => {
-    if (settled) return;
-    settled = true;
-    const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-    done(null, bytes as Uint8Array<ArrayBuffer>);
-  });
-  req.on('close', () => {
-    if (settled) return;
-    settled = true;
-    done(new BadRequest('The request body ended early'));
+/** Reads a request body into memory, refusing with 413 as soon as it passes `limit` bytes. */
+function bufferBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    // The listeners die with the request; `settled` keeps a late 'close' from making an error.
+    let settled = false;
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      size += chunk.byteLength;
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      settled = true;
+      req.pause();
+      reject(createBodyTooLarge(limit));
+    });
+    req.on('end', () => {
+      if (settled) return;
+      settled = true;
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size));
+    });
+    req.on('close', () => {
+      if (settled) return;
+      settled = true;
+      reject(new BadRequest('The request body ended early'));
+    });
   });
 }
 
-/** `getBody`'s answer for a body to buffer (see `bufferBody`). */
-const BUFFER = Symbol('buffer the body');
-
 /**
  * The body of a Node.js request for its `Request`: parsed content types (JSON, urlencoded, multipart)
- * are to be buffered up to `limit` bytes (`BUFFER`), other bodies streamed; `undefined` when there is
- * none. Throws `PayloadTooLarge` for a parsed body whose `Content-Length` is over `limit`.
+ * are buffered up to `limit` bytes (a promise), other bodies streamed; `undefined` when there is none.
+ * Throws (or rejects with) `PayloadTooLarge` for an oversized parsed body.
  */
 function getBody(
   req: IncomingMessage,
   headers: Record<string, string>,
   method: string,
   limit: number,
-): typeof BUFFER | ReadableStream<Uint8Array> | undefined {
+): Promise<Uint8Array<ArrayBuffer>> | ReadableStream<Uint8Array> | undefined {
   const length = headers['content-length'];
   const hasBody = headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
   if (!hasBody || method === 'GET' || method === 'HEAD') return undefined;
@@ -164,7 +154,7 @@ function getBody(
   if (length !== undefined && Number(length) > limit) {
     throw createBodyTooLarge(limit);
   }
-  return BUFFER;
+  return bufferBody(req, limit) as Promise<Uint8Array<ArrayBuffer>>;
 }
 
 /** The peer address of each connection, read once per connection rather than once per request. */
@@ -287,21 +277,20 @@ function serve(
     const body = getBody(req, headers, method, limit);
     // The signal listens for the client going away only if the handler reads it: most never do.
     const signal = new LazySignal(res, watchClient);
-    if (body !== BUFFER) {
+    if (!(body instanceof Promise)) {
       respond(createRequest(req, headers, method, origin, target, body, signal), reply);
       return;
     }
-    bufferBody(req, limit, (error, bytes) => {
-      if (bytes === undefined) {
-        reply(null, error);
-        return;
-      }
-      try {
-        respond(createRequest(req, headers, method, origin, target, bytes, signal), reply);
-      } catch (failure: unknown) {
-        reply(null, failure);
-      }
-    });
+    body.then(
+      (bytes) => {
+        try {
+          respond(createRequest(req, headers, method, origin, target, bytes, signal), reply);
+        } catch (error: unknown) {
+          reply(null, error);
+        }
+      },
+      (error: unknown) => reply(null, error),
+    );
   } catch (error: unknown) {
     reply(null, error);
   }
