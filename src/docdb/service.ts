@@ -83,8 +83,8 @@ export class DocDbService<
   async getModel(params?: P): Promise<Collection<Document>> {
     const Model = this.modelOption(params);
     if (!isThenable(Model)) return Model as Collection<Document>;
-    const resolved = this.resolvedModel;
-    if (resolved !== undefined && resolved.from === Model) return resolved.collection;
+    const resolved = this.resolvedCollection(Model);
+    if (resolved !== undefined) return resolved;
     const collection = await this.run(async () => (await Model) as Collection<Document>);
     // A settled promise never changes, so its collection is kept (a rejection is not: it is reported again).
     this.resolvedModel = { from: Model, collection };
@@ -100,17 +100,21 @@ export class DocDbService<
     return adapter !== undefined && 'Model' in adapter ? adapter.Model : this.options.Model;
   }
 
+  /** The collection a `Model` promise resolved to, when `getModel` has already waited for it. */
+  private resolvedCollection(Model: PromiseLike<unknown>): Collection<Document> | undefined {
+    const resolved = this.resolvedModel;
+    return resolved !== undefined && resolved.from === Model ? resolved.collection : undefined;
+  }
+
   /**
-   * The collection `getModel(params)` would resolve to, when it is known without waiting (`Model`
-   * is a collection, or a promise already resolved); else `undefined`. The methods use it to skip
-   * a promise and a turn of the microtask queue per call. A subclass's own `getModel` is always asked.
+   * The collection `getModel(params)` would resolve to, when it is known without waiting; else
+   * `undefined`. The methods use it to skip a promise and a turn of the microtask queue per call.
+   * A subclass's own `getModel` is always asked.
    */
   private knownModel(params: P): Collection<Document> | undefined {
     if (this.getModel !== DocDbService.prototype.getModel) return undefined;
     const Model = this.modelOption(params);
-    if (!isThenable(Model)) return Model as Collection<Document> | undefined;
-    const resolved = this.resolvedModel;
-    return resolved !== undefined && resolved.from === Model ? resolved.collection : undefined;
+    return isThenable(Model) ? this.resolvedCollection(Model) : (Model as Collection<Document> | undefined);
   }
 
   /**
