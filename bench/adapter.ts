@@ -25,6 +25,7 @@ import { createApp } from 'plume';
 import { DocDbService } from 'plume/docdb';
 import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 import { fmt, median, now, table } from './stats.js';
+import { optionValue } from './arguments.js';
 
 export interface AdapterOptions {
   /** Calls per block; each block is timed as a whole. */
@@ -280,11 +281,9 @@ export function formatAdapter(rows: AdapterRow[]): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const argument = (name: string, fallback: number): number =>
-    Number(process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
   const { rows, database } = await runAdapterBench({
-    ops: argument('ops', 100),
-    rounds: argument('rounds', 60),
+    ops: Number(optionValue('ops') ?? 100),
+    rounds: Number(optionValue('rounds') ?? 60),
   });
   console.log(`database: ${database}\n${formatAdapter(rows)}`);
 }

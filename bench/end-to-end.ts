@@ -19,6 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 import { formatHttp, runHttpBench, type HttpOptions, type HttpRow, type Scenario } from './http.js';
+import { optionValue } from './arguments.js';
 
 export const endToEndServers = [
   { name: 'plume Web Standard + DocDbService', file: 'db-plume-http.ts' },
@@ -94,7 +95,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const quick = process.argv.includes('--quick');
   if (process.argv.includes('--profile')) {
     const { formatBreakdown, runBreakdown } = await import('./end-to-end-profile.js');
-    const only = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+    const only = optionValue('only');
     const rows = await runBreakdown(
       {
         ...(quick ? { seconds: 3, warmup: 4, rounds: 1 } : { seconds: 4, warmup: 6, rounds: 3 }),
@@ -108,16 +109,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   } else {
     // The load of `npm run bench` (bench/run.ts), so that a run alone measures what the full run
     // measures: at 10 connections instead of 50, plume's ratio to the floor came out 0.1–0.2 higher.
-    const numberArg = (name: string): number | undefined => {
-      const value = process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
-      return value === undefined ? undefined : Number(value);
-    };
     const result = await runEndToEndBench(
       {
         warmup: quick ? 1 : 2,
         duration: quick ? 1 : 3,
-        rounds: numberArg('rounds') ?? (quick ? 3 : 5),
-        connections: numberArg('connections') ?? 50,
+        rounds: Number(optionValue('rounds') ?? (quick ? 3 : 5)),
+        connections: Number(optionValue('connections') ?? 50),
       },
       console.error,
     );

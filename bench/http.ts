@@ -16,6 +16,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cpuTimeUs, load, serverCommand } from './load.js';
 import { startProcess, stopProcess } from './processes.js';
 import { fmt, median, table } from './stats.js';
+import { optionValue } from './arguments.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const root = dirname(benchDir);
@@ -296,21 +297,16 @@ export function formatHttp(
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const quick = process.argv.includes('--quick');
-  const numberArg = (name: string): string | undefined =>
-    process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const onlyArg = process.argv.find((a) => a.startsWith('--only='));
-  const scenarioArg = process.argv.find((a) => a.startsWith('--scenario='));
-  const compareArg = process.argv.find((a) => a.startsWith('--compare='));
   const rows = await runHttpBench(
     {
       warmup: quick ? 1 : 2,
-      duration: Number(numberArg('duration') ?? (quick ? 1.5 : 3)),
-      rounds: Number(numberArg('rounds') ?? (quick ? 3 : 5)),
-      connections: Number(numberArg('connections') ?? 50),
+      duration: Number(optionValue('duration') ?? (quick ? 1.5 : 3)),
+      rounds: Number(optionValue('rounds') ?? (quick ? 3 : 5)),
+      connections: Number(optionValue('connections') ?? 50),
       profile: process.argv.includes('--profile'),
-      only: onlyArg?.slice('--only='.length).split(','),
-      scenarios: scenarioArg?.slice('--scenario='.length).split(','),
-      compare: compareArg?.slice('--compare='.length),
+      only: optionValue('only')?.split(','),
+      scenarios: optionValue('scenario')?.split(','),
+      compare: optionValue('compare'),
     },
     console.log,
   );

@@ -52,11 +52,11 @@ import { promisify } from 'node:util';
 import { memoryScenarios } from './memory.js';
 import { startProcess, stopProcess } from './processes.js';
 import { fmt, table } from './stats.js';
+import { optionValue } from './arguments.js';
 
 const run = promisify(execFile);
 const benchDir = dirname(fileURLToPath(import.meta.url));
-const option = (name: string, fallback: string): string =>
-  process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+const option = (name: string, fallback: string): string => optionValue(name) ?? fallback;
 
 /** Child mode: serve the listener of bench/servers/<file> and print `LISTENING <port>`. */
 async function serve(file: string): Promise<void> {
@@ -149,9 +149,9 @@ async function count(
   }
 }
 
-const serveArg = process.argv.find((a) => a.startsWith('--serve='));
+const serveArg = optionValue('serve');
 if (serveArg !== undefined) {
-  await serve(serveArg.slice('--serve='.length));
+  await serve(serveArg);
 } else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const files = option('servers', 'plume-http.ts,hono.ts').split(',');
   const wanted = option('scenario', '');

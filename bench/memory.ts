@@ -21,6 +21,7 @@ import { PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { fmt, median, table } from './stats.js';
+import { optionValue } from './arguments.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
 
@@ -187,10 +188,11 @@ export function formatMemory(rows: MemoryRow[]): string {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const arg = (name: string): string | undefined =>
-    process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-  const options = { requests: Number(arg('requests') ?? 500), batches: Number(arg('batches') ?? 7) };
-  const child = arg('child');
+  const options = {
+    requests: Number(optionValue('requests') ?? 500),
+    batches: Number(optionValue('batches') ?? 7),
+  };
+  const child = optionValue('child');
   if (child !== undefined) await measureInChild(child, options);
   else console.log(formatMemory(await runMemoryBench(options)));
 }
