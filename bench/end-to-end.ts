@@ -39,7 +39,7 @@ export interface EndToEndResult {
 }
 
 export async function runEndToEndBench(
-  options: Pick<HttpOptions, 'warmup' | 'duration' | 'rounds' | 'connections' | 'profile'>,
+  options: Pick<HttpOptions, 'warmup' | 'duration' | 'slices' | 'rounds' | 'connections' | 'profile'>,
   log: (line: string) => void = () => undefined,
 ): Promise<EndToEndResult> {
   let server: EmbeddedServer | undefined;
@@ -112,7 +112,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const result = await runEndToEndBench(
       {
         warmup: quick ? 1 : 2,
-        duration: quick ? 1 : 3,
+        duration: Number(optionValue('duration') ?? (quick ? 1 : 4)),
+        slices: Number(optionValue('slices') ?? (quick ? 1 : 4)),
         rounds: Number(optionValue('rounds') ?? (quick ? 3 : 5)),
         connections: Number(optionValue('connections') ?? 50),
       },

@@ -1,13 +1,14 @@
 /**
  * HTTP: the same tiny in-memory service (GET a list of 10, GET one by id, POST a JSON body) on seven
  * servers, each in its own child process, loaded over loopback by wrk (or autocannon without it; see
- * bench/load.ts). Each round starts every server in a new process and warms it up, then runs every
- * (scenario, server) pair in an order that rotates each round; the median req/s, p99 and CPU time per
- * request of the rounds are reported.
+ * bench/load.ts). Each round starts every server in a new process and warms it up, then loads each
+ * server for `duration` seconds per scenario, in `slices` parts that take turns with the other
+ * servers' (the order rotates every slice and round); the median req/s, p99 and CPU time per request
+ * of the rounds are reported.
  *
  * Part of `npm run bench`; alone: npm run build && npx tsx bench/http.ts [--quick] [--profile]
  *   [--only=plume-http.ts,hono.ts] [--scenario='GET one'] [--compare=/path/to/other/checkout]
- *   [--rounds=5] [--duration=3] [--connections=50]
+ *   [--rounds=5] [--duration=4] [--slices=4] [--connections=50]
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -66,6 +67,15 @@ export interface HttpOptions {
   duration: number;
   /** Measured runs per (server, scenario); the median is reported. */
   rounds: number;
+  /**
+   * Parts each measured run is cut into, taking turns with the other servers' parts (default 1):
+   * `duration / slices` seconds of load each (wrk counts whole seconds, so at least 1). On the 2-vCPU
+   * machine of the README's runs, one server process measured in consecutive 1 s runs swings by up to
+   * 2× over a few seconds (plume: 11,336 to 24,904 req/s in one process; raw `node:http`: 12,940 to
+   * 23,795), so a server measured in one piece takes whatever phase it ran in. In slices, every
+   * server gets a share of each phase.
+   */
+  slices?: number;
   connections: number;
   /** Start the servers with `--cpu-prof`, profiles in bench/profiles/<server> (one per process, so one per round). */
   profile?: boolean;
@@ -167,21 +177,40 @@ export async function runHttpBench(
         }
       }
       for (const scenario of loads) {
-        // Rotate the order each round so no server always runs right after the same neighbour.
-        const order = running.map((_, i) => running[(i + round) % running.length]!);
-        for (const server of order) {
-          const cpuBefore = cpuTimeUs(server.child.pid);
-          const url = `http://127.0.0.1:${server.port}`;
-          const result = await load(url, scenario, options.duration, options.connections);
-          const cpu = cpuTimeUs(server.child.pid) - cpuBefore;
+        // The drift of a shared machine falls on every server alike when they take turns in slices.
+        const totals = running.map(() => ({
+          requests: 0,
+          seconds: 0,
+          cpu: 0,
+          p99: [] as number[],
+          failures: 0,
+        }));
+        const slices = options.slices ?? 1;
+        for (let slice = 0; slice < slices; slice++) {
+          for (let turn = 0; turn < running.length; turn++) {
+            const index = (turn + round + slice) % running.length;
+            const server = running[index]!;
+            const cpuBefore = cpuTimeUs(server.child.pid);
+            const url = `http://127.0.0.1:${server.port}`;
+            const result = await load(url, scenario, options.duration / slices, options.connections);
+            const total = totals[index]!;
+            total.cpu += cpuTimeUs(server.child.pid) - cpuBefore;
+            total.requests += result.requests;
+            total.seconds += result.seconds;
+            total.p99.push(result.p99Ms);
+            total.failures += result.failures;
+          }
+        }
+        running.forEach((server, index) => {
+          const total = totals[index]!;
           const key = `${server.name}\u0000${scenario.name}`;
           const entry = samples.get(key) ?? { rps: [], p99: [], cpu: [], failures: 0 };
-          entry.rps.push(result.requests / result.seconds);
-          entry.p99.push(result.p99Ms);
-          entry.cpu.push(cpu / result.requests);
-          entry.failures += result.failures;
+          entry.rps.push(total.requests / total.seconds);
+          entry.p99.push(median(total.p99));
+          entry.cpu.push(total.cpu / total.requests);
+          entry.failures += total.failures;
           samples.set(key, entry);
-        }
+        });
       }
     } finally {
       await Promise.all(running.map((server) => stopProcess(server.child)));
@@ -228,14 +257,20 @@ async function startServers(
 }
 
 /**
- * How `server` compares to `reference` in `scenario`: the median over rounds of the ratio of their
- * req/s in the same round. Pairing by round cancels much of the drift of a shared machine.
+ * How `server` compares to `reference` in `scenario`, round by round: the ratio of their req/s in
+ * each round. Pairing by round cancels much of the drift of a shared machine.
  */
-export function ratio(rows: HttpRow[], server: string, reference: string, scenario: string): number {
+export function roundRatios(rows: HttpRow[], server: string, reference: string, scenario: string): number[] {
   const a = rows.find((r) => r.server === server && r.scenario === scenario)?.perRound;
   const b = rows.find((r) => r.server === reference && r.scenario === scenario)?.perRound;
-  if (a === undefined || b === undefined) return Number.NaN;
-  return median(a.map((value, round) => value / b[round]!));
+  if (a === undefined || b === undefined) return [];
+  return a.map((value, round) => value / b[round]!);
+}
+
+/** The median of {@link roundRatios}: how `server` compares to `reference` in `scenario`. */
+export function ratio(rows: HttpRow[], server: string, reference: string, scenario: string): number {
+  const ratios = roundRatios(rows, server, reference, scenario);
+  return ratios.length === 0 ? Number.NaN : median(ratios);
 }
 
 /**
@@ -300,8 +335,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const rows = await runHttpBench(
     {
       warmup: quick ? 1 : 2,
-      duration: Number(optionValue('duration') ?? (quick ? 1.5 : 3)),
+      duration: Number(optionValue('duration') ?? (quick ? 1 : 4)),
       rounds: Number(optionValue('rounds') ?? (quick ? 3 : 5)),
+      slices: Number(optionValue('slices') ?? (quick ? 1 : 4)),
       connections: Number(optionValue('connections') ?? 50),
       profile: process.argv.includes('--profile'),
       only: optionValue('only')?.split(','),
