@@ -223,13 +223,9 @@ export class DocDbService<
     const model = this.knownModel(params) ?? (await this.getModel(params));
     const options = this.driverOptions(params);
     let found: Document | null | undefined;
-    if (params.pipeline) {
-      const single: QueryFilters = { $limit: 1 };
-      if (filters.$select) single.$select = filters.$select;
-      [found] = await this.run(() => this.aggregateCursor(model, query, single, params).toArray());
-    } else {
-      const projection = getProjection(filters.$select, this.id);
-      options.projection = projection;
+    if (params.pipeline) found = await this.getThroughPipeline(model, query, filters, params);
+    else {
+      options.projection = getProjection(filters.$select, this.id);
       // Awaited here rather than through `run`: a request waiting for the database then holds one
       // suspended function less (its frame, promise and closure), which the collector would copy.
       try {
@@ -240,6 +236,22 @@ export class DocDbService<
     }
     if (!found) throw this.notFound(id);
     return found as Result;
+  }
+
+  /**
+   * `_get` with `params.pipeline`: the first document out of the pipeline. A method of its own because
+   * a closure anywhere in `_get` would make every call allocate its variables' context.
+   */
+  private async getThroughPipeline(
+    model: Collection<Document>,
+    query: Query,
+    filters: QueryFilters,
+    params: P,
+  ): Promise<Document | undefined> {
+    const single: QueryFilters = { $limit: 1 };
+    if (filters.$select) single.$select = filters.$select;
+    const [found] = await this.run(() => this.aggregateCursor(model, query, single, params).toArray());
+    return found;
   }
 
   async _create(data: Data | Data[], params: P = {} as P): Promise<Result | Result[]> {
@@ -268,6 +280,14 @@ export class DocDbService<
       }
       return (found ?? doc) as Result;
     }
+    return this.createMany(data, params);
+  }
+
+  /**
+   * `_create` of an array, or of one record with a pipeline: insert, then read back through `find`.
+   * Apart from `_create`, whose one-record path then allocates no context for these closures.
+   */
+  private async createMany(data: Data | Data[], params: P): Promise<Result | Result[]> {
     const items: unknown[] = Array.isArray(data) ? data : [data];
     const docs = items.map((item) => this.prepareNewRecord(item, params));
     if (docs.length === 0) return [];
