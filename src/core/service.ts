@@ -318,17 +318,20 @@ export function invokeService(
  * `invokeService` in the callback form, for transports, which turn the final context into a
  * response: `done(context)` gets the final hook context, `failed(error)` what the chain threw (or what
  * `done` threw). Exactly one of them is called once, perhaps before this returns (for an error thrown
- * before any hook ran). One promise reaction per call, and no promise handed back to wait on.
- * `failed` must not throw: there is no one left to tell.
+ * before any hook ran), with `this` = `thisArg` (as `Array.prototype.forEach` calls its callback):
+ * a transport can pass methods shared by all requests and the request's own object, instead of
+ * closures made for each request. One promise reaction per call, and no promise handed back to wait
+ * on. `failed` must not throw: there is no one left to tell.
  */
-export function invokeServiceCallback(
+export function invokeServiceCallback<T = undefined>(
   app: Application,
   service: Service,
   method: string,
   args: unknown[],
-  done: (context: HookContext) => void,
-  failed: (error: unknown) => void,
+  done: (this: T, context: HookContext) => void,
+  failed: (this: T, error: unknown) => void,
   init?: Partial<Pick<HookContext, 'http' | 'params'>>,
+  thisArg?: T,
 ): void {
   let context: HookContext;
   let meta: ServiceMeta;
@@ -340,7 +343,10 @@ export function invokeServiceCallback(
     context = createContext(app, service, meta, method, args, init?.http || undefined);
     const { run } = getChain(app, service, meta, method);
     if (run !== null) {
-      run(context).then(() => finishCall(service, meta, context, done, failed), failed);
+      run(context).then(
+        () => finishCall(service, meta, context, done, failed, thisArg as T),
+        (error: unknown) => failed.call(thisArg as T, error),
+      );
       return;
     }
     // Without hooks the method is called from here. Nothing can have changed the context yet, so
@@ -348,28 +354,32 @@ export function invokeServiceCallback(
     const complete = args.length === argumentsOf(method).length && args[args.length - 1] === context.params;
     started = startOriginal(meta, service, context, complete ? args : undefined);
   } catch (error: unknown) {
-    failed(error);
+    failed.call(thisArg as T, error);
     return;
   }
-  Promise.resolve(started).then((result) => {
-    context.result = result;
-    finishCall(service, meta, context, done, failed);
-  }, failed);
+  Promise.resolve(started).then(
+    (result) => {
+      context.result = result;
+      finishCall(service, meta, context, done, failed, thisArg as T);
+    },
+    (error: unknown) => failed.call(thisArg as T, error),
+  );
 }
 
 /** The end of every call, hooked or not: its events, then the caller's `done`; what they throw goes to `failed`. */
-function finishCall(
+function finishCall<T>(
   service: Service,
   meta: ServiceMeta,
   context: HookContext,
-  done: (context: HookContext) => void,
-  failed: (error: unknown) => void,
+  done: (this: T, context: HookContext) => void,
+  failed: (this: T, error: unknown) => void,
+  thisArg: T,
 ): void {
   try {
     emitEvents(service as Service & ServiceAddons, meta, context);
-    done(context);
+    done.call(thisArg, context);
   } catch (error: unknown) {
-    failed(error);
+    failed.call(thisArg, error);
   }
 }
 

@@ -18,9 +18,17 @@ import {
   createPreflightResponse,
   setHandlerCorsPolicy,
   type CorsOptions,
+  type CorsPolicy,
 } from './cors.js';
 import { createErrorResponse, createErrorStep, logServerError, type ErrorStep } from './error-handler.js';
-import type { HandlerContext, HandlerMiddleware, RequestHandler, Responder } from './declarations.js';
+import type {
+  HandlerContext,
+  HandlerMiddleware,
+  HandlerParams,
+  RequestHandler,
+  Responder,
+  ResponseCallback,
+} from './declarations.js';
 import { createJsonResponse, getJsonText } from './json-response.js';
 import { parseQueryString, setQuery } from './query-parser.js';
 import { getPathname, RequestContext } from './handler-context.js';
@@ -87,11 +95,18 @@ function createServiceResponse(hook: HookContext, context: HandlerContext): Resp
   );
 }
 
+/** Where `serveCall` reports, with `this` = the target: `served(hook)` once the call is over, else `failed(error)`. */
+interface CallTarget {
+  // Function-valued fields rather than methods: serveCall hands them on, unbound, with the target.
+  readonly served: (this: CallTarget, hook: HookContext) => void;
+  readonly failed: (this: CallTarget, error: unknown) => void;
+}
+
 /**
- * Routes the request, maps it to a service method, calls it and sets `context.response`; then calls
- * `done`, or `failed` with what went wrong (before the call too: 404, 405, 400).
+ * Routes the request, maps it to a service method and calls it; then calls `target.served` with the
+ * final hook context, or `target.failed` with what went wrong (before the call too: 404, 405, 400).
  */
-function serveCall(context: HandlerContext, done: () => void, failed: (error: unknown) => void): void {
+function serveCall(context: HandlerContext, target: CallTarget): void {
   const { app, request, params } = context;
   let service: Service;
   let method: string;
@@ -106,60 +121,146 @@ function serveCall(context: HandlerContext, done: () => void, failed: (error: un
     if (params.query === undefined) params.query = {};
     args = restArguments(method, { id: lookup.id, data: context.data, params });
   } catch (error: unknown) {
-    failed(error);
+    target.failed(error);
     return;
   }
-  invokeServiceCallback(
-    app,
-    service,
-    method,
-    args,
-    (hook) => {
-      context.response = createServiceResponse(hook, context);
-      done();
-    },
-    failed,
-  );
+  invokeServiceCallback(app, service, method, args, target.served, target.failed, undefined, target);
+}
+
+/** The service call of a composed chain, which settles the promise `callService` returns. */
+class PromisedCall implements CallTarget {
+  constructor(
+    private readonly context: HandlerContext,
+    private readonly resolve: () => void,
+    readonly failed: (error: unknown) => void,
+  ) {}
+
+  served(hook: HookContext): void {
+    this.context.response = createServiceResponse(hook, this.context);
+    this.resolve();
+  }
 }
 
 /** The last step of every composed chain: `serveCall` as a middleware. */
 const callService: Middleware<HandlerContext> = (context) =>
   new Promise<void>((resolve, reject) => {
-    serveCall(context, resolve, reject);
+    serveCall(context, new PromisedCall(context, resolve, reject));
   });
 
+/** What the requests of one `createHandler` handler share. */
+interface HandlerShared {
+  readonly cors: CorsPolicy;
+  /** The default chain's `errorHandler()`. */
+  readonly errors: ErrorStep;
+}
+
 /**
- * The default chain, `[errorHandler(), queryParser(), bodyParser()]` and the service call, run as one
- * step instead of composed: the same work and the same answers, with fewer promises and calls per
- * request. Calls `settle` once the response (or the error answer) is in `context.response`; its
- * `failed` form only for an error the error answer itself threw.
+ * Answers through `reply`: with `response`, or (`failed`) with the JSON error for `error`; HEAD and
+ * CORS applied (`finish`). Never throws: what fails here goes to `reply` as an error.
  */
-function runDefaultChain(
-  context: RequestContext,
-  errors: ErrorStep,
-  settle: (failed: boolean, error?: unknown) => void,
+function settle(
+  shared: HandlerShared,
+  request: Request,
+  origin: string | null,
+  reply: ResponseCallback,
+  failed: boolean,
+  error: unknown,
+  response: Response | undefined,
 ): void {
-  const fail = (error: unknown): void => {
-    try {
-      errors.answer(context, error);
-    } catch (failure: unknown) {
-      settle(true, failure);
-      return;
-    }
-    settle(false);
-  };
-  const succeed = (): void => settle(false);
-  errors.attach(context);
-  let reading: Promise<void> | undefined;
+  let answer: Response;
   try {
-    setQuery(context, parseQueryString);
-    reading = readContextBody(context, DEFAULT_BODY_LIMIT);
-  } catch (error: unknown) {
-    fail(error);
+    answer = finish(
+      request,
+      origin,
+      shared.cors,
+      failed
+        ? createErrorResponse(error, console, request)
+        : (response ?? createErrorResponse(noResponse(), console, request)),
+    );
+  } catch (failure: unknown) {
+    reply(null, failure);
     return;
   }
-  if (reading === undefined) serveCall(context, succeed, fail);
-  else reading.then(() => serveCall(context, succeed, fail), fail);
+  reply(answer);
+}
+
+/**
+ * One request through a `createHandler` handler: the context its middleware sees, and what its answer
+ * needs (`reply`, the request's `Origin`). The steps of the default chain are its methods, so that a
+ * request waiting for its service holds this one object instead of a closure and a context per step,
+ * which the collector would copy.
+ */
+class Exchange extends RequestContext implements CallTarget {
+  readonly #shared: HandlerShared;
+  readonly #origin: string | null;
+  readonly #reply: ResponseCallback;
+
+  constructor(
+    app: Application,
+    request: Request,
+    params: HandlerParams,
+    shared: HandlerShared,
+    origin: string | null,
+    reply: ResponseCallback,
+  ) {
+    super(app, request, params);
+    // Set here, so that every field is in the object from the start (one allocation, no growing).
+    this.data = undefined;
+    this.response = undefined;
+    this.logError = undefined;
+    this.#shared = shared;
+    this.#origin = origin;
+    this.#reply = reply;
+  }
+
+  /**
+   * The default chain, `[errorHandler(), queryParser(), bodyParser()]` and the service call, run as
+   * one step instead of composed: the same work and the same answers, with fewer promises and calls.
+   */
+  runDefaultChain(): void {
+    this.#shared.errors.attach(this);
+    let reading: Promise<void> | undefined;
+    try {
+      setQuery(this, parseQueryString);
+      reading = readContextBody(this, DEFAULT_BODY_LIMIT);
+    } catch (error: unknown) {
+      this.failed(error);
+      return;
+    }
+    if (reading === undefined) serveCall(this, this);
+    else
+      reading.then(
+        () => serveCall(this, this),
+        (error: unknown) => this.failed(error),
+      );
+  }
+
+  /** The service call is over: answers with its response. */
+  served(hook: HookContext): void {
+    this.response = createServiceResponse(hook, this);
+    this.settle(false);
+  }
+
+  /** A step of the default chain threw: answers as `errorHandler()` does. */
+  failed(error: unknown): void {
+    try {
+      this.#shared.errors.answer(this, error);
+    } catch (failure: unknown) {
+      this.settle(true, failure);
+      return;
+    }
+    this.settle(false);
+  }
+
+  /** Answers with `this.response`, or (`failed`) with the JSON error for `error`. Never throws. */
+  settle(failed: boolean, error?: unknown): void {
+    settle(this.#shared, this.request, this.#origin, this.#reply, failed, error, this.response);
+  }
+}
+
+/** The last touches every response gets: no body for `HEAD`, the CORS headers. */
+function finish(request: Request, origin: string | null, cors: CorsPolicy, response: Response): Response {
+  return applyCors(request.method === 'HEAD' ? withoutBody(response) : response, origin, cors);
 }
 
 /** A `HEAD` answer: the `GET` response's status and headers, no body (its stream is cancelled). */
@@ -203,12 +304,8 @@ export function createHandler(
 ): RequestHandler {
   // Without a middleware array, the default chain runs as one step (runDefaultChain).
   const run = middleware === undefined ? null : compose<HandlerContext>([...middleware, callService]);
-  const errors = createErrorStep(); // the default chain's errorHandler()
   const cors = createCorsPolicy(options.cors);
-
-  /** The last touches every response gets: no body for `HEAD`, the CORS headers. */
-  const finish = (request: Request, origin: string | null, response: Response): Response =>
-    applyCors(request.method === 'HEAD' ? withoutBody(response) : response, origin, cors);
+  const shared: HandlerShared = { cors, errors: createErrorStep() };
 
   // A callback rather than a promise: `toRuntimeHandler` calls this directly, which saves a promise
   // and a reaction per request; `handle` wraps it in the promise other runtimes expect.
@@ -219,47 +316,31 @@ export function createHandler(
     }
     // Read from the object given to `params.headers`, which costs less than a second lookup.
     let origin: string | null = null;
-    let context: RequestContext;
-    /** Answers with the chain's response, or with the error it `failed` with. Never throws. */
-    const settle = (failed: boolean, error?: unknown): void => {
-      let response: Response;
-      try {
-        response = finish(
-          request,
-          origin,
-          failed
-            ? createErrorResponse(error, console, request)
-            : (context.response ?? createErrorResponse(noResponse(), console, request)),
-        );
-      } catch (failure: unknown) {
-        reply(null, failure);
-        return;
-      }
-      reply(response);
-    };
+    let exchange: Exchange;
     try {
       const headers = getRequestHeaders(request);
       origin = headers.origin ?? null;
-      context = new RequestContext(app, request, { provider: 'rest', headers, route: {}, request });
+      const params: HandlerParams = { provider: 'rest', headers, route: {}, request };
+      exchange = new Exchange(app, request, params, shared, origin, reply);
       const ip = getClientAddress(request);
-      if (ip !== undefined) context.params.ip = ip;
+      if (ip !== undefined) params.ip = ip;
       try {
-        context.lookup = app.lookup(context.pathname);
-        if (context.lookup !== null) context.params.route = context.lookup.route;
+        exchange.lookup = app.lookup(exchange.pathname);
+        if (exchange.lookup !== null) params.route = exchange.lookup.route;
       } catch {
         // Malformed percent-encoding: the lookup is repeated in the chain, where errorHandler answers it.
       }
     } catch (error: unknown) {
-      settle(true, error);
+      settle(shared, request, origin, reply, true, error, undefined);
       return;
     }
     if (run === null) {
-      runDefaultChain(context, errors, settle);
+      exchange.runDefaultChain();
       return;
     }
-    run(context).then(
-      () => settle(false),
-      (error: unknown) => settle(true, error),
+    run(exchange).then(
+      () => exchange.settle(false),
+      (error: unknown) => exchange.settle(true, error),
     );
   };
 

@@ -113,4 +113,31 @@ describe('invokeServiceCallback', () => {
     expect(seen.synchronous).toBe(true);
     expect(seen.done).toEqual([]);
   });
+
+  it('calls done and failed with this = thisArg, with and without hooks and before any hook runs', async () => {
+    const { app, service } = createThings();
+    const target = { name: 'the request', seen: [] as string[] };
+    function done(this: typeof target): void {
+      this.seen.push(`done:${this.name}`);
+    }
+    function failed(this: typeof target): void {
+      this.seen.push(`failed:${this.name}`);
+    }
+    const settled = () => new Promise((resolve) => setTimeout(resolve, 5));
+    invokeServiceCallback(app, service, 'get', ['7', {}], done, failed, undefined, target);
+    invokeServiceCallback(app, service, 'get', ['missing', {}], done, failed, undefined, target);
+    invokeServiceCallback(app, { async get() {} }, 'get', ['7', {}], done, failed, undefined, target);
+    await settled();
+    (service as unknown as { hooks: (map: unknown) => void }).hooks({ before: { get: [() => undefined] } });
+    invokeServiceCallback(app, service, 'get', ['7', {}], done, failed, undefined, target);
+    invokeServiceCallback(app, service, 'get', ['missing', {}], done, failed, undefined, target);
+    await settled();
+    expect(target.seen.sort()).toEqual([
+      'done:the request',
+      'done:the request',
+      'failed:the request',
+      'failed:the request',
+      'failed:the request',
+    ]);
+  });
 });
