@@ -260,12 +260,12 @@ export class DocDbService<
       // One record without a pipeline: insertOne, then read it back with findOne, as get does, not
       // a general find. Only `$select` matters for the read; it is checked before anything is written.
       const doc = this.prepareNewRecord(data, params);
-      const $select = params.query?.$select;
+      const select = this.selectOnly(params);
       const projection =
-        $select === undefined
+        select.$select === undefined
           ? undefined
           : getProjection(
-              this.prepareQuery(null, this.internalParams(params, { $select })).filters.$select,
+              this.prepareQuery(null, this.internalParams(params, select)).filters.$select,
               this.id,
             );
       const model = this.knownModel(params) ?? (await this.getModel(params));
