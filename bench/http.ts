@@ -258,30 +258,32 @@ async function startServers(
 
 /**
  * How `server` compares to `reference` in `scenario`, round by round: the ratio of their req/s in
- * each round. Pairing by round cancels much of the drift of a shared machine.
+ * each round, or with `measure` `'cpu'` the reference's CPU time per request divided by the server's
+ * (so that above 1 means `server` does better in both). Pairing by round cancels much of the drift
+ * of a shared machine.
  */
-export function roundRatios(rows: HttpRow[], server: string, reference: string, scenario: string): number[] {
-  const a = rows.find((r) => r.server === server && r.scenario === scenario)?.perRound;
-  const b = rows.find((r) => r.server === reference && r.scenario === scenario)?.perRound;
+export function roundRatios(
+  rows: HttpRow[],
+  server: string,
+  reference: string,
+  scenario: string,
+  measure: 'rps' | 'cpu' = 'rps',
+): number[] {
+  const field = measure === 'rps' ? 'perRound' : 'cpuPerRound';
+  const a = rows.find((r) => r.server === server && r.scenario === scenario)?.[field];
+  const b = rows.find((r) => r.server === reference && r.scenario === scenario)?.[field];
   if (a === undefined || b === undefined) return [];
-  return a.map((value, round) => value / b[round]!);
+  return a.map((value, round) => (measure === 'rps' ? value / b[round]! : b[round]! / value));
 }
 
-/** The median of {@link roundRatios}: how `server` compares to `reference` in `scenario`. */
+/** The median of {@link roundRatios} in req/s (`NaN` without rows): how `server` compares to `reference`. */
 export function ratio(rows: HttpRow[], server: string, reference: string, scenario: string): number {
-  const ratios = roundRatios(rows, server, reference, scenario);
-  return ratios.length === 0 ? Number.NaN : median(ratios);
+  return median(roundRatios(rows, server, reference, scenario));
 }
 
-/**
- * The same comparison in CPU time: the median over rounds of `reference`'s CPU time per request
- * divided by `server`'s (so, like {@link ratio}, above 1 means `server` does more per core).
- */
+/** The same comparison in CPU time per request: the median of {@link roundRatios} with `'cpu'`. */
 export function cpuRatio(rows: HttpRow[], server: string, reference: string, scenario: string): number {
-  const a = rows.find((r) => r.server === server && r.scenario === scenario)?.cpuPerRound;
-  const b = rows.find((r) => r.server === reference && r.scenario === scenario)?.cpuPerRound;
-  if (a === undefined || b === undefined) return Number.NaN;
-  return median(a.map((value, round) => b[round]! / value));
+  return median(roundRatios(rows, server, reference, scenario, 'cpu'));
 }
 
 /**
