@@ -18,7 +18,7 @@ import { ChangeHistory, DEFAULT_HISTORY_SIZE } from './engine/change-history.js'
 import { Engine } from './engine/database.js';
 import { Persistence } from './engine/persistence.js';
 import { repairDataDirectory } from './engine/repair.js';
-import type { PersistenceOptions } from './engine/persistence.js';
+import type { EmbeddedServer, EmbeddedServerOptions } from './declarations.js';
 import { abortTransaction } from './engine/transactions.js';
 import { expireDocuments } from './engine/ttl.js';
 import { HistoryStore } from './history-store.js';
@@ -27,71 +27,6 @@ import { startInWorker } from './worker-host.js';
 
 /** Sessions unused this long are forgotten (logicalSessionTimeoutMinutes: 30). */
 const SESSION_TIMEOUT_MS = 30 * 60_000;
-
-/** Options of {@link startEmbeddedServer}. */
-export interface EmbeddedServerOptions {
-  /** TCP port; 0 (default) picks a free one. */
-  port?: number;
-  /** Interface to bind; default `127.0.0.1`. */
-  host?: string;
-  /**
-   * Replica-set name advertised in `hello` (default `'plume'`): enables retryable writes and lets
-   * `?replicaSet=<name>` URIs connect. `false` advertises a standalone server.
-   */
-  replicaSet?: string | false;
-  /** Idle cursors are closed after this many milliseconds (default 600 000, like MongoDB). */
-  cursorTimeoutMs?: number;
-  /** How often TTL indexes are swept, in milliseconds (default 60 000, like MongoDB). */
-  ttlIntervalMs?: number;
-  /** Transactions idle longer than this are aborted, in milliseconds (default 60 000). */
-  transactionLifetimeMs?: number;
-  /** How long a plain write waits for a transaction holding its document, in milliseconds (default 5 000). */
-  lockTimeoutMs?: number;
-  /**
-   * Data directory. When set, data survives restarts (append-only journal fsynced before each reply,
-   * compacted snapshots) and a lock file keeps a second server out. Without it, data lives in memory.
-   */
-  dbPath?: string;
-  /**
-   * How many committed changes are kept for change streams (default 10 000). A stream resuming from a
-   * point older than that fails with ChangeStreamHistoryLost (286).
-   */
-  changeStreamHistory?: number;
-  /** Persistence tuning (only with `dbPath`). */
-  persistence?: PersistenceOptions;
-  /**
-   * Repair `dbPath` before starting: salvage every readable record into a new snapshot and move the
-   * damaged files aside (see {@link repairDataDirectory}). Default false: a damaged data file stops
-   * start-up with a `DataFileError` naming the file and byte offset, and nothing is written.
-   */
-  repair?: boolean;
-  /**
-   * Run the server in a worker thread so long scans do not block this event loop (default false).
-   * The returned object is the same; `stop()` also terminates the worker.
-   */
-  worker?: boolean;
-  /**
-   * Called when a client sends a malformed message (a bad size, illegal OP_MSG flag bits, a checksum
-   * mismatch, an absurd messageLength): that connection is closed, every other client is still served.
-   * Default: one line on stderr. Not called with `worker: true` (the worker logs to stderr).
-   */
-  onProtocolError?: (error: Error, remote: string) => void;
-}
-
-/** A running embedded server. */
-export interface EmbeddedServer {
-  /** Connection string for the driver, e.g. `mongodb://127.0.0.1:54321/`. Works as is and with `?replicaSet=` or `?directConnection=true` appended. */
-  uri: string;
-  /** The bound TCP port. */
-  port: number;
-  /** The bound interface. */
-  host: string;
-  /**
-   * Closes the listener and every connection and stops timers; with `dbPath`, also writes a final
-   * snapshot and releases the lock file. Resolves once closed; idempotent.
-   */
-  stop(): Promise<void>;
-}
 
 /**
  * Starts a MongoDB wire-protocol server in this process (or a worker thread with `worker: true`).
@@ -186,6 +121,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   };
 }
 
+export type { EmbeddedServer, EmbeddedServerOptions } from './declarations.js';
 export type { PersistenceOptions } from './engine/persistence.js';
 export { DataFileError } from './engine/data-file.js';
 export { repairDataDirectory } from './engine/repair.js';

@@ -1,6 +1,6 @@
 /** Runs the embedded server in a worker thread (see `EmbeddedServerOptions.worker`). */
 import { Worker } from 'node:worker_threads';
-import type { EmbeddedServer, EmbeddedServerOptions } from './index.js';
+import type { EmbeddedServer, EmbeddedServerOptions } from './declarations.js';
 
 /**
  * Starts the server inside a worker thread and resolves once it listens.

@@ -1,7 +1,7 @@
 /** Namespace and index commands, and database/collection statistics. */
 import { BSON } from 'bson';
 import { describeCollation } from '../engine/collation.js';
-import type { Collection } from '../engine/database.js';
+import type { Collection } from '../engine/collection.js';
 
 import { parseIndexSpec, sameIndex } from '../engine/indexes.js';
 import { compile, prepareFilter } from '../engine/query.js';

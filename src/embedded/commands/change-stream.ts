@@ -9,7 +9,7 @@ import type { Timestamp } from 'bson';
 import { ChangeStreamReader, decodeResumeToken, historyLost } from '../engine/change-stream.js';
 import type { StreamOptions, StreamScope } from '../engine/change-stream.js';
 import type { Cursor } from '../engine/cursors.js';
-import { checkDbName } from '../engine/database.js';
+import { checkDbName } from '../engine/namespace.js';
 import { isPlainObject } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';

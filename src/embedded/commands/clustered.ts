@@ -1,5 +1,5 @@
 /** The `_id` index of a collection, clustered (`clusteredIndex` create option) or not. */
-import type { Collection } from '../engine/database.js';
+import type { Collection } from '../engine/collection.js';
 import { isPlainObject, keyOf } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';

@@ -4,9 +4,12 @@
  */
 import type { Collation } from '../engine/collation.js';
 import { CursorManager } from '../engine/cursors.js';
-import type { Collection, Engine } from '../engine/database.js';
-import { BlockedByTransaction, checkCollectionName } from '../engine/database.js';
-import type { Session, Transaction } from '../engine/transactions.js';
+import type { Collection } from '../engine/collection.js';
+import type { Engine } from '../engine/database.js';
+import { BlockedByTransaction } from '../engine/database.js';
+import { checkCollectionName } from '../engine/namespace.js';
+import type { Session } from '../engine/transactions.js';
+import type { Transaction } from '../engine/transaction.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import { parseCollation } from './collation.js';

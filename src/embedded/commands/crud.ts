@@ -1,5 +1,5 @@
 /** Write commands: insert, update, delete, findAndModify. */
-import type { Collection } from '../engine/database.js';
+import type { Collection } from '../engine/collection.js';
 import { evaluateLet } from '../engine/let-variables.js';
 import { createIn } from '../engine/transaction-ddl.js';
 import { deleteStatement, findAndModify, insertOne, updateStatement } from '../engine/write.js';

@@ -2,7 +2,8 @@
  * `collMod`'s `index` option: changes one index in place (`hidden`, `expireAfterSeconds`,
  * `prepareUnique`, and the conversion to `unique`, refused while duplicates exist).
  */
-import type { Collection, Engine } from '../engine/database.js';
+import type { Collection } from '../engine/collection.js';
+import type { Engine } from '../engine/database.js';
 import { Index } from '../engine/indexes.js';
 import type { IndexSpec } from '../engine/indexes.js';
 import { isPlainObject, keyOf } from '../engine/values.js';

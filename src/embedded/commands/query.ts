@@ -12,7 +12,7 @@ import { prepareFilter } from '../engine/query.js';
 import { bsonTypeName, isPlainObject, keyOf, pathValues } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
-import type { Collection } from '../engine/database.js';
+import type { Collection } from '../engine/collection.js';
 import type { CommandContext, Handler } from './context.js';
 import { changeStreamGetMore, isChangeStream, openChangeStream } from './change-stream.js';
 import { batchSizeOf, collationFor, collectionName, docOption, intOption } from './context.js';

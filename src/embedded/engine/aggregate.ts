@@ -5,7 +5,8 @@
  */
 import { Aggregator } from 'mingo/aggregator';
 import { recordWrite } from './change-record.js';
-import type { Collection, Engine } from './database.js';
+import type { Collection } from './collection.js';
+import type { Engine } from './database.js';
 import type { Collation } from './collation.js';
 import { withSystemVariables } from './let-variables.js';
 import { duplicateKeyError } from './collection.js';
@@ -18,7 +19,7 @@ import { matchDocs } from './read.js';
 import { normalizePipeline } from './specs.js';
 import { mingoOptions } from './query.js';
 import { parseTextQuery, textScore } from './text.js';
-import type { Transaction } from './transactions.js';
+import type { Transaction } from './transaction.js';
 import { insertOne } from './write.js';
 import { cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';

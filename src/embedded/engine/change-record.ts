@@ -4,8 +4,9 @@
  * Writes of a transaction are staged until it commits.
  */
 import type { ChangeDraft } from './change-history.js';
-import type { Collection, Engine } from './database.js';
-import type { Transaction } from './transactions.js';
+import type { Collection } from './collection.js';
+import type { Engine } from './database.js';
+import type { Transaction } from './transaction.js';
 import { isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 

@@ -7,7 +7,7 @@
 import { BSON, Binary, Long, UUID } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 import type { ChangeHistory, ChangeRecord, ClusterTime } from './change-history.js';
-import { MAX_BATCH_BYTES } from './cursors.js';
+import { MAX_BATCH_BYTES } from './limits.js';
 import type { Engine } from './database.js';
 import { mingoOptions } from './query.js';
 import { normalizePipeline } from './specs.js';

@@ -2,8 +2,10 @@
  * One collection's data: documents keyed by canonical `_id`, plus its secondary indexes.
  * Documents are immutable once stored; every write swaps in a new object, so readers holding
  * references (cursors, snapshots) never see a change. A state may be pinned by snapshots, in which
- * case the owner copies it before writing (copy-on-write).
+ * case the owner copies it before writing (copy-on-write). A `Collection` holds the live state with
+ * the collection's name, options and UUID.
  */
+import { UUID } from 'bson';
 import type { Collation } from './collation.js';
 import { Index } from './indexes.js';
 import type { IndexSpec } from './indexes.js';
@@ -127,5 +129,33 @@ export class CollectionState {
       index.add(idKey, keys);
     }
     this.indexes.push(index);
+  }
+}
+
+/** A collection: its live state plus metadata. */
+export class Collection {
+  readonly db: string;
+  name: string;
+  readonly uuid = new UUID();
+  readonly options: CollectionOptions;
+  state: CollectionState;
+  /** Global write sequence of the last committed write per `_id` key (conflict detection). */
+  readonly writeSeq = new Map<string, number>();
+
+  constructor(db: string, name: string, options: CollectionOptions = {}, state?: CollectionState) {
+    this.db = db;
+    this.name = name;
+    this.options = options;
+    this.state = state ?? new CollectionState();
+  }
+
+  get ns(): string {
+    return `${this.db}.${this.name}`;
+  }
+
+  /** The live state, copied first when snapshots pin it. */
+  writable(): CollectionState {
+    if (this.state.pins > 0) this.state = this.state.clone();
+    return this.state;
   }
 }

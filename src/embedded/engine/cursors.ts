@@ -5,10 +5,8 @@
 import { BSON, Long } from 'bson';
 import { randomBytes } from 'node:crypto';
 import type { ChangeStreamReader } from './change-stream.js';
+import { MAX_BATCH_BYTES } from './limits.js';
 import type { Doc } from './values.js';
-
-/** Reply batches stop before this many bytes of documents (the 16 MiB BSON limit minus headroom). */
-export const MAX_BATCH_BYTES = 16 * 1024 * 1024 - 64 * 1024;
 
 /** An open cursor. */
 export interface Cursor {

@@ -2,13 +2,13 @@
  * The storage engine: databases → collections, namespace operations, and the read/write state
  * resolution that gives transactions their snapshot and private copies.
  */
-import { UUID } from 'bson';
 import { ChangeHistory } from './change-history.js';
-import { CollectionState } from './collection.js';
+import { Collection, CollectionState } from './collection.js';
 import type { CollectionOptions } from './collection.js';
 import type { IndexSpec } from './indexes.js';
-import type { Transaction } from './transactions.js';
-import { writeConflict } from './transactions.js';
+import { checkCollectionName, checkDbName, splitNs } from './namespace.js';
+import type { Transaction } from './transaction.js';
+import { writeConflict } from './transaction.js';
 import { cloneValue } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -23,56 +23,6 @@ export type Change =
   | { op: 'dropIndex'; ns: string; name: string }
   | { op: 'rename'; ns: string; to: string }
   | { op: 'dropDatabase'; db: string };
-
-/** A collection: its live state plus metadata. */
-export class Collection {
-  readonly db: string;
-  name: string;
-  readonly uuid = new UUID();
-  readonly options: CollectionOptions;
-  state: CollectionState;
-  /** Global write sequence of the last committed write per `_id` key (conflict detection). */
-  readonly writeSeq = new Map<string, number>();
-
-  constructor(db: string, name: string, options: CollectionOptions = {}, state?: CollectionState) {
-    this.db = db;
-    this.name = name;
-    this.options = options;
-    this.state = state ?? new CollectionState();
-  }
-
-  get ns(): string {
-    return `${this.db}.${this.name}`;
-  }
-
-  /** The live state, copied first when snapshots pin it. */
-  writable(): CollectionState {
-    if (this.state.pins > 0) this.state = this.state.clone();
-    return this.state;
-  }
-}
-
-/** Validates a collection name. @throws CommandError InvalidNamespace (73). */
-export function checkCollectionName(name: unknown): string {
-  if (
-    typeof name !== 'string' ||
-    name.length === 0 ||
-    name.includes('$') ||
-    name.includes('\0') ||
-    name.startsWith('.')
-  ) {
-    throw new CommandError(ErrorCodes.InvalidNamespace, `Invalid collection name: ${String(name)}`);
-  }
-  return name;
-}
-
-/** Validates a database name. @throws CommandError InvalidNamespace (73). */
-export function checkDbName(name: unknown): string {
-  if (typeof name !== 'string' || name.length === 0 || /[/\\. "$*<>:|?\0]/.test(name) || name.length > 63) {
-    throw new CommandError(ErrorCodes.InvalidNamespace, `Invalid database name: '${String(name)}'`);
-  }
-  return name;
-}
 
 /** All databases and collections of one server. */
 export class Engine {
@@ -248,11 +198,4 @@ export class BlockedByTransaction extends Error {
   constructor() {
     super('blocked by an open transaction');
   }
-}
-
-/** Splits `db.coll.name` into `[db, 'coll.name']`. */
-export function splitNs(ns: string): [string, string] {
-  const dot = ns.indexOf('.');
-  if (dot <= 0) throw new CommandError(ErrorCodes.InvalidNamespace, `Invalid namespace: ${ns}`);
-  return [ns.slice(0, dot), ns.slice(dot + 1)];
 }

@@ -15,6 +15,8 @@ export const MAX_BSON_OBJECT_SIZE = 16 * 1024 * 1024;
 export const MAX_BSON_INTERNAL_SIZE = MAX_BSON_OBJECT_SIZE + 16 * 1024;
 /** Nesting levels a stored document may have (the document itself is level 1). */
 export const MAX_NESTING_DEPTH = 100;
+/** Reply batches stop before this many bytes of documents (the 16 MiB BSON limit minus headroom). */
+export const MAX_BATCH_BYTES = MAX_BSON_OBJECT_SIZE - 64 * 1024;
 
 /** True when `value` nests objects or arrays deeper than `max` levels (iterative: no stack overflow). */
 function deeperThan(value: Doc, max: number): boolean {

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CollectionOptions } from './collection.js';
 import type { Change, Engine } from './database.js';
-import { splitNs } from './database.js';
+import { splitNs } from './namespace.js';
 import type { IndexSpec } from './indexes.js';
 import { keyOf } from './values.js';
 import type { Doc } from './values.js';

@@ -10,7 +10,7 @@ import type { CollectionState } from './collection.js';
 import type { Engine } from './database.js';
 import { clusterTime } from './let-variables.js';
 import { bsonTag } from './values.js';
-import { Transaction } from './transactions.js';
+import { Transaction } from './transaction.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 /** MongoDB's minSnapshotHistoryWindowInSeconds default: how long a pinned time stays readable. */

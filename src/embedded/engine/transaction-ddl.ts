@@ -3,11 +3,12 @@
  * (other sessions see neither), and vanish with it on abort. Only collections that do not exist yet may
  * get new indexes in a transaction, as in MongoDB.
  */
-import { checkCollectionName, checkDbName, Collection, splitNs } from './database.js';
+import { checkCollectionName, checkDbName, splitNs } from './namespace.js';
+import { Collection } from './collection.js';
 import type { Engine } from './database.js';
 import type { CollectionOptions } from './collection.js';
-import type { Transaction } from './transactions.js';
-import { writeConflict } from './transactions.js';
+import type { Transaction } from './transaction.js';
+import { writeConflict } from './transaction.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 /** The collection a command in `txn` (or outside any, when undefined) sees under `db.name`. */

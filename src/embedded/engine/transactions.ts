@@ -5,48 +5,13 @@
  * Writing a document that another session changed since the snapshot, or that another open transaction
  * has written, fails with WriteConflict (112) labelled TransientTransactionError.
  */
-import type { CollectionState } from './collection.js';
-import { splitNs } from './database.js';
-import type { Change, Collection, Engine } from './database.js';
+import type { Collection } from './collection.js';
+import type { Change, Engine } from './database.js';
+import { splitNs } from './namespace.js';
+import { Transaction, writeConflict } from './transaction.js';
 import { publishCreated } from './transaction-ddl.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
-
-/** One pending write of a transaction. */
-export type TxnWrite = { kind: 'put'; doc: Doc } | { kind: 'delete' };
-
-/** An open (or finished) multi-document transaction. */
-export class Transaction {
-  readonly txnNumber: number;
-  state: 'active' | 'committed' | 'aborted' = 'active';
-  /** Global write sequence at the first operation. */
-  startSeq: number;
-  /** Pinned live states, by namespace. */
-  readonly snapshots = new Map<string, CollectionState>();
-  /** Private copies the transaction has written to, by namespace. */
-  readonly privates = new Map<string, CollectionState>();
-  /** Writes by namespace and `_id` key, in order. */
-  readonly writes = new Map<string, Map<string, TxnWrite>>();
-  /** Collections created inside the transaction (invisible to others until commit), by namespace. */
-  readonly created = new Map<string, Collection>();
-  /** Last touch, ms since epoch (for transactionLifetimeLimitSeconds). */
-  lastUsed = Date.now();
-  readonly started = Date.now();
-  /** A snapshot read outside a transaction: sees only its pinned states (engine/point-in-time.ts). */
-  pointInTime = false;
-
-  constructor(txnNumber: number, startSeq: number) {
-    this.txnNumber = txnNumber;
-    this.startSeq = startSeq;
-  }
-
-  /** Releases pinned snapshots. */
-  release(): void {
-    for (const state of this.snapshots.values()) state.pins = Math.max(0, state.pins - 1);
-    this.snapshots.clear();
-    this.privates.clear();
-  }
-}
 
 /** A logical session (`lsid`). */
 export class Session {
@@ -61,15 +26,6 @@ export class Session {
   constructor(id: string) {
     this.id = id;
   }
-}
-
-/** The error raised when a write conflicts with another transaction or a newer write. */
-export function writeConflict(): CommandError {
-  return new CommandError(
-    ErrorCodes.WriteConflict,
-    'Write conflict during plan execution and yielding is disabled. :: Please retry your operation or multi-document transaction.',
-    { labels: ['TransientTransactionError'] },
-  );
 }
 
 /** The error for an unknown or finished transaction number. */

@@ -5,13 +5,14 @@
 import { ObjectId } from 'bson';
 import { recordWrite } from './change-record.js';
 import { CollectionState } from './collection.js';
-import type { Collection, Engine } from './database.js';
+import type { Collection } from './collection.js';
+import type { Engine } from './database.js';
 import type { Collation } from './collation.js';
 import { checkStorable } from './limits.js';
 import { checkArrayFilters } from './positional.js';
 import { matchDocs, runQuery } from './read.js';
 import { compile, prepareFilter, splitText } from './query.js';
-import type { Transaction, TxnWrite } from './transactions.js';
+import type { Transaction, TxnWrite } from './transaction.js';
 import { applyUpdate, buildUpsert, updateKind } from './update.js';
 import { bsonTypeName, cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
