@@ -1,6 +1,5 @@
 import {
   compose,
-  getResponse,
   getServiceMethod,
   invokeServiceCallback,
   METHOD_HEADER,
@@ -13,14 +12,13 @@ import {
 import { GeneralError, NotFound } from '../errors/index.js';
 import { DEFAULT_BODY_LIMIT, readContextBody } from './body-parser.js';
 import {
-  applyCors,
   createCorsPolicy,
   createPreflightResponse,
   setHandlerCorsPolicy,
   type CorsOptions,
   type CorsPolicy,
 } from './cors.js';
-import { createErrorResponse, createErrorStep, logServerError, type ErrorStep } from './error-handler.js';
+import { createErrorResponse, createErrorStep, type ErrorStep } from './error-handler.js';
 import type {
   HandlerContext,
   HandlerMiddleware,
@@ -29,11 +27,11 @@ import type {
   Responder,
   ResponseCallback,
 } from './declarations.js';
-import { createJsonResponse, getJsonText } from './json-response.js';
+import { finishResponse } from './finish-response.js';
 import { parseQueryString, setQuery } from './query-parser.js';
 import { getPathname, RequestContext } from './handler-context.js';
 import { getClientAddress, getRequestHeader, getRequestHeaders } from './runtime-request.js';
-import { createEventStream, isAsyncIterable } from '../core/index.js';
+import { createServiceResponse } from './service-response.js';
 
 /** Options of `createHandler(app, middleware, options)`. */
 export interface HandlerOptions {
@@ -51,49 +49,7 @@ export function getResponder(handler: RequestHandler): Responder | undefined {
   return responders.get(handler);
 }
 
-const logToConsole = (error: unknown): void => logServerError(console, error);
-
 const noResponse = (): GeneralError => new GeneralError('The middleware chain did not produce a response');
-
-/** Response headers: the transport's own first, then `http.headers` from hooks, which win. */
-function buildHeaders(own: Record<string, string>, extra: Record<string, string | string[]>): Headers {
-  const headers = new Headers(own);
-  for (const name of Object.keys(extra)) {
-    const value = extra[name];
-    if (Array.isArray(value)) {
-      headers.delete(name);
-      for (const item of value) headers.append(name, item);
-    } else if (value !== undefined) headers.set(name, value);
-  }
-  return headers;
-}
-
-/**
- * `value instanceof Response`, asked as `isPrototypeOf` of `Response.prototype`: the same answer
- * (both walk `value`'s prototype chain), but V8 compiles `instanceof` Node.js' global `Response` to
- * a generic call of about 200 instructions, and this to a few loads.
- */
-function isResponse(value: unknown): value is Response {
-  return Object.prototype.isPrototypeOf.call(Response.prototype, value as object);
-}
-
-/** Turns a finished service call into a `Response` (spec: "Response behaviour (Web Standard handler)"). */
-function createServiceResponse(hook: HookContext, context: HandlerContext): Response {
-  const { status, headers, body } = getResponse(hook);
-  if (isResponse(body)) return body;
-  const hasHeaders = Object.keys(headers).length > 0;
-  if (isAsyncIterable(body)) {
-    const own = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' };
-    const stream = createEventStream(body, context.request.signal, context.logError ?? logToConsole);
-    return new Response(stream, { status, headers: hasHeaders ? buildHeaders(own, headers) : own });
-  }
-  return createJsonResponse(
-    body,
-    status,
-    hasHeaders ? buildHeaders({}, headers) : undefined,
-    context.request,
-  );
-}
 
 /** Where `serveCall` reports, with `this` = the target: `served(hook)` once the call is over, else `failed(error)`. */
 interface CallTarget {
@@ -156,7 +112,7 @@ interface HandlerShared {
 
 /**
  * Answers through `reply`: with `response`, or (`failed`) with the JSON error for `error`; HEAD and
- * CORS applied (`finish`). Never throws: what fails here goes to `reply` as an error.
+ * CORS applied (`finishResponse`). Never throws: what fails here goes to `reply` as an error.
  */
 function settle(
   shared: HandlerShared,
@@ -169,7 +125,7 @@ function settle(
 ): void {
   let answer: Response;
   try {
-    answer = finish(
+    answer = finishResponse(
       request,
       origin,
       shared.cors,
@@ -256,26 +212,6 @@ class Exchange extends RequestContext implements CallTarget {
   settle(failed: boolean, error?: unknown): void {
     settle(this.#shared, this.request, this.#origin, this.#reply, failed, error, this.response);
   }
-}
-
-/** The last touches every response gets: no body for `HEAD`, the CORS headers. */
-function finish(request: Request, origin: string | null, cors: CorsPolicy, response: Response): Response {
-  return applyCors(request.method === 'HEAD' ? withoutBody(response) : response, origin, cors);
-}
-
-/** A `HEAD` answer: the `GET` response's status and headers, no body (its stream is cancelled). */
-function withoutBody(response: Response): Response {
-  const text = getJsonText(response);
-  if (text === undefined) {
-    const body = response.body;
-    if (body === null) return response;
-    body.cancel().catch(() => undefined);
-  }
-  const headless = new Response(null, response);
-  if (text !== undefined && !headless.headers.has('content-length')) {
-    headless.headers.set('content-length', String(new TextEncoder().encode(text).byteLength));
-  }
-  return headless;
 }
 
 /**
