@@ -1,9 +1,10 @@
 /**
  * The mingo operator context the engine uses: mingo's own operators, with collation-aware comparison
  * operators, range operators in MongoDB's comparison order, a BSON-aware `$type`, MongoDB's `$sort` and
- * `$group`, `$lookup` and `$graphLookup`, and the operators that compare or compute numbers (number-operators.ts) registered over the
- * built-ins. Used with the *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge
- * its built-ins over ours).
+ * `$group`, `$lookup`, `$graphLookup` and `$sample`, the `$elemMatch` projection, the operators that
+ * compare or compute numbers (number-operators.ts) and the expressions MongoDB refuses where mingo
+ * answers null (strict-expressions.ts), registered over the built-ins. Used with the *base* `Query` and
+ * `Aggregator` classes (the default `mingo` entry would merge its built-ins over ours).
  */
 import { Context, evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
@@ -19,6 +20,7 @@ import { bitQueryOperators } from './bits.js';
 import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
+import { elemMatchProjection } from './elem-match-projection.js';
 import { graphLookupStage } from './graph-lookup.js';
 import { groupStage } from './group.js';
 import { linearRegexOperator } from './linear-regex.js';
@@ -30,8 +32,10 @@ import {
   numberQueryOperators,
   numericQuery,
 } from './number-operators.js';
+import { sampleStage } from './sample.js';
 import { matchesSchema } from './schema.js';
 import { sortStage } from './sort.js';
+import { strictExpressions } from './strict-expressions.js';
 import { bsonTypeName, hasType, keyOf, pathCandidates, typeAlias } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -144,15 +148,22 @@ const typeExpression: ExpressionOp = (obj, expr, options) => {
 /** The engine's operator context. */
 export const CONTEXT: Context = Context.init({
   accumulator: { ...accumulatorOperators, ...numberAccumulators, ...orderedAccumulators },
-  expression: { ...expressionOperators, ...numberExpressions, ...orderedExpressions, $type: typeExpression },
+  expression: {
+    ...expressionOperators,
+    ...numberExpressions,
+    ...orderedExpressions,
+    ...strictExpressions,
+    $type: typeExpression,
+  },
   pipeline: {
     ...pipelineOperators,
     $graphLookup: graphLookupStage,
     $group: groupStage,
     $lookup: lookupStage,
+    $sample: sampleStage,
     $sort: sortStage,
   },
-  projection: projectionOperators,
+  projection: { ...projectionOperators, $elemMatch: elemMatchProjection },
   query: { ...builtin, ...overrides },
   window: windowOperators,
 });

@@ -14,6 +14,7 @@ import { Decimal128, Long } from 'bson';
 import type { AccumulatorOp, ExpressionOp, QueryOp } from './operator-types.js';
 import { add, divideDecimal, multiply, numberKind, subtract, widestOf } from './arithmetic.js';
 import type { NumberKind } from './arithmetic.js';
+import { modQuery } from './mod-query.js';
 import { asDouble, plainFields, plainNumbers } from './numbers.js';
 import { bsonTypeName } from './values.js';
 import { CommandError } from '../errors.js';
@@ -121,6 +122,9 @@ function typedExpression(name: string, op: ExpressionOp): ExpressionOp {
     const args = Array.isArray(evaluated) ? (evaluated as unknown[]) : [evaluated];
     if (name === '$toLong' && numberKind(args[0]) === 'long') return args[0];
     const kinds = args.map(numberKind);
+    if (name === '$mod' && kinds[0] && kinds[1] && Number(String(args[1])) === 0) {
+      throw new CommandError(16610, "can't $mod by zero");
+    }
     if (name === '$pow' && args.length === 2 && kinds[0] && kinds[1] && !kindOf(kinds)) {
       return integerPower(args[0], args[1]);
     }
@@ -210,7 +214,7 @@ function arithmetic(name: '$add' | '$subtract' | '$multiply'): ExpressionOp {
 
 /** Query operators that compare numbers inside their operand (registered over mingo's). */
 export const numberQueryOperators: Record<string, QueryOp> = {
-  $mod: numericQuery(queries['$mod']!),
+  $mod: modQuery,
   $all: numericQuery(queries['$all']!),
   $elemMatch: numericQuery(queries['$elemMatch']!),
   $size: numericQuery(queries['$size']!),

@@ -1,0 +1,126 @@
+/**
+ * Expression operators that MongoDB refuses to evaluate where mingo quietly answers null or nothing:
+ * `$size` of a value that is not an array, `$cond` without all three branches, `$switch` when no branch
+ * matches and there is no `default`. A pipeline that relied on mingo's answer would give MongoDB's
+ * users an error; the embedded database gives the same error, with MongoDB's code.
+ */
+import { evalExpr } from 'mingo/core';
+import type { Options } from 'mingo/types';
+import type { ExpressionOp } from './operator-types.js';
+import { numberKind } from './arithmetic.js';
+import { bsonTypeName, isPlainObject } from './values.js';
+import { CommandError } from '../errors.js';
+
+/**
+ * MongoDB's truth of an expression value: false, null, missing and zero of any number type are
+ * false, everything else (empty strings and arrays too) is true (manual, "$cond", "$and").
+ */
+export function isTruthy(value: unknown): boolean {
+  if (value === false || value === null || value === undefined) return false;
+  // Every BSON number type prints its value (`Long`, `Decimal128` and the wrappers included).
+  return numberKind(value) === undefined || Number((value as { toString(): string }).toString()) !== 0;
+}
+
+/** A value's type as MongoDB's messages name it (`missing` for undefined). */
+const typeName = (value: unknown): string => (value === undefined ? 'missing' : bsonTypeName(value));
+
+/** `$size`: the length of an array; anything else is error 17124 (manual, "$size (aggregation)"). */
+const size: ExpressionOp = (obj, expr, options) => {
+  // `{ $size: [x] }` is the one-argument list form of `{ $size: x }`.
+  const value = evalExpr(obj, Array.isArray(expr) && expr.length === 1 ? expr[0] : expr, options);
+  if (!Array.isArray(value)) {
+    throw new CommandError(
+      17124,
+      `The argument to $size must be an array. Type of argument: ${typeName(value)}`,
+    );
+  }
+  return value.length;
+};
+
+/** The `if`, `then` and `else` expressions of a `$cond`, in either form; MongoDB's errors otherwise. */
+function condBranches(expr: unknown): [unknown, unknown, unknown] {
+  if (Array.isArray(expr)) {
+    if (expr.length !== 3) {
+      throw new CommandError(
+        16020,
+        `Expression $cond takes exactly 3 arguments. ${expr.length} were passed in.`,
+      );
+    }
+    return [expr[0], expr[1], expr[2]];
+  }
+  if (!isPlainObject(expr)) {
+    throw new CommandError(16020, 'Expression $cond takes exactly 3 arguments. 1 were passed in.');
+  }
+  for (const name of Object.keys(expr)) {
+    if (name !== 'if' && name !== 'then' && name !== 'else') {
+      throw new CommandError(17083, `Unrecognized parameter to $cond: ${name}`);
+    }
+  }
+  if (!('if' in expr)) throw new CommandError(17080, "Missing 'if' parameter to $cond");
+  if (!('then' in expr)) throw new CommandError(17081, "Missing 'then' parameter to $cond");
+  if (!('else' in expr)) throw new CommandError(17082, "Missing 'else' parameter to $cond");
+  return [expr['if'], expr['then'], expr['else']];
+}
+
+/** `$cond`: `then` when `if` is true, else `else` (manual, "$cond (aggregation)"). */
+const cond: ExpressionOp = (obj, expr, options) => {
+  const [ifExpr, thenExpr, elseExpr] = condBranches(expr);
+  return evalExpr(obj, isTruthy(evalExpr(obj, ifExpr, options)) ? thenExpr : elseExpr, options);
+};
+
+/** A `$switch` argument checked as MongoDB checks it: branches of `case` and `then`, an optional `default`. */
+function switchSpec(expr: unknown): { branches: Record<string, unknown>[]; fallback?: unknown } {
+  if (!isPlainObject(expr)) {
+    throw new CommandError(40060, `$switch requires an object as an argument, found: ${typeName(expr)}`);
+  }
+  let branches: Record<string, unknown>[] = [];
+  for (const [name, value] of Object.entries(expr)) {
+    if (name === 'default') continue;
+    if (name !== 'branches') throw new CommandError(40067, `$switch found an unknown argument: ${name}`);
+    if (!Array.isArray(value)) {
+      throw new CommandError(40061, `$switch expected an array for 'branches', found: ${typeName(value)}`);
+    }
+    branches = value.map((branch: unknown) => {
+      if (!isPlainObject(branch)) {
+        throw new CommandError(
+          40062,
+          `$switch expected each branch to be an object, found: ${typeName(branch)}`,
+        );
+      }
+      for (const key of Object.keys(branch)) {
+        if (key !== 'case' && key !== 'then') {
+          throw new CommandError(40063, `$switch found an unknown argument to a branch: ${key}`);
+        }
+      }
+      if (!('case' in branch))
+        throw new CommandError(40064, "$switch requires each branch have a 'case' expression");
+      if (!('then' in branch))
+        throw new CommandError(40065, "$switch requires each branch have a 'then' expression");
+      return branch;
+    });
+  }
+  if (branches.length === 0) throw new CommandError(40068, '$switch requires at least one branch.');
+  return 'default' in expr ? { branches, fallback: expr['default'] } : { branches };
+}
+
+/** `$switch`: the `then` of the first branch whose `case` is true, else `default` (manual, "$switch"). */
+const switchExpression: ExpressionOp = (obj, expr, options: Options) => {
+  const spec = switchSpec(expr);
+  for (const branch of spec.branches) {
+    if (isTruthy(evalExpr(obj, branch['case'], options))) return evalExpr(obj, branch['then'], options);
+  }
+  if (!('fallback' in spec)) {
+    throw new CommandError(
+      40066,
+      '$switch could not find a matching branch for an input, and no default was specified.',
+    );
+  }
+  return evalExpr(obj, spec.fallback, options);
+};
+
+/** The operators above, registered over mingo's in the engine's context. */
+export const strictExpressions: Record<string, ExpressionOp> = {
+  $size: size,
+  $cond: cond,
+  $switch: switchExpression,
+};
