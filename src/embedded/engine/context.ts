@@ -2,9 +2,10 @@
  * The mingo operator context the engine uses: mingo's own operators, with collation-aware comparison
  * operators, range operators in MongoDB's comparison order, a BSON-aware `$type`, MongoDB's `$sort` and
  * `$group`, `$lookup`, `$graphLookup` and `$sample`, the `$elemMatch` projection, the operators that
- * compare or compute numbers (number-operators.ts) and the expressions MongoDB refuses where mingo
- * answers null (strict-expressions.ts), registered over the built-ins. Used with the *base* `Query` and
- * `Aggregator` classes (the default `mingo` entry would merge its built-ins over ours).
+ * compare or compute numbers (number-operators.ts), the date expressions (date-operators.ts) and the
+ * expressions MongoDB refuses where mingo answers null (strict-expressions.ts), registered over the
+ * built-ins. Used with the *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge
+ * its built-ins over ours).
  */
 import { Context, evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
@@ -20,6 +21,7 @@ import { bitQueryOperators } from './bits.js';
 import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
+import { dateExpressions } from './date-operators.js';
 import { elemMatchProjection } from './elem-match-projection.js';
 import { graphLookupStage } from './graph-lookup.js';
 import { groupStage } from './group.js';
@@ -151,6 +153,7 @@ export const CONTEXT: Context = Context.init({
   expression: {
     ...expressionOperators,
     ...numberExpressions,
+    ...dateExpressions,
     ...orderedExpressions,
     ...strictExpressions,
     $type: typeExpression,
