@@ -52,6 +52,8 @@ export const ErrorCodes = {
   Overflow: 15,
   MaxTimeMSExpired: 50,
   BSONObjectTooLarge: 10334,
+  InvalidPipelineOperator: 168,
+  ConversionFailure: 241,
 } as const;
 
 const names = new Map<number, string>();

@@ -17,6 +17,7 @@ import type { Index } from './indexes.js';
 import { checkStorable } from './limits.js';
 import { matchDocs } from './read.js';
 import { normalizePipeline } from './specs.js';
+import { checkPipeline } from './pipeline-check.js';
 import { mingoOptions } from './query.js';
 import { parseTextQuery, textScore } from './text.js';
 import type { Transaction } from './transaction.js';
@@ -86,6 +87,7 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
   for (const stage of pipeline)
     if (!isPlainObject(stage))
       throw new CommandError(ErrorCodes.TypeMismatch, 'Each element of the pipeline array must be an object');
+  checkPipeline(pipeline);
   let input: Doc[];
   const first = pipeline[0];
   let searched = false;
@@ -147,6 +149,8 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
     const message = (error as Error).message;
     const unknown = /unregistered pipeline operator (\$\w+)/.exec(message);
     if (unknown) throw new CommandError(40324, `Unrecognized pipeline stage name: '${unknown[1]!}'`);
+    // MongoDB finds undefined variables when it parses the pipeline; mingo when it evaluates them.
+    if (message.startsWith('Use of undefined variable: ')) throw new CommandError(17276, message);
     throw new CommandError(ErrorCodes.BadValue, message);
   }
   result = result.map((d) => {

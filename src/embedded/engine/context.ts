@@ -37,7 +37,7 @@ import {
 import { sampleStage } from './sample.js';
 import { matchesSchema } from './schema.js';
 import { sortStage } from './sort.js';
-import { strictExpressions } from './strict-expressions.js';
+import { strictConversions, strictExpressions } from './strict-expressions.js';
 import { bsonTypeName, hasType, keyOf, pathCandidates, typeAlias } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -147,17 +147,19 @@ const typeExpression: ExpressionOp = (obj, expr, options) => {
   return value === undefined ? 'missing' : bsonTypeName(value);
 };
 
+const EXPRESSIONS = {
+  ...expressionOperators,
+  ...numberExpressions,
+  ...dateExpressions,
+  ...orderedExpressions,
+  ...strictExpressions,
+  $type: typeExpression,
+};
+
 /** The engine's operator context. */
 export const CONTEXT: Context = Context.init({
   accumulator: { ...accumulatorOperators, ...numberAccumulators, ...orderedAccumulators },
-  expression: {
-    ...expressionOperators,
-    ...numberExpressions,
-    ...dateExpressions,
-    ...orderedExpressions,
-    ...strictExpressions,
-    $type: typeExpression,
-  },
+  expression: { ...EXPRESSIONS, ...strictConversions(EXPRESSIONS) },
   pipeline: {
     ...pipelineOperators,
     $graphLookup: graphLookupStage,

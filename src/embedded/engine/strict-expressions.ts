@@ -1,7 +1,7 @@
 /**
  * Expression operators that MongoDB refuses to evaluate where mingo quietly answers null or nothing:
  * `$size` of a value that is not an array, `$cond` without all three branches, `$switch` when no branch
- * matches and there is no `default`. A pipeline that relied on mingo's answer would give MongoDB's
+ * matches and there is no `default`, `$concat` of a number, `$arrayElemAt` of a string, a failed `$toInt`. A pipeline that relied on mingo's answer would give MongoDB's
  * users an error; the embedded database gives the same error, with MongoDB's code.
  */
 import { evalExpr } from 'mingo/core';
@@ -9,7 +9,7 @@ import type { Options } from 'mingo/types';
 import type { ExpressionOp } from './operator-types.js';
 import { numberKind } from './arithmetic.js';
 import { bsonTypeName, isPlainObject } from './values.js';
-import { CommandError } from '../errors.js';
+import { CommandError, ErrorCodes } from '../errors.js';
 
 /**
  * MongoDB's truth of an expression value: false, null, missing and zero of any number type are
@@ -118,9 +118,91 @@ const switchExpression: ExpressionOp = (obj, expr, options: Options) => {
   return evalExpr(obj, spec.fallback, options);
 };
 
+/** `$concat`: null when an argument is null or missing, else every argument must be a string (16702). */
+const concat: ExpressionOp = (obj, expr, options) => {
+  let out = '';
+  for (const arg of Array.isArray(expr) ? expr : [expr]) {
+    const value = evalExpr(obj, arg, options);
+    if (value === null || value === undefined) return null;
+    if (typeof value !== 'string') {
+      throw new CommandError(16702, `$concat only supports strings, not ${typeName(value)}`);
+    }
+    out += value;
+  }
+  return out;
+};
+
+/**
+ * `$arrayElemAt: [array, index]`: the element at `index` (from the end when negative), missing when out of
+ * range, null when either argument is null or missing; MongoDB's errors 16020, 28689, 28690, 28691.
+ */
+const arrayElemAt: ExpressionOp = (obj, expr, options) => {
+  const args = Array.isArray(expr) ? expr : [expr];
+  if (args.length !== 2) {
+    throw new CommandError(
+      16020,
+      `Expression $arrayElemAt takes exactly 2 arguments. ${args.length} were passed in.`,
+    );
+  }
+  const array = evalExpr(obj, args[0], options);
+  const index = evalExpr(obj, args[1], options);
+  if (array === null || array === undefined || index === null || index === undefined) return null;
+  if (!Array.isArray(array)) {
+    throw new CommandError(
+      28689,
+      `$arrayElemAt's first argument must be an array, but is ${typeName(array)}`,
+    );
+  }
+  if (numberKind(index) === undefined) {
+    throw new CommandError(
+      28690,
+      `$arrayElemAt's second argument must be a numeric value, but is ${typeName(index)}`,
+    );
+  }
+  // Every BSON number type prints its value.
+  const i = Number((index as { toString(): string }).toString());
+  if (!Number.isInteger(i) || i < -(2 ** 31) || i >= 2 ** 31) {
+    throw new CommandError(
+      28691,
+      `$arrayElemAt's second argument must be representable as a 32-bit integer: ${i}`,
+    );
+  }
+  return array[i < 0 ? array.length + i : i];
+};
+
 /** The operators above, registered over mingo's in the engine's context. */
 export const strictExpressions: Record<string, ExpressionOp> = {
   $size: size,
   $cond: cond,
   $switch: switchExpression,
+  $concat: concat,
+  $arrayElemAt: arrayElemAt,
 };
+
+/** The one-argument conversions whose failure MongoDB reports as 241 `ConversionFailure`. */
+const CONVERSIONS = ['$toInt', '$toLong', '$toDouble', '$toDecimal', '$toDate', '$toObjectId'];
+
+/**
+ * `ops`' conversions, failing as MongoDB does: a value the conversion refuses is error 241
+ * `ConversionFailure` (its argument is evaluated first, so errors inside it keep their own codes).
+ */
+export function strictConversions(ops: Readonly<Record<string, unknown>>): Record<string, ExpressionOp> {
+  const wrapped: Record<string, ExpressionOp> = {};
+  for (const name of CONVERSIONS) {
+    const op = ops[name] as ExpressionOp | undefined;
+    if (!op) continue;
+    wrapped[name] = (obj, expr, options) => {
+      const value = evalExpr(obj, Array.isArray(expr) && expr.length === 1 ? expr[0] : expr, options);
+      try {
+        return op(obj, { $literal: value }, options);
+      } catch (error) {
+        if (error instanceof CommandError) throw error;
+        throw new CommandError(
+          ErrorCodes.ConversionFailure,
+          `Failed to convert in $convert with no onError value: ${(error as Error).message}`,
+        );
+      }
+    };
+  }
+  return wrapped;
+}

@@ -1,0 +1,68 @@
+/**
+ * Aggregation expressions checked as MongoDB parses them, before any document is read: an unknown
+ * operator fails with 168 `InvalidPipelineOperator` even on an empty collection (mingo would only find out
+ * when a document reached it, and with code 2).
+ */
+import { OpType } from 'mingo/core';
+import { CONTEXT } from './context.js';
+import { isPlainObject } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+/** Whether `name` is an expression operator (accumulators such as `$sum` are expressions too). */
+export function isExpressionOperator(name: string): boolean {
+  return (
+    name === '$meta' || // rewritten by aggregate.ts before mingo sees it
+    CONTEXT.getOperator(OpType.EXPRESSION, name) !== null ||
+    CONTEXT.getOperator(OpType.ACCUMULATOR, name) !== null
+  );
+}
+
+/** MongoDB's rendering of a small value in messages: `{ $type: 42, $op: 42 }`. */
+export function renderValue(value: unknown): string {
+  if (Array.isArray(value)) return `[ ${value.map(renderValue).join(', ')} ]`;
+  if (isPlainObject(value)) {
+    const fields = Object.entries(value).map(([k, v]) => `${k}: ${renderValue(v)}`);
+    return fields.length === 0 ? '{}' : `{ ${fields.join(', ')} }`;
+  }
+  return typeof value === 'string' ? JSON.stringify(value) : String(value);
+}
+
+/**
+ * Checks an expression and everything inside it (not inside `$literal`). Errors, after `prefix`: 168 for
+ * an unknown operator, 15983 for an operator object with more than one field, 16410 for an object literal
+ * with a `$`-prefixed field.
+ */
+export function checkExpression(expr: unknown, prefix = ''): void {
+  if (Array.isArray(expr)) {
+    for (const item of expr) checkExpression(item, prefix);
+    return;
+  }
+  if (!isPlainObject(expr)) return;
+  const keys = Object.keys(expr);
+  const first = keys[0];
+  if (first?.startsWith('$')) {
+    if (keys.length > 1) {
+      throw new CommandError(
+        15983,
+        `${prefix}An object representing an expression must have exactly one field: ${renderValue(expr)}`,
+      );
+    }
+    if (!isExpressionOperator(first)) {
+      throw new CommandError(
+        ErrorCodes.InvalidPipelineOperator,
+        `${prefix}Unrecognized expression '${first}'`,
+      );
+    }
+    if (first !== '$literal') checkExpression(expr[first], prefix);
+    return;
+  }
+  for (const key of keys) {
+    if (key.startsWith('$')) {
+      throw new CommandError(
+        16410,
+        `${prefix}FieldPath field names may not start with '$'. Consider using $getField or $setField.`,
+      );
+    }
+    checkExpression(expr[key], prefix);
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * A pipeline checked as MongoDB checks it when it parses the `aggregate` command, before it reads a
+ * document: a malformed `$limit`, `$skip`, `$sort`, `$count`, `$unwind`, `$group`, `$project`,
+ * `$addFields`/`$set`, `$unset`, `$replaceRoot`/`$replaceWith` or an unknown expression fails with
+ * MongoDB's code and message even on an empty collection. Sub-pipelines (`$facet`, `$lookup`,
+ * `$unionWith`) are checked too.
+ */
+import { checkExpression, isExpressionOperator, renderValue } from './expression-check.js';
+import { checkFieldPath } from './field-path.js';
+import { checkProject } from './project-check.js';
+import { bsonTypeName, isPlainObject } from './values.js';
+import { CommandError } from '../errors.js';
+
+function fail(code: number, message: string): never {
+  throw new CommandError(code, message);
+}
+
+/** A `$skip` or `$limit` count: a number that is a non-negative 64-bit integer (5107200 / 5107201). */
+function checkCount(stage: '$skip' | '$limit', value: unknown, code: number): void {
+  const reason =
+    typeof value !== 'number'
+      ? 'Expected a number in'
+      : !Number.isInteger(value)
+        ? 'Expected an integer:'
+        : value < 0
+          ? 'Expected a non-negative number in:'
+          : undefined;
+  if (reason) fail(code, `invalid argument to ${stage} stage: ${reason} ${stage}: ${renderValue(value)}`);
+}
+
+function checkSort(spec: unknown): void {
+  if (!isPlainObject(spec)) fail(15973, 'the $sort key specification must be an object');
+  const keys = Object.entries(spec);
+  if (keys.length === 0) fail(15976, '$sort stage must have at least one sort key');
+  for (const [path, order] of keys) {
+    checkFieldPath(path);
+    if (isPlainObject(order) && '$meta' in order) continue;
+    if (typeof order !== 'number') {
+      fail(15974, "$sort key ordering must be specified using a number or {$meta: 'textScore'}");
+    }
+    if (order !== 1 && order !== -1) {
+      fail(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
+    }
+  }
+}
+
+function checkCountStage(field: unknown): void {
+  if (typeof field !== 'string' || field === '') fail(40156, 'the count field must be a non-empty string');
+  if (field.startsWith('$')) fail(40158, 'the count field cannot be a $-prefixed path');
+  if (field.includes('.')) fail(40160, "the count field cannot contain '.'");
+}
+
+/** `$unwind`: the checks of MongoDB's DocumentSourceUnwind parser, in its order. */
+function checkUnwind(spec: unknown): void {
+  let path: unknown = spec;
+  if (isPlainObject(spec)) {
+    path = undefined;
+    for (const [key, value] of Object.entries(spec)) {
+      if (key === 'path') {
+        if (typeof value !== 'string')
+          fail(28808, `expected a string as the path for $unwind stage, got ${bsonTypeName(value)}`);
+        path = value;
+      } else if (key === 'preserveNullAndEmptyArrays') {
+        if (typeof value !== 'boolean') {
+          fail(
+            28809,
+            `expected a boolean for the preserveNullAndEmptyArrays option to $unwind stage, got ${bsonTypeName(value)}`,
+          );
+        }
+      } else if (key === 'includeArrayIndex') {
+        if (typeof value !== 'string' || value === '') {
+          fail(
+            28810,
+            `expected a non-empty string for the includeArrayIndex  option to $unwind stage, got ${bsonTypeName(value)}`,
+          );
+        }
+        if (value.startsWith('$')) {
+          fail(
+            28822,
+            `includeArrayIndex option to $unwind stage should not be prefixed with a '$': ${value}`,
+          );
+        }
+      } else {
+        fail(28811, `unrecognized option to $unwind stage: ${key}`);
+      }
+    }
+  } else if (typeof spec !== 'string') {
+    fail(
+      15981,
+      `expected either a string or an object as specification for $unwind stage, got ${bsonTypeName(spec)}`,
+    );
+  }
+  if (path === undefined || path === '') fail(28812, 'no path specified to $unwind stage');
+  if (!(path as string).startsWith('$')) {
+    fail(28818, `path option to $unwind stage should be prefixed with a '$': ${path as string}`);
+  }
+}
+
+/** Accumulators that take one expression: an array argument is refused with 40237. */
+const UNARY_ACCUMULATORS = new Set(['$sum', '$avg', '$first', '$last', '$max', '$min', '$push', '$addToSet']);
+
+function checkGroup(spec: unknown): void {
+  if (!isPlainObject(spec)) fail(15947, "a group's fields must be specified in an object");
+  for (const [field, value] of Object.entries(spec)) {
+    if (field === '_id') {
+      checkExpression(value);
+      continue;
+    }
+    if (field.includes('.')) fail(40235, `The field name '${field}' cannot contain '.'`);
+    if (field.startsWith('$')) fail(40236, `The field name '${field}' cannot be an operator name`);
+    if (!isPlainObject(value) || Object.keys(value).length === 0)
+      fail(40234, `The field '${field}' must be an accumulator object`);
+    const operators = Object.keys(value);
+    if (operators.length > 1) fail(40238, `The field '${field}' must specify one accumulator`);
+    const name = operators[0]!;
+    if (!isExpressionOperator(name)) fail(15952, `unknown group operator '${name}'`);
+    if (UNARY_ACCUMULATORS.has(name) && Array.isArray(value[name]))
+      fail(40237, `The ${name} accumulator is a unary operator`);
+    checkExpression(value[name]);
+  }
+  if (!('_id' in spec)) fail(15955, 'a group specification must include an _id');
+}
+
+/** `$addFields` and `$set`: an object of field paths and expressions (nested objects are field specs). */
+function checkAddFields(stage: string, spec: unknown): void {
+  if (!isPlainObject(spec))
+    fail(40272, `${stage} specification stage must be an object, got ${bsonTypeName(spec)}`);
+  const prefix = `Invalid ${stage} :: caused by :: `;
+  for (const [field, value] of Object.entries(spec)) {
+    checkFieldPath(field, prefix);
+    checkExpression(value, prefix);
+  }
+}
+
+/** `$unset`: a path or a non-empty array of paths, none of them a prefix of another. */
+function checkUnset(spec: unknown): void {
+  const paths = typeof spec === 'string' ? [spec] : spec;
+  if (!Array.isArray(paths)) fail(31002, '$unset specification must be a string or an array');
+  if (paths.length === 0)
+    fail(31119, '$unset specification must be a string or an array with at least one field');
+  if (paths.some((p) => typeof p !== 'string'))
+    fail(31120, '$unset specification must be a string or an array containing only string values');
+  const prefix = 'Invalid $unset :: caused by :: ';
+  const seen: string[] = [];
+  for (const path of paths as string[]) {
+    checkFieldPath(path, prefix);
+    for (const earlier of seen) {
+      if (earlier === path || earlier.startsWith(`${path}.`))
+        fail(31250, `${prefix}Path collision at ${path}`);
+      if (path.startsWith(`${earlier}.`)) {
+        fail(31249, `${prefix}Path collision at ${path} remaining portion ${path.slice(earlier.length + 1)}`);
+      }
+    }
+    seen.push(path);
+  }
+}
+
+/** The sub-pipelines of a `$facet`, `$lookup` or `$unionWith`, when they are arrays. */
+function subPipelines(name: string, spec: unknown): unknown[][] {
+  if (name === '$facet' && isPlainObject(spec)) return Object.values(spec).filter(Array.isArray);
+  if ((name === '$lookup' || name === '$unionWith') && isPlainObject(spec) && Array.isArray(spec['pipeline']))
+    return [spec['pipeline'] as unknown[]];
+  return [];
+}
+
+/**
+ * Checks every stage of `pipeline` (each already known to be an object with one field).
+ * @throws CommandError with MongoDB's code for the first malformed stage.
+ */
+export function checkPipeline(pipeline: readonly unknown[]): void {
+  for (const stage of pipeline) {
+    if (!isPlainObject(stage) || Object.keys(stage).length !== 1) continue;
+    const name = Object.keys(stage)[0]!;
+    const spec = stage[name];
+    switch (name) {
+      case '$limit':
+        if (typeof spec !== 'number') fail(15957, 'the limit must be specified as a number');
+        checkCount('$limit', spec, 5107201);
+        if (spec === 0) fail(15958, 'the limit must be positive');
+        break;
+      case '$skip':
+        checkCount('$skip', spec, 5107200);
+        break;
+      case '$sort':
+        checkSort(spec);
+        break;
+      case '$count':
+        checkCountStage(spec);
+        break;
+      case '$unwind':
+        checkUnwind(spec);
+        break;
+      case '$group':
+        checkGroup(spec);
+        break;
+      case '$project':
+        checkProject(spec);
+        break;
+      case '$addFields':
+      case '$set':
+        checkAddFields(name, spec);
+        break;
+      case '$unset':
+        checkUnset(spec);
+        break;
+      case '$replaceWith':
+        checkExpression(spec);
+        break;
+      case '$replaceRoot':
+        if (isPlainObject(spec)) checkExpression(spec['newRoot']);
+        break;
+      case '$match':
+        if (isPlainObject(spec) && '$expr' in spec) checkExpression(spec['$expr']);
+        break;
+    }
+    for (const sub of subPipelines(name, spec)) checkPipeline(sub);
+  }
+}
