@@ -136,8 +136,12 @@ function parseSort(value: unknown, allowMeta: boolean): Record<string, 1 | -1 | 
   return sort;
 }
 
+/**
+ * A `$sort` or `$select` field: a dotted path of non-empty parts none of which starts with `$` (the
+ * database refuses `a..b`, `a.` and `a.$b` in projections and sorts, which would otherwise be a 500).
+ */
 function checkFieldName(field: string, filter: string): void {
-  if (field === '' || field.startsWith('$') || field.length > 200) {
+  if (field.length > 200 || field.split('.').some((part) => part === '' || part.startsWith('$'))) {
     throw new BadRequest(`Invalid field name '${describeValue(field)}' in ${filter}`);
   }
 }

@@ -25,8 +25,16 @@ const BAD_INPUT_CODES = new Set([
   57, // DottedFieldName (legacy)
   66, // ImmutableField
   121, // DocumentValidationFailure (collection validator)
+  15998, // empty field name in a path ('a..b')
+  16410, // '$'-prefixed field name in a path
   31249, // projection path collision
+  31250, // projection path collision
+  31253, // inclusion inside an exclusion projection
   31254, // exclusion inside an inclusion projection
+  31324, // positional projection where it is not allowed
+  31394, // positional operator in the middle of a path
+  40352, // empty field path
+  40353, // field path ending in '.'
   51091, // invalid regular expression
   51108, // invalid regular expression flag
 ]);

@@ -81,6 +81,11 @@ describe('filterQuery', () => {
     [{ $sort: { name: 'constructor' } }, "'name'"],
     [{ $select: { a: 1 } }, '$select'],
     [{ $select: ['$where'] }, '$where'],
+    // Paths the database refuses in a projection or sort (FieldPath codes 15998, 40353, 16410).
+    [{ $select: ['a..b'] }, "'a..b'"],
+    [{ $select: 'a.' }, "'a.'"],
+    [{ $select: ['a.$b'] }, "'a.$b'"],
+    [{ $sort: { 'a..b': 1 } }, "'a..b'"],
     [{ a: { $in: 'x' } }, '$in'],
     [{ $or: {} }, '$or'],
     [{ $or: [] }, '$or'],

@@ -56,6 +56,12 @@ describe('handleDriverError', () => {
     expect(mapped(new MongoServerError({ message: 'unknown operator: $foo', code: 2 }))).toBeInstanceOf(
       BadRequest,
     );
+    // A field path the server refuses ('a..b' in a projection) is the caller's input too.
+    expect(
+      mapped(
+        new MongoServerError({ message: 'FieldPath field names may not be empty strings.', code: 15998 }),
+      ),
+    ).toBeInstanceOf(BadRequest);
     const other = mapped(
       new MongoServerError({ message: 'internal secret detail', code: 8000 }),
     ) as GeneralError;
