@@ -2,6 +2,7 @@
  * The state command handlers share (engine, cursors, sessions, server identity) and the per-command
  * context (database, session, transaction).
  */
+import { numberKind } from '../engine/arithmetic.js';
 import type { Collation } from '../engine/collation.js';
 import { CursorManager } from '../engine/cursors.js';
 import type { Collection } from '../engine/collection.js';
@@ -10,6 +11,7 @@ import { BlockedByTransaction } from '../engine/database.js';
 import { checkCollectionName } from '../engine/namespace.js';
 import type { Session } from '../engine/transactions.js';
 import type { Transaction } from '../engine/transaction.js';
+import { bsonTypeName } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import { parseCollation } from './collation.js';
@@ -81,13 +83,22 @@ export function intOption(cmd: Doc, field: string): number | undefined {
   return Math.trunc(n);
 }
 
-/** A `batchSize` option. @throws CommandError BadValue for a negative or non-numeric one. */
-export function batchSizeOf(value: unknown): number | undefined {
+/**
+ * A `batchSize` option (`field` names it in messages, e.g. `cursor.batchSize`), truncated to a whole
+ * number. @throws CommandError TypeMismatch (14) for a non-number, 51024 for a negative one.
+ */
+export function batchSizeOf(value: unknown, field = 'batchSize'): number | undefined {
   if (value === undefined || value === null) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0)
-    throw new CommandError(ErrorCodes.BadValue, 'batchSize must be a non-negative number');
-  return n;
+  if (numberKind(value) === undefined) {
+    throw new CommandError(
+      ErrorCodes.TypeMismatch,
+      `BSON field '${field}' is the wrong type '${bsonTypeName(value)}', expected types '[long, int, decimal, double']`,
+    );
+  }
+  // Every BSON number type prints its value.
+  const n = Math.trunc(Number((value as { toString(): string }).toString()));
+  if (n < 0) throw new CommandError(51024, `BSON field 'batchSize' value must be >= 0, actual value '${n}'`);
+  return Number.isNaN(n) ? 0 : n;
 }
 
 /** A document option. @throws CommandError TypeMismatch. */

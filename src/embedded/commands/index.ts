@@ -19,6 +19,7 @@ import { handshakeCommands, sessionKey } from './handshake.js';
 import { queryCommands } from './query.js';
 import { snapshotReader } from '../engine/point-in-time.js';
 import { CLOSE_CONNECTION, failCommandFor, failPointCommands, noteHandshake } from './fail-points.js';
+import { checkMaxTimeMS } from './max-time.js';
 import {
   checkCommandFields,
   checkReadConcern,
@@ -116,6 +117,7 @@ async function snapshotRead(handler: Handler, cmd: Doc, ctx: CommandContext): Pr
 async function execute(handler: Handler, name: string, cmd: Doc, ctx: CommandContext): Promise<Doc> {
   const core = ctx.core;
   checkCommandFields(name, cmd);
+  if (name !== 'getMore') checkMaxTimeMS(name, cmd);
   checkStandaloneWriteConcern(cmd, core.settings.replicaSet);
   const key = sessionKey(cmd['lsid']);
   if (key) {
@@ -171,5 +173,10 @@ async function execute(handler: Handler, name: string, cmd: Doc, ctx: CommandCon
     session.retryReply = { txnNumber, reply };
     return reply;
   }
-  return await runWithin(cmd['maxTimeMS'], () => handler(cmd, ctx));
+  // checkMaxTimeMS has made it a whole number of any BSON number type.
+  const maxTimeMS =
+    cmd['maxTimeMS'] === undefined
+      ? undefined
+      : Number((cmd['maxTimeMS'] as { toString(): string }).toString());
+  return await runWithin(maxTimeMS, () => handler(cmd, ctx));
 }

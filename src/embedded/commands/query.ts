@@ -74,7 +74,7 @@ const find: Handler = (cmd, ctx) => {
       })
     : (prepareFilter(filter), []);
   return ctx.core.cursors.open(ns, docs, {
-    batchSize: batchSizeOf(cmd['batchSize']),
+    batchSize: batchSizeOf(cmd['batchSize'], 'find.batchSize'),
     singleBatch,
     sessionId: ctx.session?.id,
   });
@@ -101,7 +101,7 @@ const getMore: Handler = (cmd, ctx) => {
     );
   ctx.core.opcounters.getmore++;
   if (cursor.stream) return changeStreamGetMore(cmd, ctx, cursor);
-  return ctx.core.cursors.more(cursor, batchSizeOf(cmd['batchSize']));
+  return ctx.core.cursors.more(cursor, batchSizeOf(cmd['batchSize'], 'getMore.batchSize'));
 };
 
 const killCursors: Handler = (cmd, ctx) => {
@@ -132,6 +132,9 @@ const aggregate: Handler = (cmd, ctx) => {
       ErrorCodes.FailedToParse,
       "The 'cursor' option is required, except for aggregate with the explain argument",
     );
+  const cursorSpec = cmd['cursor'];
+  if (typeof cursorSpec !== 'object' || cursorSpec === null || Array.isArray(cursorSpec))
+    throw new CommandError(ErrorCodes.TypeMismatch, 'cursor field must be missing or an object');
   if (isChangeStream(pipeline)) return openChangeStream(cmd, ctx);
   const isCollectionless = target === 1 || (typeof target === 'number' && target === 1);
   const name = isCollectionless ? undefined : collectionName(cmd);
@@ -149,7 +152,7 @@ const aggregate: Handler = (cmd, ctx) => {
   });
   const cursorOpts = docOption(cmd, 'cursor') ?? {};
   return ctx.core.cursors.open(`${ctx.db}.${name ?? '$cmd.aggregate'}`, docs, {
-    batchSize: batchSizeOf(cursorOpts['batchSize']),
+    batchSize: batchSizeOf(cursorOpts['batchSize'], 'cursor.batchSize'),
     sessionId: ctx.session?.id,
   });
 };

@@ -59,7 +59,7 @@ export class CursorManager {
 
   /**
    * Builds a first-batch reply; registers a cursor when documents remain (unless `singleBatch`).
-   * `firstBatchSize` defaults to 101 like MongoDB.
+   * `batchSize` defaults to 101 like MongoDB; 0 returns an empty first batch.
    */
   open(
     ns: string,
@@ -67,7 +67,8 @@ export class CursorManager {
     options: { batchSize?: number; singleBatch?: boolean; sessionId?: string; limit?: number },
   ): Doc {
     const state = { docs, position: 0 };
-    const first = CursorManager.take(state, options.batchSize ?? 101);
+    // A first batch of 0 opens the cursor without returning anything (MongoDB's `batchSize: 0`).
+    const first = options.batchSize === 0 ? [] : CursorManager.take(state, options.batchSize ?? 101);
     let id = Long.ZERO;
     if (state.position < docs.length && !options.singleBatch) {
       id = this.newId();
