@@ -34,6 +34,7 @@ import {
   numberQueryOperators,
   numericQuery,
 } from './number-operators.js';
+import { replaceRootStage, replaceWithStage } from './replace-root.js';
 import { sampleStage } from './sample.js';
 import { matchesSchema } from './schema.js';
 import { sortStage } from './sort.js';
@@ -165,6 +166,8 @@ export const CONTEXT: Context = Context.init({
     $graphLookup: graphLookupStage,
     $group: groupStage,
     $lookup: lookupStage,
+    $replaceRoot: replaceRootStage,
+    $replaceWith: replaceWithStage,
     $sample: sampleStage,
     $sort: sortStage,
   },

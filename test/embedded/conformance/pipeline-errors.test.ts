@@ -223,6 +223,30 @@ describe.each(drivers)('pipeline errors ($name)', (driver) => {
     expect(error['message']).toBe(message);
   });
 
+  // MongoDB server, document_source_replace_root.cpp: the new root must be a document (40228, naming the
+  // value, its type and the input document); $replaceRoot needs newRoot (40231).
+  it('refuses a $replaceRoot or $replaceWith to a value that is not a document', async () => {
+    const coll = t.db.collection<any>('one');
+    if ((await coll.countDocuments()) === 0) await coll.insertOne({ _id: 1, s: 'abc', arr: [1, 2] });
+    const message =
+      '\'newRoot\' expression must evaluate to an object, but resulting value was: "abc". ' +
+      'Type of resulting value: \'string\'. Input document: {_id: 1, s: "abc", arr: [1, 2]}';
+    for (const stage of [{ $replaceRoot: { newRoot: '$s' } }, { $replaceWith: '$s' }]) {
+      const error = await failure(() => coll.aggregate([stage]).toArray());
+      expect(error['code']).toBe(40228);
+      expect(error['message']).toBe(message);
+    }
+    const missing = await failure(() => coll.aggregate([{ $replaceRoot: { newRoot: '$nope' } }]).toArray());
+    expect(missing['message']).toContain("resulting value was: MISSING. Type of resulting value: 'missing'");
+    const noRoot = await failure(() =>
+      t.db
+        .collection('empty')
+        .aggregate([{ $replaceRoot: {} }])
+        .toArray(),
+    );
+    expect(noRoot['code']).toBe(40231);
+  });
+
   // Manual, "$toInt": a string that is not an integer cannot be converted (ConversionFailure, 241).
   it('fails a conversion with ConversionFailure', async () => {
     const coll = t.db.collection<any>('one');
