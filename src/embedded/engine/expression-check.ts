@@ -19,7 +19,7 @@ export function isExpressionOperator(name: string): boolean {
 
 /** MongoDB's rendering of a small value in messages: `{ $type: 42, $op: 42 }`. */
 export function renderValue(value: unknown): string {
-  if (Array.isArray(value)) return `[ ${value.map(renderValue).join(', ')} ]`;
+  if (Array.isArray(value)) return value.length === 0 ? '[]' : `[ ${value.map(renderValue).join(', ')} ]`;
   if (isPlainObject(value)) {
     const fields = Object.entries(value).map(([k, v]) => `${k}: ${renderValue(v)}`);
     return fields.length === 0 ? '{}' : `{ ${fields.join(', ')} }`;

@@ -1,6 +1,6 @@
 /**
  * A pipeline checked as MongoDB checks it when it parses the `aggregate` command, before it reads a
- * document: a malformed `$limit`, `$skip`, `$sort`, `$count`, `$unwind`, `$group`, `$project`,
+ * document: a malformed `$limit`, `$skip`, `$sort`, `$count`, `$lookup`, `$unwind`, `$group`, `$project`,
  * `$addFields`/`$set`, `$unset`, `$replaceRoot`/`$replaceWith` or an unknown expression fails with
  * MongoDB's code and message even on an empty collection. Sub-pipelines (`$facet`, `$lookup`,
  * `$unionWith`) are checked too.
@@ -9,7 +9,7 @@ import { checkExpression, isExpressionOperator, renderValue } from './expression
 import { checkFieldPath } from './field-path.js';
 import { checkProject } from './project-check.js';
 import { bsonTypeName, isPlainObject } from './values.js';
-import { CommandError } from '../errors.js';
+import { CommandError, ErrorCodes } from '../errors.js';
 
 function fail(code: number, message: string): never {
   throw new CommandError(code, message);
@@ -19,7 +19,7 @@ function fail(code: number, message: string): never {
 function checkCount(stage: '$skip' | '$limit', value: unknown, code: number): void {
   const reason =
     typeof value !== 'number'
-      ? 'Expected a number in'
+      ? 'Expected a number in:'
       : !Number.isInteger(value)
         ? 'Expected an integer:'
         : value < 0
@@ -34,13 +34,43 @@ function checkSort(spec: unknown): void {
   if (keys.length === 0) fail(15976, '$sort stage must have at least one sort key');
   for (const [path, order] of keys) {
     checkFieldPath(path);
-    if (isPlainObject(order) && '$meta' in order) continue;
+    if (isPlainObject(order)) {
+      if ('$meta' in order) continue;
+      fail(17312, '$meta is the only expression supported by $sort right now');
+    }
     if (typeof order !== 'number') {
-      fail(15974, "$sort key ordering must be specified using a number or {$meta: 'textScore'}");
+      fail(15974, `Illegal key in $sort specification: ${path}: ${renderValue(order)}`);
     }
     if (order !== 1 && order !== -1) {
       fail(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
     }
+  }
+}
+
+/** `$lookup`: MongoDB's FailedToParse (9) checks, in its order. */
+function checkLookup(spec: unknown): void {
+  if (!isPlainObject(spec))
+    fail(ErrorCodes.FailedToParse, 'the $lookup stage specification must be an object');
+  for (const [name, value] of Object.entries(spec)) {
+    if (name === 'from') {
+      if (typeof value !== 'string' && !isPlainObject(value))
+        fail(ErrorCodes.FailedToParse, "$lookup 'from' field must be a string");
+    } else if (name === 'as' || name === 'localField' || name === 'foreignField') {
+      if (typeof value !== 'string')
+        fail(ErrorCodes.FailedToParse, `$lookup argument '${name}' must be a string`);
+    } else if (name !== 'let' && name !== 'pipeline') {
+      fail(ErrorCodes.FailedToParse, `unknown argument to $lookup: ${name}`);
+    }
+  }
+  const hasPipeline = 'pipeline' in spec;
+  if (!('from' in spec) && !hasPipeline)
+    fail(ErrorCodes.FailedToParse, "must specify 'pipeline' when 'from' is empty");
+  if (!('as' in spec)) fail(ErrorCodes.FailedToParse, "must specify 'as' field for a $lookup");
+  if (!hasPipeline && !('localField' in spec && 'foreignField' in spec)) {
+    fail(
+      ErrorCodes.FailedToParse,
+      "$lookup requires either 'pipeline' or both 'localField' and 'foreignField' to be specified",
+    );
   }
 }
 
@@ -113,6 +143,7 @@ function checkGroup(spec: unknown): void {
     const operators = Object.keys(value);
     if (operators.length > 1) fail(40238, `The field '${field}' must specify one accumulator`);
     const name = operators[0]!;
+    if (!name.startsWith('$')) fail(40234, `The field '${field}' must be an accumulator object`);
     if (!isExpressionOperator(name)) fail(15952, `unknown group operator '${name}'`);
     if (UNARY_ACCUMULATORS.has(name) && Array.isArray(value[name]))
       fail(40237, `The ${name} accumulator is a unary operator`);
@@ -174,7 +205,6 @@ export function checkPipeline(pipeline: readonly unknown[]): void {
     const spec = stage[name];
     switch (name) {
       case '$limit':
-        if (typeof spec !== 'number') fail(15957, 'the limit must be specified as a number');
         checkCount('$limit', spec, 5107201);
         if (spec === 0) fail(15958, 'the limit must be positive');
         break;
@@ -186,6 +216,9 @@ export function checkPipeline(pipeline: readonly unknown[]): void {
         break;
       case '$count':
         checkCountStage(spec);
+        break;
+      case '$lookup':
+        checkLookup(spec);
         break;
       case '$unwind':
         checkUnwind(spec);
