@@ -5,6 +5,7 @@
  */
 import { OpType } from 'mingo/core';
 import { CONTEXT } from './context.js';
+import { FIXED_ARITY } from './expression-arity.js';
 import { isPlainObject } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -29,8 +30,8 @@ export function renderValue(value: unknown): string {
 
 /**
  * Checks an expression and everything inside it (not inside `$literal`). Errors, after `prefix`: 168 for
- * an unknown operator, 15983 for an operator object with more than one field, 16410 for an object literal
- * with a `$`-prefixed field.
+ * an unknown operator, 15983 for an operator object with more than one field, 16020 for a fixed-arity
+ * operator given another number of arguments, 16410 for an object literal with a `$`-prefixed field.
  */
 export function checkExpression(expr: unknown, prefix = ''): void {
   if (Array.isArray(expr)) {
@@ -53,7 +54,16 @@ export function checkExpression(expr: unknown, prefix = ''): void {
         `${prefix}Unrecognized expression '${first}'`,
       );
     }
-    if (first !== '$literal') checkExpression(expr[first], prefix);
+    const arity = FIXED_ARITY.get(first);
+    const argument = expr[first];
+    const count = Array.isArray(argument) ? argument.length : 1;
+    if (arity !== undefined && count !== arity) {
+      throw new CommandError(
+        16020,
+        `${prefix}Expression ${first} takes exactly ${arity} arguments. ${count} were passed in.`,
+      );
+    }
+    if (first !== '$literal') checkExpression(argument, prefix);
     return;
   }
   for (const key of keys) {

@@ -149,6 +149,26 @@ const parseErrors: [string, unknown[], number, string][] = [
     168,
     "Unrecognized expression '$nonExistent'",
   ],
+  // FerretDB suite, TestAggregateGroupErrors ("TypeInvalidLen").
+  [
+    '$type with two arguments',
+    [{ $group: { _id: { $type: ['foo', 'bar'] } } }],
+    16020,
+    'Expression $type takes exactly 1 arguments. 2 were passed in.',
+  ],
+  // Probed by the mongalayer project (schema/expression/operators/in.test.ts).
+  [
+    '$in with one argument',
+    [{ $project: { r: { $in: '$a' } } }],
+    16020,
+    'Invalid $project :: caused by :: Expression $in takes exactly 2 arguments. 1 were passed in.',
+  ],
+  [
+    '$in with three arguments',
+    [{ $addFields: { r: { $in: ['$a', '$a', '$a'] } } }],
+    16020,
+    'Invalid $addFields :: caused by :: Expression $in takes exactly 2 arguments. 3 were passed in.',
+  ],
   // FerretDB suite, TestAggregateProjectErrors.
   [
     'an empty $project',

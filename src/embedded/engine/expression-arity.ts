@@ -1,0 +1,22 @@
+/**
+ * The expression operators MongoDB defines with a fixed number of arguments (its `ExpressionFixedArity`
+ * expressions): a call with another count fails when the pipeline is parsed, with 16020
+ * "Expression $in takes exactly 2 arguments. 1 were passed in." A single argument that is not an array
+ * counts as one.
+ */
+
+const ONE =
+  '$abs $ceil $floor $exp $ln $log10 $sqrt $not $isArray $isNumber $toLower $toUpper $strLenBytes ' +
+  '$strLenCP $type $reverseArray $objectToArray $arrayToObject $anyElementTrue $allElementsTrue ' +
+  '$bsonSize $binarySize $sin $cos $tan $asin $acos $atan $sinh $cosh $tanh $asinh $acosh $atanh ' +
+  '$degreesToRadians $radiansToDegrees $toBool $toDate $toDecimal $toDouble $toInt $toLong $toObjectId ' +
+  '$toString $size';
+const TWO =
+  '$cmp $eq $ne $gt $gte $lt $lte $in $arrayElemAt $divide $mod $pow $log $subtract $setDifference ' +
+  '$setIsSubset $strcasecmp $split $atan2';
+const THREE = '$substr $substrBytes $substrCP';
+
+/** Operator name → the exact number of arguments it takes. */
+export const FIXED_ARITY = new Map<string, number>(
+  [ONE, TWO, THREE].flatMap((names, i) => names.split(' ').map((name) => [name, i + 1] as const)),
+);
