@@ -1,7 +1,9 @@
 /** Write commands: insert, update, delete, findAndModify. */
 import type { Collection } from '../engine/collection.js';
+import { objectField, safeBool } from '../engine/command-fields.js';
 import { evaluateLet } from '../engine/let-variables.js';
 import { createIn } from '../engine/transaction-ddl.js';
+import { parseDelete, parseInsert } from '../engine/write-commands.js';
 import { deleteStatement, findAndModify, insertOne, updateStatement } from '../engine/write.js';
 import type { Doc } from '../engine/values.js';
 import { isPlainObject } from '../engine/values.js';
@@ -32,11 +34,11 @@ function target(cmd: Doc, ctx: CommandContext): Collection {
 }
 
 /** Runs statements with MongoDB's ordered/unordered semantics; in a transaction the first error aborts. */
-async function runBatch(
+async function runBatch<T>(
   cmd: Doc,
   ctx: CommandContext,
-  list: Doc[],
-  run: (st: Doc, i: number) => void,
+  list: T[],
+  run: (st: T, i: number) => void,
 ): Promise<Doc[]> {
   const ordered = cmd['ordered'] !== false;
   const errors: Doc[] = [];
@@ -55,8 +57,9 @@ async function runBatch(
 }
 
 const insert: Handler = async (cmd, ctx) => {
+  // Parsed whole before the collection is created or anything runs, as MongoDB parses it.
+  const docs = parseInsert(cmd).documents;
   const coll = target(cmd, ctx);
-  const docs = statements(cmd, 'documents');
   let n = 0;
   const errors = await runBatch(cmd, ctx, docs, (doc) => {
     insertOne(ctx.core.engine, coll, ctx.txn, doc);
@@ -101,26 +104,18 @@ const update: Handler = async (cmd, ctx) => {
 };
 
 const del: Handler = async (cmd, ctx) => {
+  const list = parseDelete(cmd).deletes;
   const coll = target(cmd, ctx);
-  const list = statements(cmd, 'deletes');
   const letVars = evaluateLet(cmd['let']);
   let n = 0;
   const errors = await runBatch(cmd, ctx, list, (st) => {
-    if (!isPlainObject(st))
-      throw new CommandError(ErrorCodes.TypeMismatch, 'delete statement must be an object');
-    const limit = Number(st['limit'] ?? 0);
-    if (limit !== 0 && limit !== 1)
-      throw new CommandError(
-        ErrorCodes.FailedToParse,
-        'The limit field in delete objects must be 0 or 1. Got ' + String(limit),
-      );
     n += deleteStatement(
       ctx.core.engine,
       coll,
       ctx.txn,
-      st['q'] ?? {},
-      limit,
-      parseCollation(st['collation']) ?? coll.options.collation,
+      st.q,
+      st.multi ? 0 : 1,
+      parseCollation(st.collation) ?? coll.options.collation,
       letVars,
     );
   });
@@ -129,16 +124,20 @@ const del: Handler = async (cmd, ctx) => {
 };
 
 const findAndModifyCmd: Handler = async (cmd, ctx) => {
+  // The typed fields are read before anything runs, as MongoDB's parser reads them.
+  const args = {
+    query: objectField(cmd, 'findAndModify', 'query') ?? {},
+    sort: objectField(cmd, 'findAndModify', 'sort'),
+    remove: safeBool(cmd, 'findAndModify', 'remove'),
+    update: cmd['update'],
+    new: safeBool(cmd, 'findAndModify', 'new'),
+    fields: docOption(cmd, 'fields'),
+    upsert: safeBool(cmd, 'findAndModify', 'upsert'),
+  };
   const coll = target(cmd, ctx);
   const result = await retryBlocked(ctx, () =>
     findAndModify(ctx.core.engine, coll, ctx.txn, {
-      query: cmd['query'] ?? {},
-      sort: docOption(cmd, 'sort'),
-      remove: cmd['remove'] === true,
-      update: cmd['update'],
-      new: cmd['new'] === true,
-      fields: docOption(cmd, 'fields'),
-      upsert: cmd['upsert'] === true,
+      ...args,
       arrayFilters: cmd['arrayFilters'] as Doc[] | undefined,
       collation: collationFor(cmd, coll),
       let: evaluateLet(cmd['let']),

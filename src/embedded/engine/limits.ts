@@ -18,15 +18,25 @@ export const MAX_NESTING_DEPTH = 100;
 /** Reply batches stop before this many bytes of documents (the 16 MiB BSON limit minus headroom). */
 export const MAX_BATCH_BYTES = MAX_BSON_OBJECT_SIZE - 64 * 1024;
 
-/** True when `value` nests objects or arrays deeper than `max` levels (iterative: no stack overflow). */
-function deeperThan(value: Doc, max: number): boolean {
+/** True for an object or array with at least one element. */
+function nonEmpty(value: unknown[] | Doc): boolean {
+  return Array.isArray(value) ? value.length > 0 : Object.keys(value).length > 0;
+}
+
+/**
+ * True when `value` nests objects or arrays deeper than `max` levels (iterative: no stack overflow).
+ * With `skipEmpty`, an empty object or array does not count as a level, as MongoDB's insert check
+ * (validateDepth in insert.cpp) does not count it.
+ */
+function deeperThan(value: Doc, max: number, skipEmpty: boolean): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;
     if (depth > max) return true;
     const children = Array.isArray(current) ? current : Object.values(current as Doc);
     for (const child of children) {
-      if (Array.isArray(child) || isPlainObject(child)) stack.push([child, depth + 1]);
+      if (!Array.isArray(child) && !isPlainObject(child)) continue;
+      if (!skipEmpty || nonEmpty(child)) stack.push([child, depth + 1]);
     }
   }
   return false;
@@ -52,7 +62,7 @@ function firstElement(doc: Doc): string {
  * @throws CommandError as above.
  */
 export function checkStorable(doc: Doc, op: 'insert' | 'update'): void {
-  if (deeperThan(doc, MAX_NESTING_DEPTH)) {
+  if (deeperThan(doc, MAX_NESTING_DEPTH, op === 'insert')) {
     throw new CommandError(
       ErrorCodes.Overflow,
       op === 'insert'

@@ -19,26 +19,11 @@ import type { PositionalContext } from './positional.js';
 import { withSystemVariables } from './let-variables.js';
 import { mingoOptions } from './query.js';
 import { bsonTypeName, cloneValue, getPath, idFirst, isPlainObject, keyOf } from './values.js';
+import { elementText, idText } from './bson-text.js';
+import { checkRename } from './rename.js';
+import { checkBitSpec, checkUpdateOperators } from './update-parse.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
-
-const OPERATORS = new Set([
-  '$set',
-  '$unset',
-  '$inc',
-  '$mul',
-  '$rename',
-  '$setOnInsert',
-  '$min',
-  '$max',
-  '$currentDate',
-  '$push',
-  '$addToSet',
-  '$pop',
-  '$pull',
-  '$pullAll',
-  '$bit',
-]);
 
 const NUMERIC = new Set(['int', 'double', 'long', 'decimal']);
 
@@ -49,10 +34,20 @@ const COMPUTED = new Set(['$inc', '$mul', '$min', '$max', '$push', '$addToSet', 
 export function updateKind(update: unknown): 'pipeline' | 'replacement' | 'operators' {
   if (Array.isArray(update)) return 'pipeline';
   if (!update || typeof update !== 'object')
-    throw new CommandError(ErrorCodes.FailedToParse, 'Update argument must be an object or an array');
+    throw new CommandError(ErrorCodes.FailedToParse, 'Update argument must be either an object or an array');
   const keys = Object.keys(update);
   if (keys.length > 0 && keys[0]!.startsWith('$')) return 'operators';
   return 'replacement';
+}
+
+/**
+ * What kind of update this is, after MongoDB's parse-time checks of an operator update (update-parse.ts),
+ * which fail before any document is looked at.
+ */
+export function checkUpdate(update: unknown): 'pipeline' | 'replacement' | 'operators' {
+  const kind = updateKind(update);
+  if (kind === 'operators') checkUpdateOperators(update as Doc);
+  return kind;
 }
 
 function checkReplacement(doc: Doc): void {
@@ -66,55 +61,17 @@ function checkReplacement(doc: Doc): void {
   }
 }
 
-function pathsConflict(a: string, b: string): boolean {
-  return a === b || a.startsWith(b + '.') || b.startsWith(a + '.');
-}
-
-function describeId(doc: Doc): string {
-  return `{_id: ${JSON.stringify(doc['_id'])}}`;
-}
+const describeId = idText;
 
 /** Validates an operator update against the current document; returns the modifier to hand to mingo. */
 function validateOperators(doc: Doc, update: Doc, inserting: boolean, context: PositionalContext): Doc {
   const modifier: Doc = {};
   // Arithmetic and comparisons done here with MongoDB's types and order, applied as `$set`.
   const computed: Doc = {};
-  const seen: string[] = [];
-  for (const [op, arg] of Object.entries(update)) {
-    if (!OPERATORS.has(op)) {
-      if (op.startsWith('$'))
-        throw new CommandError(
-          ErrorCodes.FailedToParse,
-          `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
-        );
-      throw new CommandError(
-        ErrorCodes.FailedToParse,
-        `Unknown modifier: ${op}. Expected a valid update modifier or pipeline-style update specified as an array`,
-      );
-    }
-    if (!isPlainObject(arg))
-      throw new CommandError(
-        ErrorCodes.FailedToParse,
-        `Modifiers operate on fields but we found type ${bsonTypeName(arg)} instead. For example: {$mod: {<field>: ...}} not {${op}: ${JSON.stringify(arg)}}`,
-      );
-    if (op === '$setOnInsert' && !inserting) {
-      for (const path of Object.keys(arg)) seen.push(path);
-      continue;
-    }
+  for (const [op, arg] of Object.entries(update as Record<string, Doc>)) {
+    if (op === '$setOnInsert' && !inserting) continue;
     const fields: Doc = {};
     for (const [path, value] of Object.entries(arg)) {
-      if (path === '')
-        throw new CommandError(ErrorCodes.EmptyFieldName, 'An empty update path is not valid.');
-      const targets = op === '$rename' ? [path, String(value)] : [path];
-      for (const t of targets) {
-        const clash = seen.find((s) => pathsConflict(s, t));
-        if (clash !== undefined)
-          throw new CommandError(
-            ErrorCodes.ConflictingUpdateOperators,
-            `Updating the path '${t}' would create a conflict at '${clash}'`,
-          );
-        seen.push(t);
-      }
       if (path === '_id' || path.startsWith('_id.')) {
         if (
           (op === '$set' || op === '$setOnInsert') &&
@@ -131,16 +88,19 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean, context: P
         }
       }
       const positional = path.includes('$');
-      if (!positional && op !== '$unset' && op !== '$pull' && op !== '$pullAll' && op !== '$pop')
+      if (op === '$rename') {
+        checkRename(doc, path, value as string);
+        checkViable(doc, value as string);
+      } else if (!positional && op !== '$unset' && op !== '$pull' && op !== '$pullAll' && op !== '$pop')
         checkViable(doc, path);
       const current = positional ? undefined : getPath(doc, path);
       const currentType = current === undefined ? undefined : bsonTypeName(current);
-      if (op === '$inc' || op === '$mul') checkArithmetic(op, path, current, value, doc);
+      if (op === '$inc' || op === '$mul') checkArithmetic(op, path, current, doc);
       if (positional && COMPUTED.has(op)) {
         // Resolved here, so that numbers keep MongoDB's types and order (mingo's drop longs and decimals).
         for (const concrete of expandPositional(doc, path, context)) {
           const target = getPath(doc, concrete);
-          if (op === '$inc' || op === '$mul') checkArithmetic(op, concrete, target, value, doc);
+          if (op === '$inc' || op === '$mul') checkArithmetic(op, concrete, target, doc);
           if (computeUpdate(op, concrete, target, value, computed, doc, context.collation)) continue;
           if (op === '$min' || op === '$max')
             computed[concrete] = value; // a missing field takes the value
@@ -152,7 +112,7 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean, context: P
           else
             throw new CommandError(
               ErrorCodes.TypeMismatch,
-              `Cannot apply ${op} to a value of non-numeric type. ${describeId(doc)} has the field '${concrete}' of non-numeric type ${bsonTypeName(target)}`,
+              `Cannot apply ${op} to a value of non-numeric type. ${describeId(doc)} has the field '${lastPart(concrete)}' of non-numeric type ${bsonTypeName(target)}`,
             );
         }
         continue;
@@ -172,16 +132,6 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean, context: P
           `Path '${path}' contains an element of non-array type '${currentType}'`,
         );
       }
-      if (op === '$pullAll' && !Array.isArray(value))
-        throw new CommandError(
-          ErrorCodes.BadValue,
-          `$pullAll requires an array argument but was given a ${bsonTypeName(value)}`,
-        );
-      if (op === '$rename' && typeof value !== 'string')
-        throw new CommandError(
-          ErrorCodes.BadValue,
-          `The 'to' field for $rename must be a string: ${path}: ${JSON.stringify(value)}`,
-        );
       if (!positional && computeUpdate(op, path, current, value, computed, doc, context.collation)) continue;
       fields[path] = op === '$pop' ? plainNumbers(value) : value;
     }
@@ -192,32 +142,18 @@ function validateOperators(doc: Doc, update: Doc, inserting: boolean, context: P
   return modifier;
 }
 
-/** MongoDB's checks on `$inc`/`$mul` operands. @throws CommandError TypeMismatch. */
-function checkArithmetic(
-  op: '$inc' | '$mul',
-  path: string,
-  current: unknown,
-  value: unknown,
-  doc: Doc,
-): void {
-  if (!NUMERIC.has(bsonTypeName(value))) {
-    throw new CommandError(
-      ErrorCodes.TypeMismatch,
-      `Cannot ${op === '$inc' ? 'increment' : 'multiply'} with non-numeric argument: {${path}: ${JSON.stringify(value)}}`,
-    );
-  }
+/** The last part of a path: MongoDB names the field, not its path, in type errors. */
+const lastPart = (path: string): string => path.slice(path.lastIndexOf('.') + 1);
+
+/** MongoDB's check on the value `$inc`/`$mul` meets (the operand is checked when parsed). @throws CommandError TypeMismatch. */
+function checkArithmetic(op: '$inc' | '$mul', path: string, current: unknown, doc: Doc): void {
   const currentType = current === undefined ? undefined : bsonTypeName(current);
-  if (currentType !== undefined && currentType !== 'null' && !NUMERIC.has(currentType)) {
-    throw new CommandError(
-      ErrorCodes.TypeMismatch,
-      `Cannot apply ${op} to a value of non-numeric type. ${describeId(doc)} has the field '${path}' of non-numeric type ${currentType}`,
-    );
-  }
-  if (currentType === 'null' && op === '$inc')
-    throw new CommandError(
-      ErrorCodes.TypeMismatch,
-      `Cannot apply $inc to a value of non-numeric type. ${describeId(doc)} has the field '${path}' of non-numeric type null`,
-    );
+  if (currentType === undefined || NUMERIC.has(currentType) || (currentType === 'null' && op === '$mul'))
+    return;
+  throw new CommandError(
+    ErrorCodes.TypeMismatch,
+    `Cannot apply ${op} to a value of non-numeric type. ${describeId(doc)} has the field '${lastPart(path)}' of non-numeric type ${currentType}`,
+  );
 }
 
 /**
@@ -265,7 +201,7 @@ function computeUpdate(
       if (!(error instanceof LongOverflowError)) throw error;
       throw new CommandError(
         ErrorCodes.BadValue,
-        `Failed to apply ${op} operations to current value ((NumberLong)${(current as Long).toString()}) for document ${describeId(doc)}`,
+        `Failed to apply ${op} operations to current value ((${numberKind(current) === 'int' ? 'NumberInt' : 'NumberLong'})${(current as Long).toString()}) for document ${describeId(doc)}`,
       );
     }
     return true;
@@ -277,7 +213,7 @@ function computeUpdate(
     return true;
   }
   if (op === '$currentDate') {
-    computed[path] = currentDate(value, path);
+    computed[path] = currentDate(value);
     return true;
   }
   if (op === '$bit') {
@@ -306,85 +242,45 @@ function computeUpdate(
 
 const isInteger = (value: unknown): boolean => numberKind(value) === 'int' || numberKind(value) === 'long';
 
-/** MongoDB's checks on a `$bit` operand: `{ and|or|xor: int or long, … }`. @throws CommandError BadValue. */
-function checkBitSpec(value: unknown): asserts value is Record<BitOperation, unknown> {
-  if (!isPlainObject(value)) {
-    throw new CommandError(
-      ErrorCodes.BadValue,
-      `The $bit modifier is not compatible with a ${bsonTypeName(value)}. You must pass in an embedded document: {$bit: {field: {and/or/xor: #}}`,
-    );
-  }
-  for (const [operation, operand] of Object.entries(value)) {
-    if (operation !== 'and' && operation !== 'or' && operation !== 'xor') {
-      throw new CommandError(
-        ErrorCodes.BadValue,
-        `The $bit modifier only supports 'and', 'or', and 'xor', not '${operation}' which is an unknown operator`,
-      );
-    }
-    if (!isInteger(operand)) {
-      throw new CommandError(
-        ErrorCodes.BadValue,
-        `The $bit modifier field must be an Integer(32/64 bit); a '${bsonTypeName(operand)}' is not supported here`,
-      );
-    }
-  }
-}
-
 let timestampIncrement = 0;
 
 /**
- * The value `$currentDate` sets: a `Date`, or a `Timestamp` (seconds, and an increment that orders
- * timestamps of the same second) for `{ $type: 'timestamp' }`. @throws CommandError BadValue.
+ * The value `$currentDate` sets (its operand checked when parsed): a `Date`, or a `Timestamp` (seconds,
+ * and an increment that orders timestamps of the same second) for `{ $type: 'timestamp' }`.
  */
-function currentDate(spec: unknown, path: string): Date | Timestamp {
-  if (typeof spec === 'boolean') return new Date();
-  if (!isPlainObject(spec)) {
-    throw new CommandError(
-      ErrorCodes.BadValue,
-      `${path} is not valid type for $currentDate. Please use a boolean ('true') or a $type expression ({$type: 'timestamp/date'}).`,
-    );
-  }
-  const type = spec['$type'];
-  if (Object.keys(spec).length !== 1 || (type !== 'date' && type !== 'timestamp')) {
-    throw new CommandError(
-      ErrorCodes.BadValue,
-      "The '$type' string field is required to be 'date' or 'timestamp': {$currentDate: {field : {$type: 'date'}}}",
-    );
-  }
-  if (type === 'date') return new Date();
+function currentDate(spec: unknown): Date | Timestamp {
+  if (!isPlainObject(spec) || spec['$type'] !== 'timestamp') return new Date();
   timestampIncrement = (timestampIncrement % 0xffffffff) + 1;
   return new Timestamp({ t: Math.floor(Date.now() / 1000), i: timestampIncrement });
 }
 
-/** MongoDB refuses to create a field under a scalar: PathNotViable (28). */
+/**
+ * MongoDB refuses to create a field under a value that cannot hold it (a scalar, or an array with a
+ * part that is not an index): PathNotViable (28), naming the deepest existing element on the path.
+ */
 function checkViable(doc: Doc, path: string): void {
   const parts = path.split('.');
+  let name = '';
   let cur: unknown = doc;
-  for (let i = 0; i < parts.length - 1; i++) {
-    if (cur === null || cur === undefined) return;
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    let next: unknown;
     if (Array.isArray(cur)) {
-      if (!/^\d+$/.test(parts[i]!)) {
+      if (!/^\d+$/.test(part))
         throw new CommandError(
           ErrorCodes.PathNotViable,
-          `Cannot create field '${parts[i]!}' in element {${parts.slice(0, i).join('.')}: [...]}`,
+          `Cannot create field '${part}' in element {${elementText(name, cur)}}`,
         );
-      }
-      cur = cur[Number(parts[i])];
-      continue;
-    }
-    if (!isPlainObject(cur)) {
+      next = cur[Number(part)];
+    } else if (isPlainObject(cur)) next = cur[part];
+    else
       throw new CommandError(
         ErrorCodes.PathNotViable,
-        `Cannot create field '${parts[i]!}' in element {${parts.slice(0, i).join('.')}: ${JSON.stringify(cur)}}`,
+        `Cannot create field '${part}' in element {${elementText(name, cur)}}`,
       );
-    }
-    cur = cur[parts[i]!];
-  }
-  if (cur !== null && cur !== undefined && !isPlainObject(cur) && !Array.isArray(cur)) {
-    throw new CommandError(
-      ErrorCodes.PathNotViable,
-      `Cannot create field '${parts[parts.length - 1]!}' in element {${parts.slice(0, -1).join('.')}: ${JSON.stringify(cur)}}`,
-    );
+    if (next === undefined) return;
+    name = part;
+    cur = next;
   }
 }
 
@@ -409,7 +305,7 @@ export function applyUpdate(
   update: unknown,
   options: ApplyOptions = {},
 ): { doc: Doc; changed: boolean } {
-  const kind = updateKind(update);
+  const kind = checkUpdate(update);
   const oldId = doc['_id'];
   let next: Doc;
   if (kind === 'replacement') {

@@ -8,13 +8,14 @@ import { CollectionState } from './collection.js';
 import type { Collection } from './collection.js';
 import type { Engine } from './database.js';
 import type { Collation } from './collation.js';
+import { checkIdField } from './id-field.js';
 import { checkStorable } from './limits.js';
 import { checkArrayFilters } from './positional.js';
 import { matchDocs, runQuery } from './read.js';
 import { compile, prepareFilter, splitText } from './query.js';
 import type { Transaction, TxnWrite } from './transaction.js';
-import { applyUpdate, buildUpsert, updateKind } from './update.js';
-import { bsonTypeName, cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
+import { applyUpdate, buildUpsert, checkUpdate, updateKind } from './update.js';
+import { cloneValue, idFirst, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -86,25 +87,14 @@ function remove(
 
 /**
  * Validates and normalizes a document for insertion: generates `_id`, moves it first, copies it.
- * @throws CommandError InvalidIdField (53) for array/regex `_id`.
+ * @throws CommandError InvalidIdField (53) / DollarPrefixedFieldName (52) for an `_id` MongoDB refuses.
  */
 export function prepareInsert(raw: unknown): Doc {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     throw new CommandError(ErrorCodes.TypeMismatch, 'document to insert must be an object');
   let doc = cloneValue(raw as Doc);
   if (doc['_id'] === undefined) doc = { _id: new ObjectId(), ...doc };
-  const type = bsonTypeName(doc['_id']);
-  if (type === 'array' || type === 'regex' || type === 'undefined') {
-    throw new CommandError(ErrorCodes.InvalidIdField, `The '_id' value cannot be of type ${type}`);
-  }
-  const dollar = isPlainObject(doc['_id'])
-    ? Object.keys(doc['_id']).find((k) => k.startsWith('$'))
-    : undefined;
-  if (dollar !== undefined)
-    throw new CommandError(
-      ErrorCodes.DollarPrefixedFieldName,
-      `_id fields may not contain '$'-prefixed fields: ${dollar} is not valid for storage.`,
-    );
+  checkIdField(doc['_id']);
   return idFirst(doc);
 }
 
@@ -150,7 +140,7 @@ export function updateStatement(
   txn: Transaction | undefined,
   st: UpdateStatement,
 ): UpdateResult {
-  const kind = updateKind(st.u);
+  const kind = checkUpdate(st.u);
   checkArrayFilters(st.u, st.arrayFilters);
   if (st.multi && kind === 'replacement')
     throw new CommandError(
@@ -242,6 +232,24 @@ function runProjection(doc: Doc, fields: Doc): Doc {
   return runQuery(new CollectionState(new Map([['x', doc]])), { projection: fields })[0] ?? {};
 }
 
+/** MongoDB 7.0's checks on findAndModify's arguments, in its order (find_and_modify.cpp). */
+function checkFindAndModify(args: FindAndModifyArgs): void {
+  const kind = args.update === undefined ? undefined : updateKind(args.update);
+  const fail = (message: string): never => {
+    throw new CommandError(ErrorCodes.FailedToParse, message);
+  };
+  if (!args.remove && kind === undefined) fail('Either an update or remove=true must be specified');
+  if (args.remove) {
+    if (kind !== undefined) fail('Cannot specify both an update and remove=true');
+    if (args.upsert) fail('Cannot specify both upsert=true and remove=true ');
+    if (args.new)
+      fail("Cannot specify both new=true and remove=true; 'remove' always returns the deleted document");
+    if (args.arrayFilters) fail('Cannot specify arrayFilters and remove=true');
+  }
+  if (kind === 'pipeline' && args.arrayFilters) fail('Cannot specify arrayFilters and a pipeline update');
+  if (kind !== undefined) checkUpdate(args.update);
+}
+
 /**
  * findAndModify: returns `{ value, lastErrorObject }`.
  * @throws CommandError (duplicates surface as a command error with code 11000).
@@ -252,12 +260,7 @@ export function findAndModify(
   txn: Transaction | undefined,
   args: FindAndModifyArgs,
 ): Doc {
-  if (args.remove && args.update !== undefined)
-    throw new CommandError(ErrorCodes.FailedToParse, 'Cannot specify both an update and remove=true');
-  if (!args.remove && args.update === undefined)
-    throw new CommandError(ErrorCodes.FailedToParse, 'Either an update or remove=true must be specified');
-  if (args.remove && args.upsert)
-    throw new CommandError(ErrorCodes.FailedToParse, 'Cannot specify both upsert=true and remove=true');
+  checkFindAndModify(args);
   checkArrayFilters(args.update, args.arrayFilters);
   const state = engine.readState(coll, txn);
   const found = runQuery(state, {
