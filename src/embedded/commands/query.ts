@@ -9,6 +9,14 @@ import { collectionIn } from '../engine/transaction-ddl.js';
 import { expandListLocalSessions } from './local-sessions.js';
 import { matchDocs, queryStats, runQuery } from '../engine/read.js';
 import { prepareFilter } from '../engine/query.js';
+import {
+  checkCountTarget,
+  checkDistinct,
+  checkFindOptions,
+  checkFindTarget,
+  getMoreCollection,
+  killCursorIds,
+} from '../engine/read-arguments.js';
 import { bsonTypeName, isPlainObject, keyOf, pathValues } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -52,6 +60,8 @@ function nonNegative(field: string, value: number): number {
 }
 
 const find: Handler = (cmd, ctx) => {
+  checkFindTarget(cmd);
+  checkFindOptions(cmd);
   const name = collectionName(cmd);
   const coll = readCollection(cmd, ctx);
   const hinted = checkHint(cmd['hint'], coll);
@@ -91,9 +101,12 @@ function cursorId(raw: unknown, field: string): Long {
 
 const getMore: Handler = (cmd, ctx) => {
   const id = cursorId(cmd['getMore'], 'getMore.getMore');
+  const collection = getMoreCollection(cmd);
+  // MongoDB checks batchSize when it parses the command, before it looks the cursor up.
+  const batchSize = batchSizeOf(cmd['batchSize'], 'getMore.batchSize');
   const cursor = ctx.core.cursors.get(id);
   if (!cursor) throw new CommandError(ErrorCodes.CursorNotFound, `cursor id ${id.toString()} not found`);
-  const ns = `${ctx.db}.${String(cmd['collection'])}`;
+  const ns = `${ctx.db}.${collection}`;
   if (cursor.ns !== ns)
     throw new CommandError(
       ErrorCodes.Unauthorized,
@@ -101,7 +114,7 @@ const getMore: Handler = (cmd, ctx) => {
     );
   ctx.core.opcounters.getmore++;
   if (cursor.stream) return changeStreamGetMore(cmd, ctx, cursor);
-  return ctx.core.cursors.more(cursor, batchSizeOf(cmd['batchSize'], 'getMore.batchSize'));
+  return ctx.core.cursors.more(cursor, batchSize);
 };
 
 const killCursors: Handler = (cmd, ctx) => {
@@ -113,10 +126,7 @@ const killCursors: Handler = (cmd, ctx) => {
     );
   const killed: Long[] = [];
   const notFound: Long[] = [];
-  for (const raw of ids) {
-    const id = cursorId(raw, 'killCursors.cursors');
-    (ctx.core.cursors.kill(id) ? killed : notFound).push(id);
-  }
+  for (const id of killCursorIds(ids)) (ctx.core.cursors.kill(id) ? killed : notFound).push(id);
   ctx.core.engine.history.nudge();
   return { cursorsKilled: killed, cursorsNotFound: notFound, cursorsAlive: [], cursorsUnknown: [], ok: 1 };
 };
@@ -158,6 +168,7 @@ const aggregate: Handler = (cmd, ctx) => {
 };
 
 const count: Handler = (cmd, ctx) => {
+  checkCountTarget(cmd);
   const coll = readCollection(cmd, ctx);
   const hinted = checkHint(cmd['hint'], coll);
   if (!coll) return { n: 0, ok: 1 };
@@ -175,9 +186,7 @@ const count: Handler = (cmd, ctx) => {
 };
 
 const distinct: Handler = (cmd, ctx) => {
-  const key = cmd['key'];
-  if (typeof key !== 'string')
-    throw new CommandError(ErrorCodes.TypeMismatch, "BSON field 'distinct.key' is missing or not a string");
+  const key = checkDistinct(cmd, ctx.db);
   const coll = readCollection(cmd, ctx);
   if (!coll) return { values: [], ok: 1 };
   const collation = collationFor(cmd, coll);

@@ -7,6 +7,7 @@
  */
 import type { QueryOp } from './operator-types.js';
 import { integralValue, numberKind } from './arithmetic.js';
+import { elementText } from './bson-text.js';
 import { bsonTag, pathCandidates } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -24,34 +25,64 @@ function bytesOf(value: unknown): Uint8Array {
   return (value as { buffer: Uint8Array }).buffer;
 }
 
-/** The bit positions a mask names. @throws CommandError BadValue for an invalid mask. */
-function maskPositions(operator: string, mask: unknown): number[] {
+/** A bit position of a mask array, checked as MongoDB checks it. @throws CommandError BadValue (2). */
+function bitPosition(index: number, value: unknown): number {
+  const reason =
+    numberKind(value) === undefined
+      ? 'Expected a number in:'
+      : integralValue(value) === undefined
+        ? 'Expected an integer:'
+        : Number(value) < 0
+          ? 'Expected a non-negative number in:'
+          : undefined;
+  if (reason) {
+    throw new CommandError(
+      ErrorCodes.BadValue,
+      `Failed to parse bit position. ${reason} ${elementText(String(index), value)}`,
+    );
+  }
+  return Number(value);
+}
+
+/**
+ * A numeric mask, checked as MongoDB checks it: a fraction, a double past int64 or a negative number is
+ * FailedToParse (9), e.g. "Expected a non-negative number in: $bitsAllSet: -1".
+ */
+function numericMask(operator: string, mask: unknown): bigint {
+  const n = Number(String(mask));
+  const isLong = numberKind(mask) === 'long';
+  const reason = !Number.isInteger(n)
+    ? 'Expected an integer:'
+    : !isLong && n >= 2 ** 63
+      ? 'Cannot represent as a 64-bit integer:'
+      : n < 0
+        ? 'Expected a non-negative number in:'
+        : undefined;
+  if (reason) throw new CommandError(ErrorCodes.FailedToParse, `${reason} ${elementText(operator, mask)}`);
+  return isLong ? BigInt(String(mask)) : BigInt(n);
+}
+
+/**
+ * The bit positions a mask names.
+ * @throws CommandError BadValue (2) or FailedToParse (9) with MongoDB's message for an invalid mask.
+ */
+function maskPositions(operator: string, path: string, mask: unknown): number[] {
   if (bsonTag(mask) === 'Binary') {
     const bytes = bytesOf(mask);
     const positions: number[] = [];
     for (let i = 0; i < bytes.length * 8; i++) if (binaryBit(bytes, i)) positions.push(i);
     return positions;
   }
-  if (Array.isArray(mask)) {
-    return mask.map((p) => {
-      const n = integralValue(p);
-      if (n === undefined || n < 0)
-        throw new CommandError(
-          ErrorCodes.BadValue,
-          `${operator} bit positions must be non-negative integers`,
-        );
-      return n;
-    });
-  }
-  const n = numberKind(mask) === undefined ? NaN : Number(mask);
-  if (!Number.isSafeInteger(n) || n < 0) {
+  if (Array.isArray(mask)) return mask.map((p, i) => bitPosition(i, p));
+  if (numberKind(mask) === undefined) {
     throw new CommandError(
       ErrorCodes.BadValue,
-      `${operator} takes a non-negative integer bitmask, a BinData bitmask or an array of positions`,
+      `${path} takes an Array, a number, or a BinData but received: ${elementText(operator, mask)}`,
     );
   }
   const positions: number[] = [];
-  for (let i = 0, rest = BigInt(n); rest > 0n; i++, rest >>= 1n) if (rest & 1n) positions.push(i);
+  for (let i = 0, rest = numericMask(operator, mask); rest > 0n; i++, rest >>= 1n)
+    if (rest & 1n) positions.push(i);
   return positions;
 }
 
@@ -75,7 +106,7 @@ function bitsOf(value: unknown): BitTest | undefined {
 
 function bitOperator(operator: string, test: (bits: BitTest, positions: number[]) => boolean): QueryOp {
   return (selector, mask) => {
-    const positions = maskPositions(operator, mask);
+    const positions = maskPositions(operator, selector, mask);
     return (obj) =>
       pathCandidates(obj, selector).some((value) => {
         const bits = bitsOf(value);

@@ -17,6 +17,7 @@ import * as windowOperators from 'mingo/operators/window';
 import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
 import type { ExpressionOp, Predicate, QueryOp } from './operator-types.js';
+import { numberKind } from './arithmetic.js';
 import { bitQueryOperators } from './bits.js';
 import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
@@ -95,7 +96,8 @@ function inPredicate(selector: string, value: unknown, options: Options): Predic
 function typePredicate(selector: string, value: unknown): Predicate {
   const specs = Array.isArray(value) ? value : [value];
   const aliases = specs.map((s: unknown) => {
-    const alias = typeAlias(s);
+    // A code may come as any number type (`16`, `16.0`, `NumberLong(16)`).
+    const alias = typeAlias(numberKind(s) === undefined ? s : Number(String(s)));
     if (alias === undefined) {
       throw new CommandError(ErrorCodes.BadValue, `Unknown type name alias: ${String(s)}`);
     }

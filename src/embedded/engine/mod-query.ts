@@ -23,6 +23,13 @@ function truncatedOperand(value: unknown, name: 'divisor' | 'remainder'): bigint
       `malformed mod, ${name} value is invalid :: caused by :: Unable to coerce NaN/Inf to integral type`,
     );
   }
+  // A double past the int64 range cannot be coerced (2^63 itself still is, as MongoDB does).
+  if (Math.abs(n) > 2 ** 63) {
+    throw new CommandError(
+      ErrorCodes.BadValue,
+      `malformed mod, ${name} value is invalid :: caused by :: Out of bounds coercing to integral value`,
+    );
+  }
   return BigInt(Math.trunc(n));
 }
 

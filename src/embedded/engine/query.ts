@@ -7,6 +7,7 @@ import { Query } from 'mingo/query';
 import { ProcessingMode } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import { CONTEXT } from './context.js';
+import { checkFilter } from './filter-check.js';
 import { LinearRegExp } from './linear-regex.js';
 import type { Collation } from './collation.js';
 import { bsonTag, keyOf } from './values.js';
@@ -84,6 +85,7 @@ export function prepareFilter(filter: unknown): Doc {
   if (typeof filter !== 'object' || Array.isArray(filter)) {
     throw new CommandError(ErrorCodes.TypeMismatch, 'filter must be an object');
   }
+  checkFilter(filter as Doc);
   // A top-level `$comment` only labels the query (for logs and profilers): it matches everything.
   if ('$comment' in filter) {
     const { $comment: _comment, ...rest } = filter as Doc;

@@ -5,6 +5,9 @@
 import { Aggregator } from 'mingo/aggregator';
 import type { CollectionState } from './collection.js';
 import type { Collation } from './collation.js';
+import { numberKind } from './arithmetic.js';
+import { elementText } from './bson-text.js';
+import { checkFindSlices, integralSlices } from './find-slice.js';
 import { plainNumbers } from './numbers.js';
 import { lookupCandidates } from './indexes.js';
 import { positionalQuery } from './positional.js';
@@ -177,8 +180,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     for (const [k, v] of Object.entries(sort)) {
       if (isPlainObject(v) && v['$meta'] === 'textScore') s[SCORE_FIELD] = -1;
       else if (v === 1 || v === -1) s[k] = v;
-      else
-        throw new CommandError(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
+      else throw sortKeyError(k, v);
     }
     pipeline.push({ $sort: s });
   }
@@ -192,8 +194,9 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
       : undefined;
   if (projection && !metaFields) {
     checkProjectionKind(projection);
+    checkFindSlices(projection, docs.length > skip);
     const p: Doc = {};
-    for (const [k, v] of Object.entries(projection)) {
+    for (const [k, v] of Object.entries(integralSlices(projection))) {
       if (k.endsWith('.$')) {
         const field = k.slice(0, -2);
         positional = { field, query: positionalQuery(spec.filter, field, spec.collation) };
@@ -226,6 +229,15 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     if (meta) delete c[SCORE_FIELD];
     return idFirst(c);
   });
+}
+
+/** MongoDB's error for a sort key other than 1, -1 or `{ $meta: 'textScore' }`: 15974, 17312 or 15975. */
+function sortKeyError(field: string, value: unknown): CommandError {
+  if (isPlainObject(value))
+    return new CommandError(17312, '$meta is the only expression supported by $sort right now');
+  if (numberKind(value) === undefined)
+    return new CommandError(15974, `Illegal key in $sort specification: ${elementText(field, value)}`);
+  return new CommandError(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
 }
 
 /**
