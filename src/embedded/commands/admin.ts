@@ -3,16 +3,20 @@ import { BSON } from 'bson';
 import { describeCollation } from '../engine/collation.js';
 import type { Collection } from '../engine/collection.js';
 
-import { parseIndexSpec, sameIndex } from '../engine/indexes.js';
 import { compile, prepareFilter } from '../engine/query.js';
-import { isPlainObject, keyOf } from '../engine/values.js';
+import { keyOf } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import { parseCollation } from './collation.js';
 import type { CommandContext, Handler } from './context.js';
 import { collectionName, docOption } from './context.js';
 import { modifyIndex } from './index-mod.js';
-import { checkIndexableIn, collectionIn, createIn } from '../engine/transaction-ddl.js';
+import { collectionIn, createIn } from '../engine/transaction-ddl.js';
+import { bsonText } from '../engine/bson-text.js';
+import { checkCappedOptions } from './capped-options.js';
+import { createIndexes } from './create-indexes.js';
+import { scaleOption } from './stats-scale.js';
+import { dropIndexesArgument, indexCommandTarget } from './index-args.js';
 import { clusteredIndexOption, ID_INDEX, idIndex } from './clustered.js';
 
 function mustExist(ctx: CommandContext, name: string): Collection {
@@ -49,7 +53,6 @@ const listCollections: Handler = (cmd, ctx) => {
 /** Collection kinds MongoDB has and the embedded engine does not: refused instead of faked. */
 const unsupportedCreateOptions: Record<string, string> = {
   viewOn: 'views',
-  capped: 'capped collections',
   timeseries: 'time-series collections',
 };
 
@@ -60,6 +63,11 @@ const create: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   if (name.startsWith('system.') && !CREATABLE_SYSTEM.has(name))
     throw new CommandError(ErrorCodes.InvalidNamespace, `Invalid system namespace: ${ctx.db}.${name}`);
+  if (checkCappedOptions(cmd))
+    throw new CommandError(
+      ErrorCodes.NotImplemented,
+      'The embedded database does not support capped collections',
+    );
   for (const [option, kind] of Object.entries(unsupportedCreateOptions)) {
     if (cmd[option] !== undefined && cmd[option] !== false) {
       throw new CommandError(ErrorCodes.NotImplemented, `The embedded database does not support ${kind}`);
@@ -119,88 +127,6 @@ const renameCollection: Handler = (cmd, ctx) => {
   return { ok: 1 };
 };
 
-const createIndexes: Handler = (cmd, ctx) => {
-  const name = collectionName(cmd);
-  const list = cmd['indexes'];
-  if (!Array.isArray(list) || list.length === 0)
-    throw new CommandError(ErrorCodes.FailedToParse, 'Must specify at least one index to create');
-  const parsed = (list as unknown[]).map((raw) => {
-    const explicit = isPlainObject(raw) && raw['collation'] !== undefined;
-    if (explicit) parseCollation(raw['collation'], 'index');
-    const spec = parseIndexSpec(raw);
-    if (keyOf(spec.key) === keyOf({ _id: 1 }) && isPlainObject(raw)) {
-      for (const option of ['unique', 'sparse']) {
-        if (raw[option] !== undefined) {
-          throw new CommandError(
-            ErrorCodes.InvalidIndexSpecificationOption,
-            `The field '${option}' is not valid for an _id index specification. Specification: ${JSON.stringify(raw)}`,
-          );
-        }
-      }
-    }
-    return { spec, explicit };
-  });
-  const engine = ctx.core.engine;
-  checkIndexableIn(engine, ctx.db, name, ctx.txn);
-  const existed = collectionIn(engine, ctx.db, name, ctx.txn) !== undefined;
-  const coll = createIn(engine, ctx.db, name, ctx.txn);
-  // Inside a transaction the collection is its own (see checkIndexableIn): its indexes go to its state.
-  const base = engine.readState(coll, ctx.txn);
-  const before = base.indexes.length + 1;
-  // Indexes inherit the collection's default collation unless they name their own (`simple` included).
-  const specs = parsed.map(({ spec, explicit }) => {
-    if (!explicit && coll.options.collation) spec.collation = coll.options.collation;
-    return spec;
-  });
-  const toAdd = [];
-  for (const spec of specs) {
-    // The `_id` index always exists: asking for it again changes nothing.
-    if (keyOf(spec.key) === keyOf({ _id: 1 })) continue;
-    const sameName = base.indexes.find((i) => i.spec.name === spec.name);
-    if (sameName) {
-      if (sameIndex(sameName.spec, spec)) continue;
-      throw new CommandError(
-        keyOf(sameName.spec.key) === keyOf(spec.key)
-          ? ErrorCodes.IndexOptionsConflict
-          : ErrorCodes.IndexKeySpecsConflict,
-        `An existing index has the same name as the requested index. When index names are not specified, they are auto generated and can cause conflicts. Please refer to our documentation. Requested index: ${JSON.stringify(spec)}, existing index: ${JSON.stringify(sameName.spec)}`,
-      );
-    }
-    const sameKey = base.indexes.find(
-      (i) =>
-        keyOf(i.spec.key) === keyOf(spec.key) &&
-        keyOf(i.spec.collation ?? null) === keyOf(spec.collation ?? null),
-    );
-    if (sameKey && !sameKey.spec.partialFilterExpression && !spec.partialFilterExpression) {
-      throw new CommandError(
-        ErrorCodes.IndexOptionsConflict,
-        `Index already exists with a different name: ${sameKey.spec.name}`,
-      );
-    }
-    if (spec.key && Object.values(spec.key).includes('text') && base.indexes.some((i) => i.text)) {
-      throw new CommandError(
-        ErrorCodes.IndexOptionsConflict,
-        'An equivalent index already exists with a different name and options (only one text index per collection)',
-      );
-    }
-    toAdd.push(spec);
-  }
-  // Build on a copy so a failure (duplicates in existing data) leaves the collection unchanged.
-  const draft = base.clone();
-  for (const spec of toAdd) draft.addIndex(coll.ns, spec);
-  const state = engine.writeState(coll, ctx.txn);
-  state.indexes = draft.indexes;
-  if (!ctx.txn) engine.emit(toAdd.map((spec) => ({ op: 'createIndex' as const, ns: coll.ns, spec })));
-  const reply: Doc = {
-    numIndexesBefore: before,
-    numIndexesAfter: state.indexes.length + 1,
-    createdCollectionAutomatically: !existed,
-    ok: 1,
-  };
-  if (toAdd.length === 0) reply['note'] = 'all indexes already exist';
-  return reply;
-};
-
 const listIndexes: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   const coll = mustExist(ctx, name);
@@ -209,28 +135,25 @@ const listIndexes: Handler = (cmd, ctx) => {
 };
 
 const dropIndexes: Handler = (cmd, ctx) => {
-  const name = collectionName(cmd);
-  const coll = mustExist(ctx, name);
+  const name = indexCommandTarget(cmd, 'dropIndexes', ctx.db);
+  const which = dropIndexesArgument(cmd);
+  const coll = ctx.core.engine.collection(ctx.db, name);
+  if (!coll) throw new CommandError(ErrorCodes.NamespaceNotFound, `ns not found ${ctx.db}.${name}`);
   const was = coll.state.indexes.length + 1;
-  const which = cmd['index'];
   const state = coll.writable();
   let names: string[];
   if (which === '*') names = state.indexes.map((i) => i.spec.name);
   else if (typeof which === 'string') names = [which];
-  else if (Array.isArray(which)) names = which.map(String);
-  else if (which && typeof which === 'object') {
+  else if (Array.isArray(which)) names = which;
+  else {
     const found = state.indexes.find((i) => keyOf(i.spec.key) === keyOf(which));
     if (!found) {
       if (keyOf(which) === keyOf({ _id: 1 }))
         throw new CommandError(ErrorCodes.InvalidOptions, 'cannot drop _id index');
-      throw new CommandError(ErrorCodes.IndexNotFound, `can't find index with key: ${JSON.stringify(which)}`);
+      throw new CommandError(ErrorCodes.IndexNotFound, `can't find index with key: ${bsonText(which)}`);
     }
     names = [found.spec.name];
-  } else
-    throw new CommandError(
-      ErrorCodes.TypeMismatch,
-      "BSON field 'dropIndexes.index' is missing or has the wrong type",
-    );
+  }
   for (const n of names) {
     if (n === '_id_') throw new CommandError(ErrorCodes.InvalidOptions, 'cannot drop _id index');
     if (!state.indexes.some((i) => i.spec.name === n))
@@ -248,7 +171,7 @@ function collectionSize(coll: Collection): { count: number; size: number } {
 }
 
 const dbStats: Handler = (cmd, ctx) => {
-  const scale = Number(cmd['scale'] ?? 1) || 1;
+  const scale = scaleOption(cmd, 'dbStats');
   const colls = [...(ctx.core.engine.databases.get(ctx.db)?.values() ?? [])];
   let objects = 0;
   let dataSize = 0;
@@ -277,12 +200,18 @@ const dbStats: Handler = (cmd, ctx) => {
   };
 };
 
+/** collStats of a collection that does not exist: every count and size zero, no index. */
+function emptyCollStats(ns: string, scaleFactor: number): Doc {
+  const zero = { size: 0, count: 0, storageSize: 0, totalSize: 0, nindexes: 0, totalIndexSize: 0 };
+  return { ns, ...zero, indexSizes: {}, scaleFactor, ok: 1 };
+}
+
 const collStats: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   const coll = ctx.core.engine.collection(ctx.db, name);
-  if (!coll)
-    throw new CommandError(ErrorCodes.NamespaceNotFound, `Collection [${ctx.db}.${name}] not found.`);
   const scale = Number(cmd['scale'] ?? 1) || 1;
+  // MongoDB answers a missing collection with empty statistics, not an error.
+  if (!coll) return emptyCollStats(`${ctx.db}.${name}`, scale);
   const { count, size } = collectionSize(coll);
   const indexSizes: Doc = { _id_: 0 };
   for (const i of coll.state.indexes) indexSizes[i.spec.name] = 0;
