@@ -4,6 +4,7 @@
  * when a document reached it, and with code 2).
  */
 import { OpType } from 'mingo/core';
+import { bsonText } from './bson-text.js';
 import { CONTEXT } from './context.js';
 import { FIXED_ARITY } from './expression-arity.js';
 import { isPlainObject } from './values.js';
@@ -16,16 +17,6 @@ export function isExpressionOperator(name: string): boolean {
     CONTEXT.getOperator(OpType.EXPRESSION, name) !== null ||
     CONTEXT.getOperator(OpType.ACCUMULATOR, name) !== null
   );
-}
-
-/** MongoDB's rendering of a small value in messages: `{ $type: 42, $op: 42 }`. */
-export function renderValue(value: unknown): string {
-  if (Array.isArray(value)) return value.length === 0 ? '[]' : `[ ${value.map(renderValue).join(', ')} ]`;
-  if (isPlainObject(value)) {
-    const fields = Object.entries(value).map(([k, v]) => `${k}: ${renderValue(v)}`);
-    return fields.length === 0 ? '{}' : `{ ${fields.join(', ')} }`;
-  }
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }
 
 /**
@@ -45,7 +36,7 @@ export function checkExpression(expr: unknown, prefix = ''): void {
     if (keys.length > 1) {
       throw new CommandError(
         15983,
-        `${prefix}An object representing an expression must have exactly one field: ${renderValue(expr)}`,
+        `${prefix}An object representing an expression must have exactly one field: ${bsonText(expr)}`,
       );
     }
     if (!isExpressionOperator(first)) {

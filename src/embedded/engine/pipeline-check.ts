@@ -5,7 +5,8 @@
  * MongoDB's code and message even on an empty collection. Sub-pipelines (`$facet`, `$lookup`,
  * `$unionWith`) are checked too.
  */
-import { checkExpression, isExpressionOperator, renderValue } from './expression-check.js';
+import { bsonText } from './bson-text.js';
+import { checkExpression, isExpressionOperator } from './expression-check.js';
 import { checkFieldPath } from './field-path.js';
 import { checkProject } from './project-check.js';
 import { bsonTypeName, isPlainObject } from './values.js';
@@ -25,7 +26,7 @@ function checkCount(stage: '$skip' | '$limit', value: unknown, code: number): vo
         : value < 0
           ? 'Expected a non-negative number in:'
           : undefined;
-  if (reason) fail(code, `invalid argument to ${stage} stage: ${reason} ${stage}: ${renderValue(value)}`);
+  if (reason) fail(code, `invalid argument to ${stage} stage: ${reason} ${stage}: ${bsonText(value)}`);
 }
 
 function checkSort(spec: unknown): void {
@@ -39,7 +40,7 @@ function checkSort(spec: unknown): void {
       fail(17312, '$meta is the only expression supported by $sort right now');
     }
     if (typeof order !== 'number') {
-      fail(15974, `Illegal key in $sort specification: ${path}: ${renderValue(order)}`);
+      fail(15974, `Illegal key in $sort specification: ${path}: ${bsonText(order)}`);
     }
     if (order !== 1 && order !== -1) {
       fail(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
