@@ -3,6 +3,7 @@
  * and equality lookups. Every index keeps `key string → set of _id keys`; text indexes keep no entries.
  */
 import type { Query } from 'mingo/query';
+import { numberKind } from './arithmetic.js';
 import type { Collation } from './collation.js';
 import { describeCollation, normalizeCollation, sameCollation } from './collation.js';
 import { compile, prepareFilter } from './query.js';
@@ -177,6 +178,12 @@ export function defaultIndexName(key: Record<string, unknown>): string {
     .join('_');
 }
 
+/** A boolean index option as MongoDB reads it (`trueValue()`): `true`, or any non-zero number. */
+function isSet(value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  return numberKind(value) !== undefined && Number((value as { toString(): string }).toString()) !== 0;
+}
+
 /**
  * Validates and normalizes a createIndexes entry.
  * @throws CommandError BadValue / CannotCreateIndex (67) on bad specs.
@@ -203,10 +210,10 @@ export function parseIndexSpec(raw: unknown): IndexSpec {
   }
   const name = typeof r['name'] === 'string' ? r['name'] : defaultIndexName(keyDoc);
   const spec: IndexSpec = { name, key: keyDoc };
-  if (r['unique'] === true) spec.unique = true;
-  if (r['sparse'] === true) spec.sparse = true;
-  if (r['hidden'] === true) spec.hidden = true;
-  if (r['prepareUnique'] === true) spec.prepareUnique = true;
+  if (isSet(r['unique'])) spec.unique = true;
+  if (isSet(r['sparse'])) spec.sparse = true;
+  if (isSet(r['hidden'])) spec.hidden = true;
+  if (isSet(r['prepareUnique'])) spec.prepareUnique = true;
   if (r['partialFilterExpression'] !== undefined) {
     if (typeof r['partialFilterExpression'] !== 'object')
       throw new CommandError(ErrorCodes.TypeMismatch, 'partialFilterExpression must be an object');

@@ -348,4 +348,19 @@ describe.each(drivers)('administration command errors ($name)', (driver) => {
       ok: 1,
     });
   });
+
+  // Manual, "db.collection.createIndex()" options: unique is a boolean, and MongoDB reads a boolean
+  // option the way BSONElement::trueValue() does, so a non-zero number turns it on.
+  it('enforces an index created with unique: 1', async () => {
+    const coll = t.db.collection<any>('numeric_unique');
+    await t.db.command({
+      createIndexes: 'numeric_unique',
+      indexes: [{ key: { email: 1 }, name: 'email_1', unique: 1 }],
+    });
+    await coll.insertOne({ email: 'a@x.io' });
+    const error = await failure(() => coll.insertOne({ email: 'a@x.io' }));
+    expect(error['code']).toBe(11000);
+    const [, index] = await coll.listIndexes().toArray();
+    expect(index).toMatchObject({ name: 'email_1', unique: true });
+  });
 });
