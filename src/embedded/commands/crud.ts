@@ -3,11 +3,10 @@ import type { Collection } from '../engine/collection.js';
 import { objectField, safeBool } from '../engine/command-fields.js';
 import { evaluateLet } from '../engine/let-variables.js';
 import { createIn } from '../engine/transaction-ddl.js';
-import { parseDelete, parseInsert } from '../engine/write-commands.js';
+import { parseDelete, parseInsert, parseUpdateStatements } from '../engine/write-commands.js';
 import { deleteStatement, findAndModify, insertOne, updateStatement } from '../engine/write.js';
 import type { Doc } from '../engine/values.js';
-import { isPlainObject } from '../engine/values.js';
-import { CommandError, ErrorCodes, toCommandError } from '../errors.js';
+import { ErrorCodes, toCommandError } from '../errors.js';
 import { parseCollation } from './collation.js';
 import type { CommandContext, Handler } from './context.js';
 import { collationFor, collectionName, docOption, retryBlocked } from './context.js';
@@ -15,18 +14,6 @@ import { collationFor, collectionName, docOption, retryBlocked } from './context
 function writeError(index: number, error: unknown): Doc {
   const e = toCommandError(error);
   return { index, code: e.code, codeName: e.codeName, errmsg: e.message, ...e.extra };
-}
-
-function statements(cmd: Doc, field: string): Doc[] {
-  const list = cmd[field];
-  if (!Array.isArray(list))
-    throw new CommandError(ErrorCodes.FailedToParse, `BSON field '${field}' is missing but a required field`);
-  if (list.length === 0)
-    throw new CommandError(
-      ErrorCodes.InvalidOptions,
-      `Write batch sizes must be between 1 and 100000. Got 0 operations.`,
-    );
-  return list as Doc[];
 }
 
 function target(cmd: Doc, ctx: CommandContext): Collection {
@@ -70,15 +57,13 @@ const insert: Handler = async (cmd, ctx) => {
 };
 
 const update: Handler = async (cmd, ctx) => {
+  const list = parseUpdateStatements(cmd);
   const coll = target(cmd, ctx);
-  const list = statements(cmd, 'updates');
   let n = 0;
   let nModified = 0;
   const upserted: Doc[] = [];
   const letVars = evaluateLet(cmd['let']);
   const errors = await runBatch(cmd, ctx, list, (st, index) => {
-    if (!isPlainObject(st))
-      throw new CommandError(ErrorCodes.TypeMismatch, 'update statement must be an object');
     const r = updateStatement(ctx.core.engine, coll, ctx.txn, {
       q: st['q'] ?? {},
       u: st['u'],

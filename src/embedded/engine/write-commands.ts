@@ -1,9 +1,10 @@
 /**
- * Parses the `insert` and `delete` commands as MongoDB 7.0's IDL parser does (write_ops.idl), before any
- * statement runs. A malformed field fails the whole command, not one statement: a missing field is 40414,
- * a value of the wrong type TypeMismatch (14), an unknown delete-statement field 40415, each naming the
- * field's path (`delete.deletes.q`); an empty batch is InvalidLength (16). A delete's `limit` is read as
- * MongoDB reads it: as a double, where a value that is not a number counts as 0 (delete all).
+ * Parses the `insert` and `delete` commands, and an `update` command's statement array, as MongoDB 7.0's
+ * IDL parser does (write_ops.idl), before any statement runs. A malformed field fails the whole command,
+ * not one statement: a missing field is 40414, a value of the wrong type TypeMismatch (14), an unknown
+ * delete-statement field 40415, each naming the field's path (`delete.deletes.q`); an empty batch is
+ * InvalidLength (16). A delete's `limit` is read as MongoDB reads it: as a double, where a value that is
+ * not a number counts as 0 (delete all).
  */
 import { bsonTypeName, isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -150,4 +151,15 @@ export function parseDelete(cmd: Doc): { deletes: DeleteSpec[]; ordered: boolean
   if (deletes === undefined) throw missingField('delete.deletes');
   checkBatchSize(deletes.length);
   return { deletes, ordered };
+}
+
+/**
+ * The statement array of an `update` command (`update.updates`): present, an array of documents, 1 to
+ * 100,000 of them. @throws CommandError 40414, TypeMismatch (14) or InvalidLength (16).
+ */
+export function parseUpdateStatements(cmd: Doc): Doc[] {
+  if (!('updates' in cmd)) throw missingField('update.updates');
+  const updates = objectArray('update.updates', cmd['updates']);
+  checkBatchSize(updates.length);
+  return updates;
 }

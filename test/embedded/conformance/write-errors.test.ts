@@ -1,6 +1,6 @@
 /**
- * Malformed `insert` and `delete` commands, and documents MongoDB will not store, fail as MongoDB 7.0
- * fails them: a malformed command field fails the whole command (nothing runs, even for a bad third
+ * Malformed `insert`, `delete` and `update` commands, and documents MongoDB will not store, fail as
+ * MongoDB 7.0 fails them: a malformed command field fails the whole command (nothing runs, even for a bad third
  * statement), a document refused for its `_id` is a write error at its index, and unordered batches go
  * on past it. Answers come from MongoDB 7.0 as recorded in FerretDB's integration tests
  * (integration/insert_command_test.go, TestInsertCommandErrors; integration/delete_test.go, TestDelete),
@@ -130,6 +130,25 @@ const commandErrors: [string, (coll: string) => Command, number, string][] = [
   [
     'a delete of no statements',
     (c) => ({ delete: c, deletes: [] }),
+    16,
+    'Write batch sizes must be between 1 and 100000. Got 0 operations.',
+  ],
+  // The same IDL rules for an update command's statements (write_ops.idl: updates is array<object>).
+  [
+    'an update without updates',
+    (c) => ({ update: c }),
+    40414,
+    "BSON field 'update.updates' is missing but a required field",
+  ],
+  [
+    'an update whose statement is a number',
+    (c) => ({ update: c, updates: [1] }),
+    14,
+    "BSON field 'update.updates.0' is the wrong type 'int', expected type 'object'",
+  ],
+  [
+    'an update of no statements',
+    (c) => ({ update: c, updates: [] }),
     16,
     'Write batch sizes must be between 1 and 100000. Got 0 operations.',
   ],
