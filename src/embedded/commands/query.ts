@@ -14,6 +14,8 @@ import {
   checkDistinct,
   checkFindOptions,
   checkFindTarget,
+  findCount,
+  isIdLookup,
   getMoreCollection,
   killCursorIds,
 } from '../engine/read-arguments.js';
@@ -52,13 +54,6 @@ export function checkHint(hint: unknown, coll: Collection | undefined): Index | 
   );
 }
 
-/** MongoDB's check on a count option. @throws CommandError 51024. */
-function nonNegative(field: string, value: number): number {
-  if (value < 0)
-    throw new CommandError(51024, `BSON field '${field}' value must be >= 0, actual value '${value}'`);
-  return value;
-}
-
 const find: Handler = (cmd, ctx) => {
   checkFindTarget(cmd);
   checkFindOptions(cmd);
@@ -67,9 +62,9 @@ const find: Handler = (cmd, ctx) => {
   const hinted = checkHint(cmd['hint'], coll);
   const ns = `${ctx.db}.${name}`;
   // The find command takes no negative limit (drivers turn a legacy negative limit into singleBatch).
-  const limit = nonNegative('limit', intOption(cmd, 'limit') ?? 0);
+  const limit = findCount(cmd, 'limit') ?? 0;
   const singleBatch = cmd['singleBatch'] === true;
-  const skip = nonNegative('skip', intOption(cmd, 'skip') ?? 0);
+  const skip = findCount(cmd, 'skip') ?? 0;
   const filter = docOption(cmd, 'filter');
   ctx.core.opcounters.query++;
   const docs = coll
@@ -84,9 +79,10 @@ const find: Handler = (cmd, ctx) => {
       })
     : (prepareFilter(filter), []);
   return ctx.core.cursors.open(ns, docs, {
-    batchSize: batchSizeOf(cmd['batchSize'], 'find.batchSize'),
+    batchSize: batchSizeOf(cmd['batchSize'], 'FindCommandRequest.batchSize'),
     singleBatch,
     sessionId: ctx.session?.id,
+    lazyEnd: coll !== undefined && !(limit > 0 && docs.length >= limit) && !isIdLookup(filter),
   });
 };
 
@@ -164,6 +160,8 @@ const aggregate: Handler = (cmd, ctx) => {
   return ctx.core.cursors.open(`${ctx.db}.${name ?? '$cmd.aggregate'}`, docs, {
     batchSize: batchSizeOf(cursorOpts['batchSize'], 'cursor.batchSize'),
     sessionId: ctx.session?.id,
+    // A pipeline notices its end only when a read past the last document fails.
+    lazyEnd: true,
   });
 };
 

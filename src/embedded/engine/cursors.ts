@@ -17,6 +17,12 @@ export interface Cursor {
   batchSize: number | undefined;
   lastUsed: number;
   sessionId: string | undefined;
+  /**
+   * True when, like a MongoDB plan executor scanning a collection, the cursor only notices its end
+   * when a read past the last document fails: a batch that ends exactly on the last document leaves
+   * the cursor open, and the next getMore answers an empty batch with id 0.
+   */
+  lazyEnd?: boolean;
   /** For a change stream: its reader (such a cursor has no documents and stays open until killed). */
   stream?: ChangeStreamReader;
 }
@@ -41,6 +47,14 @@ export class CursorManager {
     for (const [key, c] of this.cursors) if (now - c.lastUsed > this.idleTimeoutMs) this.cursors.delete(key);
   }
 
+  /**
+   * True when the cursor is done after a batch: every document is handed out and, for a lazy end,
+   * the batch was not `full` (it stopped short of its size because a read found nothing more).
+   */
+  static exhausted(cursor: Pick<Cursor, 'docs' | 'position' | 'lazyEnd'>, full: boolean): boolean {
+    return cursor.position >= cursor.docs.length && !(cursor.lazyEnd && full);
+  }
+
   /** Takes the next batch (by count, then by bytes; always at least one document when any remain). */
   static take(cursor: Pick<Cursor, 'docs' | 'position'>, batchSize: number | undefined): Doc[] {
     const out: Doc[] = [];
@@ -59,18 +73,20 @@ export class CursorManager {
 
   /**
    * Builds a first-batch reply; registers a cursor when documents remain (unless `singleBatch`).
-   * `batchSize` defaults to 101 like MongoDB; 0 returns an empty first batch.
+   * `batchSize` defaults to 101 like MongoDB; 0 returns an empty first batch. With `lazyEnd` (see
+   * {@link Cursor.lazyEnd}) a first batch that ends exactly on the last document keeps the cursor.
    */
   open(
     ns: string,
     docs: Doc[],
-    options: { batchSize?: number; singleBatch?: boolean; sessionId?: string; limit?: number },
+    options: { batchSize?: number; singleBatch?: boolean; sessionId?: string; lazyEnd?: boolean },
   ): Doc {
-    const state = { docs, position: 0 };
+    const state = { docs, position: 0, lazyEnd: options.lazyEnd };
+    const size = options.batchSize ?? 101;
     // A first batch of 0 opens the cursor without returning anything (MongoDB's `batchSize: 0`).
-    const first = options.batchSize === 0 ? [] : CursorManager.take(state, options.batchSize ?? 101);
+    const first = size === 0 ? [] : CursorManager.take(state, size);
     let id = Long.ZERO;
-    if (state.position < docs.length && !options.singleBatch) {
+    if (!CursorManager.exhausted(state, first.length >= size) && !options.singleBatch) {
       id = this.newId();
       this.cursors.set(id.toString(), {
         id,
@@ -80,6 +96,7 @@ export class CursorManager {
         batchSize: undefined,
         lastUsed: Date.now(),
         sessionId: options.sessionId,
+        lazyEnd: options.lazyEnd,
       });
     }
     return { cursor: { firstBatch: first, id, ns }, ok: 1 };
@@ -108,7 +125,8 @@ export class CursorManager {
   more(cursor: Cursor, batchSize: number | undefined): Doc {
     cursor.lastUsed = Date.now();
     const batch = CursorManager.take(cursor, batchSize);
-    const done = cursor.position >= cursor.docs.length;
+    const full = batchSize !== undefined && batchSize > 0 && batch.length >= batchSize;
+    const done = CursorManager.exhausted(cursor, full);
     if (done) this.cursors.delete(cursor.id.toString());
     return { cursor: { nextBatch: batch, id: done ? Long.ZERO : cursor.id, ns: cursor.ns }, ok: 1 };
   }

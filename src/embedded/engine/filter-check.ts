@@ -3,10 +3,21 @@
  * unknown operator (at the top level or on a field), a malformed `$and`/`$or`/`$nor`, `$not`, `$size`,
  * `$type`, `$in`/`$nin`, `$all` or `$elemMatch` argument fails with MongoDB's code and message even on an
  * empty collection, where mingo would either answer differently or not complain until it meets a document.
- * Operators whose arguments need more (`$mod`, the bit operators, `$regex`) check them where they compile.
+ * It also checks `$regex`/`$options`, comparisons, `$in`/`$nin` and `$all` entries (match-arguments.ts),
+ * operators allowed only at the top (`$text`, `$where`, `$expr` under `$elemMatch`) and `$alwaysTrue`/
+ * `$alwaysFalse`. `$mod` and the bit operators check their arguments where they compile.
  */
 import { numberKind } from './arithmetic.js';
-import { bsonTag, isPlainObject, typeAlias } from './values.js';
+import {
+  checkAllEntries,
+  checkComparison,
+  checkInEntries,
+  checkRegexDocument,
+  isExpressionDocument,
+  isRegexValue,
+} from './match-arguments.js';
+import { checkAlwaysBoolean } from './pathless-operators.js';
+import { isPlainObject, typeAlias } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 /** Operators MongoDB takes at the top of a filter (or of a `$and`/`$or`/`$nor` entry). */
@@ -64,17 +75,6 @@ function badValue(message: string): never {
   throw new CommandError(ErrorCodes.BadValue, message);
 }
 
-function isRegex(value: unknown): boolean {
-  return value instanceof RegExp || bsonTag(value) === 'BSONRegExp';
-}
-
-/** True when an object is an operator object (`{ $gt: 1 }`), not a literal document or a DBRef. */
-function isOperatorObject(value: unknown): value is Record<string, unknown> {
-  if (!isPlainObject(value)) return false;
-  const first = Object.keys(value)[0];
-  return first !== undefined && first.startsWith('$') && !['$ref', '$id', '$db'].includes(first);
-}
-
 /** A number as MongoDB prints a bad `$type` code: `nan`, `inf`, `-1.123`. */
 function codeText(n: number): string {
   if (Number.isNaN(n)) return 'nan';
@@ -82,7 +82,9 @@ function codeText(n: number): string {
   return String(n);
 }
 
-function checkType(arg: unknown): void {
+function checkType(arg: unknown, path: string): void {
+  if (Array.isArray(arg) && arg.length === 0)
+    throw new CommandError(ErrorCodes.FailedToParse, `${path} must match at least one type`);
   for (const spec of Array.isArray(arg) ? arg : [arg]) {
     if (numberKind(spec) !== undefined) {
       const n = Number(String(spec));
@@ -104,37 +106,62 @@ function checkSize(arg: unknown): void {
   if (n < 0) badValue('$size may not be negative');
 }
 
-/** The operators of one field (`{ $gt: 1, $lt: 5 }`), in order. */
-function checkOperators(ops: Record<string, unknown>): void {
+/** Operators MongoDB refuses below the top of a filter (inside `$elemMatch`). */
+const TOP_LEVEL_ONLY = new Set(['$text', '$where', '$expr', '$sampleRate']);
+
+/** The operators of the field `path` (`{ $gt: 1, $lt: 5 }`), in order. */
+function checkOperators(ops: Record<string, unknown>, path: string): void {
   for (const [op, arg] of Object.entries(ops)) {
-    if (!FIELD_OPERATORS.has(op)) badValue(`unknown operator: ${op}`);
+    if (!FIELD_OPERATORS.has(op)) {
+      if (op === '$where') badValue('$where cannot be applied to a field');
+      badValue(`unknown operator: ${op}`);
+    }
     switch (op) {
+      case '$eq':
+      case '$ne':
+      case '$gt':
+      case '$gte':
+      case '$lt':
+      case '$lte':
+        checkComparison(op, arg, path);
+        break;
       case '$size':
         checkSize(arg);
         break;
       case '$type':
-        checkType(arg);
+        checkType(arg, path);
+        break;
+      case '$regex':
+        checkRegexDocument(ops);
         break;
       case '$in':
       case '$nin':
         if (!Array.isArray(arg)) badValue(`${op} needs an array`);
+        checkInEntries(arg);
         break;
       case '$all':
         if (!Array.isArray(arg)) badValue('$all needs an array');
+        for (const inner of checkAllEntries(arg)) checkElemMatch(inner);
         break;
       case '$not':
-        if (isRegex(arg)) break;
+        if (isRegexValue(arg)) break;
         if (!isPlainObject(arg)) badValue('$not needs a regex or a document');
         if (Object.keys(arg).length === 0) badValue('$not cannot be empty');
-        if (isOperatorObject(arg)) checkOperators(arg);
+        checkOperators(arg, path);
         break;
       case '$elemMatch':
-        if (!isPlainObject(arg)) badValue('$elemMatch needs an Object');
-        if (isOperatorObject(arg) && !TOP_LEVEL.has(Object.keys(arg)[0]!)) checkOperators(arg);
-        else checkFilter(arg);
+        checkElemMatch(arg);
         break;
     }
   }
+}
+
+/** An `$elemMatch` argument: operators on the elements, or a filter on them (below the top level). */
+function checkElemMatch(arg: unknown): void {
+  if (!isPlainObject(arg)) badValue('$elemMatch needs an Object');
+  const first = Object.keys(arg)[0] ?? '';
+  if (isExpressionDocument(arg, true) && !TOP_LEVEL.has(first)) checkOperators(arg, '');
+  else checkLevel(arg, false);
 }
 
 /**
@@ -142,24 +169,33 @@ function checkOperators(ops: Record<string, unknown>): void {
  * @throws CommandError BadValue (2) or TypeMismatch (14) with MongoDB's message.
  */
 export function checkFilter(filter: Record<string, unknown>): void {
+  checkLevel(filter, true);
+}
+
+/** A filter, at the top of the query (`top`) or below an `$elemMatch`. */
+function checkLevel(filter: Record<string, unknown>, top: boolean): void {
   for (const [key, value] of Object.entries(filter)) {
     if (key.startsWith('$')) {
       if (!TOP_LEVEL.has(key)) {
         badValue(
-          `unknown top level operator: ${key}. If you have a field name that starts with a '$' symbol, ` +
-            'consider using $getField or $setField.',
+          `unknown top level operator: ${key}. ` +
+            (key === '$not'
+              ? 'If you are trying to negate an entire expression, use $nor.'
+              : "If you have a field name that starts with a '$' symbol, consider using $getField or $setField."),
         );
       }
+      if (!top && TOP_LEVEL_ONLY.has(key)) badValue(`${key} can only be applied to the top-level document`);
+      if (key === '$alwaysTrue' || key === '$alwaysFalse') checkAlwaysBoolean(key, value);
       if (key === '$and' || key === '$or' || key === '$nor') {
         if (!Array.isArray(value)) badValue(`${key} must be an array`);
         if (value.length === 0) badValue('$and/$or/$nor must be a nonempty array');
         for (const entry of value as unknown[]) {
           if (!isPlainObject(entry)) badValue('$or/$and/$nor entries need to be full objects');
-          checkFilter(entry);
+          checkLevel(entry, top);
         }
       }
-    } else if (isOperatorObject(value)) {
-      checkOperators(value);
+    } else if (isExpressionDocument(value, false)) {
+      checkOperators(value as Record<string, unknown>, key);
     }
   }
 }

@@ -9,6 +9,7 @@ import type { Options } from 'mingo/types';
 import { CONTEXT } from './context.js';
 import { checkFilter } from './filter-check.js';
 import { LinearRegExp } from './linear-regex.js';
+import { rewritePathless } from './pathless-operators.js';
 import type { Collation } from './collation.js';
 import { bsonTag, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -86,12 +87,8 @@ export function prepareFilter(filter: unknown): Doc {
     throw new CommandError(ErrorCodes.TypeMismatch, 'filter must be an object');
   }
   checkFilter(filter as Doc);
-  // A top-level `$comment` only labels the query (for logs and profilers): it matches everything.
-  if ('$comment' in filter) {
-    const { $comment: _comment, ...rest } = filter as Doc;
-    return prepareValue(rest) as Doc;
-  }
-  return prepareValue(filter) as Doc;
+  // `$comment` only labels the query (for logs and profilers); `$alwaysTrue`/`$alwaysFalse` are constants.
+  return prepareValue(rewritePathless(filter as Doc)) as Doc;
 }
 
 /** Operators that run JavaScript on the server: MongoDB has them, the embedded engine refuses them clearly. */

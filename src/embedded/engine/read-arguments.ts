@@ -6,6 +6,7 @@
  * int64. The handlers (commands/query.ts) call these before they read anything.
  */
 import { Long } from 'bson';
+import { numberKind } from './arithmetic.js';
 import { bsonTag, bsonTypeName, isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -101,4 +102,35 @@ export function killCursorIds(ids: unknown[]): Long[] {
     if (Long.isLong(raw)) return raw;
     throw wrongType(`killCursors.cursors.${i}`, raw, 'long');
   });
+}
+
+/**
+ * `find`'s `limit` or `skip`: any BSON number, truncated, not negative.
+ * @throws CommandError TypeMismatch (14) naming `FindCommandRequest.<field>`, or 51024 when negative.
+ */
+export function findCount(cmd: Doc, field: 'limit' | 'skip'): number | undefined {
+  const value = cmd[field];
+  if (value === undefined || value === null) return undefined;
+  if (numberKind(value) === undefined)
+    throw new CommandError(
+      ErrorCodes.TypeMismatch,
+      `BSON field 'FindCommandRequest.${field}' is the wrong type '${bsonTypeName(value)}', ` +
+        "expected types '[long, int, decimal, double']",
+    );
+  const n = Math.trunc(Number((value as { toString(): string }).toString()));
+  if (n < 0) throw new CommandError(51024, `BSON field '${field}' value must be >= 0, actual value '${n}'`);
+  return Number.isNaN(n) ? 0 : n;
+}
+
+/**
+ * True for a filter that is exactly `{ _id: <value> }`: MongoDB answers it with its IDHACK plan,
+ * which knows it is done after the one document, so the cursor closes with it.
+ */
+export function isIdLookup(filter: Doc | undefined): boolean {
+  if (!filter) return false;
+  const keys = Object.keys(filter);
+  if (keys.length !== 1 || keys[0] !== '_id') return false;
+  const id = filter['_id'];
+  if (id instanceof RegExp || bsonTag(id) === 'BSONRegExp') return false;
+  return !(isPlainObject(id) && Object.keys(id).some((k) => k.startsWith('$')));
 }
