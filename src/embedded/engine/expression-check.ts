@@ -7,6 +7,9 @@ import { OpType } from 'mingo/core';
 import { bsonText } from './bson-text.js';
 import { CONTEXT } from './context.js';
 import { FIXED_ARITY } from './expression-arity.js';
+import { checkPathExpression } from './expression-paths.js';
+import { checkFoldedErrors } from './folded-errors.js';
+import { checkOperatorArguments } from './operator-arguments.js';
 import { isPlainObject } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -22,9 +25,15 @@ export function isExpressionOperator(name: string): boolean {
 /**
  * Checks an expression and everything inside it (not inside `$literal`). Errors, after `prefix`: 168 for
  * an unknown operator, 15983 for an operator object with more than one field, 16020 for a fixed-arity
- * operator given another number of arguments, 16410 for an object literal with a `$`-prefixed field.
+ * operator given another number of arguments, 16410 for an object literal with a `$`-prefixed field,
+ * the field path and variable name errors of `checkPathExpression`, the argument errors of
+ * `checkOperatorArguments`; then the errors MongoDB finds when it folds constants (`checkFoldedErrors`).
  */
 export function checkExpression(expr: unknown, prefix = ''): void {
+  if (typeof expr === 'string') {
+    if (expr.startsWith('$')) checkPathExpression(expr, prefix);
+    return;
+  }
   if (Array.isArray(expr)) {
     for (const item of expr) checkExpression(item, prefix);
     return;
@@ -54,7 +63,10 @@ export function checkExpression(expr: unknown, prefix = ''): void {
         `${prefix}Expression ${first} takes exactly ${arity} arguments. ${count} were passed in.`,
       );
     }
-    if (first !== '$literal') checkExpression(argument, prefix);
+    if (first === '$literal') return;
+    checkOperatorArguments(first, argument, prefix);
+    checkExpression(argument, prefix);
+    checkFoldedErrors(first, argument);
     return;
   }
   for (const key of keys) {

@@ -8,6 +8,7 @@
 import { bsonText } from './bson-text.js';
 import { checkExpression, isExpressionOperator } from './expression-check.js';
 import { checkFieldPath } from './field-path.js';
+import { checkOperatorArguments } from './operator-arguments.js';
 import { checkProject } from './project-check.js';
 import { bsonTypeName, isPlainObject } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -130,6 +131,9 @@ function checkUnwind(spec: unknown): void {
 /** Accumulators that take one expression: an array argument is refused with 40237. */
 const UNARY_ACCUMULATORS = new Set(['$sum', '$avg', '$first', '$last', '$max', '$min', '$push', '$addToSet']);
 
+/** Accumulators that take `{ input, n }`. */
+const N_ACCUMULATORS = new Set(['$firstN', '$lastN', '$maxN', '$minN']);
+
 function checkGroup(spec: unknown): void {
   if (!isPlainObject(spec)) fail(15947, "a group's fields must be specified in an object");
   for (const [field, value] of Object.entries(spec)) {
@@ -148,6 +152,8 @@ function checkGroup(spec: unknown): void {
     if (!isExpressionOperator(name)) fail(15952, `unknown group operator '${name}'`);
     if (UNARY_ACCUMULATORS.has(name) && Array.isArray(value[name]))
       fail(40237, `The ${name} accumulator is a unary operator`);
+    // The n-accumulators parse `{ input, n }` as their expression forms do (accumulator_multi.cpp).
+    if (N_ACCUMULATORS.has(name)) checkOperatorArguments(name, value[name]);
     checkExpression(value[name]);
   }
   if (!('_id' in spec)) fail(15955, 'a group specification must include an _id');

@@ -1,7 +1,7 @@
 /**
  * Expression operators that MongoDB refuses to evaluate where mingo quietly answers null or nothing:
  * `$size` of a value that is not an array, `$cond` without all three branches, `$switch` when no branch
- * matches and there is no `default`, `$concat` of a number, `$arrayElemAt` of a string, a failed `$toInt`. A pipeline that relied on mingo's answer would give MongoDB's
+ * matches and there is no `default`, `$concat` of a number, `$arrayElemAt` or `$first`/`$last` of a string, a failed `$toInt`. A pipeline that relied on mingo's answer would give MongoDB's
  * users an error; the embedded database gives the same error, with MongoDB's code.
  */
 import { evalExpr } from 'mingo/core';
@@ -170,6 +170,22 @@ const arrayElemAt: ExpressionOp = (obj, expr, options) => {
   return array[i < 0 ? array.length + i : i];
 };
 
+/**
+ * `$first` and `$last` of an array expression (`{ $last: [x] }` is the list form of `{ $last: x }`): the
+ * first or last element, missing for an empty array, null for null or missing, else error 28689.
+ */
+function endElement(name: '$first' | '$last'): ExpressionOp {
+  return (obj, expr, options) => {
+    const value = evalExpr(obj, Array.isArray(expr) && expr.length === 1 ? expr[0] : expr, options);
+    if (value === null || value === undefined) return null;
+    if (!Array.isArray(value)) {
+      throw new CommandError(28689, `${name}'s argument must be an array, but is ${typeName(value)}`);
+    }
+    const items = value as unknown[];
+    return name === '$first' ? items[0] : items[items.length - 1];
+  };
+}
+
 /** The operators above, registered over mingo's in the engine's context. */
 export const strictExpressions: Record<string, ExpressionOp> = {
   $size: size,
@@ -177,6 +193,8 @@ export const strictExpressions: Record<string, ExpressionOp> = {
   $switch: switchExpression,
   $concat: concat,
   $arrayElemAt: arrayElemAt,
+  $first: endElement('$first'),
+  $last: endElement('$last'),
 };
 
 /** The one-argument conversions whose failure MongoDB reports as 241 `ConversionFailure`. */

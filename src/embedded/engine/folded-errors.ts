@@ -1,0 +1,55 @@
+/**
+ * Errors MongoDB raises while it optimizes a pipeline, before any document is read: an expression whose
+ * arguments are all constants is evaluated then ("constant folding"), so `{ $first: 'abc' }` fails with
+ * 28689 even on an empty collection, under the prefix `Failed to optimize pipeline :: caused by :: `.
+ * mingo evaluates expressions only per document. Only the cases below are folded here; a general folder
+ * would have to evaluate every operator exactly as MongoDB does.
+ *
+ * Sources: answers probed against MongoDB by the mongalayer project (schema/expression/operators/first,
+ * last tests); the message format of MongoDB's ExpressionFirst / ExpressionLast evaluation.
+ */
+import { bsonTypeName, isPlainObject } from './values.js';
+import { CommandError } from '../errors.js';
+
+const PREFIX = 'Failed to optimize pipeline :: caused by :: ';
+
+/** The value of `expr` when it is a constant that is not an array or null, else undefined. */
+function constantScalar(expr: unknown): { value: unknown } | undefined {
+  if (isPlainObject(expr)) {
+    const keys = Object.keys(expr);
+    if (keys.length === 1 && keys[0] === '$literal') return constantScalar(expr['$literal']);
+    // An object literal is a constant document when none of its values reads a field or variable.
+    if (keys.some((k) => k.startsWith('$'))) return undefined;
+    return Object.values(expr).every(isConstant) ? { value: expr } : undefined;
+  }
+  if (expr === null || expr === undefined || Array.isArray(expr)) return undefined;
+  if (typeof expr === 'string' && expr.startsWith('$')) return undefined;
+  return { value: expr };
+}
+
+/** Whether `expr` reads nothing from a document: literals, `$literal`, constant arrays and objects. */
+function isConstant(expr: unknown): boolean {
+  if (Array.isArray(expr)) return expr.every(isConstant);
+  if (isPlainObject(expr)) {
+    const keys = Object.keys(expr);
+    if (keys.length === 1 && keys[0] === '$literal') return true;
+    return !keys.some((k) => k.startsWith('$')) && Object.values(expr).every(isConstant);
+  }
+  return !(typeof expr === 'string' && expr.startsWith('$'));
+}
+
+/**
+ * Checks the operators MongoDB would fold into an error: `$first` and `$last` of a constant that is not
+ * an array (null is allowed: it answers null). `argument` is the operator's argument as written.
+ */
+export function checkFoldedErrors(name: string, argument: unknown): void {
+  if (name !== '$first' && name !== '$last') return;
+  if (Array.isArray(argument) && argument.length !== 1) return;
+  const single: unknown = Array.isArray(argument) ? argument[0] : argument;
+  const constant = constantScalar(single);
+  if (!constant) return;
+  throw new CommandError(
+    28689,
+    `${PREFIX}${name}'s argument must be an array, but is ${bsonTypeName(constant.value)}`,
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * Arguments of the expression operators that take a document of named arguments (`$firstN`/`$lastN`/
+ * `$maxN`/`$minN`, `$median`/`$percentile`, `$let`, `$map`, `$filter`, `$reduce`), checked as MongoDB
+ * 7.0 checks them when it parses the expression, with its codes and messages.
+ */
+import { elementText } from './bson-text.js';
+import { checkBoundName } from './expression-paths.js';
+import { bsonTypeName, isPlainObject } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+type Fail = (code: number, message: string) => never;
+type Args = Record<string, unknown>;
+
+function checkN(name: string, arg: unknown, fail: Fail): void {
+  const code = name === '$firstN' || name === '$lastN' ? 5787801 : 5787900;
+  if (!isPlainObject(arg)) fail(code, `specification must be an object; found ${elementText(name, arg)}`);
+  for (const key of Object.keys(arg)) {
+    if (key !== 'input' && key !== 'n') fail(5787901, `Unknown argument for 'n' operator: ${key}`);
+  }
+  if (!('n' in arg)) fail(5787906, "Missing value for 'n'");
+  if (!('input' in arg)) fail(5787907, "Missing value for 'input'");
+}
+
+function checkPercentile(name: string, arg: unknown, fail: Fail): void {
+  const code = name === '$median' ? 7436201 : 7436200;
+  if (!isPlainObject(arg)) fail(code, `specification must be an object; found ${elementText(name, arg)}`);
+  const fields = name === '$median' ? ['input', 'method'] : ['input', 'p', 'method'];
+  for (const key of Object.keys(arg)) {
+    if (!fields.includes(key)) fail(40415, `BSON field '${name}.${key}' is an unknown field.`);
+  }
+  for (const field of fields) {
+    if (!(field in arg)) fail(40414, `BSON field '${name}.${field}' is missing but a required field`);
+  }
+  const method = arg['method'];
+  if (typeof method === 'string' && method !== 'approximate') {
+    fail(ErrorCodes.BadValue, "Currently only 'approximate' can be used as percentile 'method'.");
+  }
+}
+
+function checkLet(arg: unknown, fail: Fail, prefix: string): void {
+  if (!isPlainObject(arg)) fail(16874, '$let only supports an object as its argument');
+  for (const key of Object.keys(arg)) {
+    if (key !== 'vars' && key !== 'in') fail(16875, `Unrecognized parameter to $let: ${key}`);
+  }
+  if (!('vars' in arg)) fail(16876, "Missing 'vars' parameter to $let");
+  if (!('in' in arg)) fail(16877, "Missing 'in' parameter to $let");
+  const vars = arg['vars'];
+  if (!isPlainObject(vars)) fail(10065, 'invalid parameter: expected an object (vars)');
+  for (const name of Object.keys(vars)) checkBoundName(name, prefix);
+}
+
+function checkAs(arg: Args, prefix: string): void {
+  if (typeof arg['as'] === 'string') checkBoundName(arg['as'], prefix);
+}
+
+function checkMap(arg: unknown, fail: Fail, prefix: string): void {
+  if (!isPlainObject(arg)) fail(16878, '$map only supports an object as its argument');
+  for (const key of Object.keys(arg)) {
+    if (key !== 'input' && key !== 'as' && key !== 'in')
+      fail(16879, `Unrecognized parameter to $map: ${key}`);
+  }
+  if (!('input' in arg)) fail(16880, "Missing 'input' parameter to $map");
+  if (!('in' in arg)) fail(16882, "Missing 'in' parameter to $map");
+  checkAs(arg, prefix);
+}
+
+function checkFilter(arg: unknown, fail: Fail, prefix: string): void {
+  if (!isPlainObject(arg)) fail(28646, '$filter only supports an object as its argument');
+  for (const key of Object.keys(arg)) {
+    if (!['input', 'as', 'cond', 'limit'].includes(key)) {
+      fail(28647, `Unrecognized parameter to $filter: ${key}`);
+    }
+  }
+  if (!('input' in arg)) fail(28648, "Missing 'input' parameter to $filter");
+  if (!('cond' in arg)) fail(28650, "Missing 'cond' parameter to $filter");
+  checkAs(arg, prefix);
+}
+
+function checkReduce(arg: unknown, fail: Fail): void {
+  if (!isPlainObject(arg)) {
+    fail(40075, `$reduce requires an object as an argument, found: ${bsonTypeName(arg)}`);
+  }
+  for (const key of Object.keys(arg)) {
+    if (!['input', 'initialValue', 'in'].includes(key)) {
+      fail(40076, `$reduce found an unknown argument: ${key}`);
+    }
+  }
+  if (!('input' in arg)) fail(40077, "$reduce requires 'input' to be specified");
+  if (!('initialValue' in arg)) fail(40078, "$reduce requires 'initialValue' to be specified");
+  if (!('in' in arg)) fail(40079, "$reduce requires 'in' to be specified");
+}
+
+/**
+ * Checks the argument of expression operator `name`; `prefix` is put before each message.
+ * @throws CommandError with MongoDB's code and message.
+ */
+export function checkOperatorArguments(name: string, arg: unknown, prefix = ''): void {
+  const fail: Fail = (code, message) => {
+    throw new CommandError(code, prefix + message);
+  };
+  switch (name) {
+    case '$firstN':
+    case '$lastN':
+    case '$maxN':
+    case '$minN':
+      return checkN(name, arg, fail);
+    case '$median':
+    case '$percentile':
+      return checkPercentile(name, arg, fail);
+    case '$let':
+      return checkLet(arg, fail, prefix);
+    case '$map':
+      return checkMap(arg, fail, prefix);
+    case '$filter':
+      return checkFilter(arg, fail, prefix);
+    case '$reduce':
+      return checkReduce(arg, fail);
+  }
+}
