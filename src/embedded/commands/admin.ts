@@ -1,15 +1,13 @@
 /** Namespace and index commands, and database/collection statistics. */
 import { BSON } from 'bson';
-import { describeCollation } from '../engine/collation.js';
+import { numberKind } from '../engine/arithmetic.js';
 import type { Collection } from '../engine/collection.js';
-
-import { compile, prepareFilter } from '../engine/query.js';
 import { keyOf } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import { parseCollation } from './collation.js';
 import type { CommandContext, Handler } from './context.js';
-import { collectionName, docOption } from './context.js';
+import { collectionName } from './context.js';
 import { modifyIndex } from './index-mod.js';
 import { collectionIn, createIn } from '../engine/transaction-ddl.js';
 import { bsonText } from '../engine/bson-text.js';
@@ -17,38 +15,18 @@ import { checkCappedOptions } from './capped-options.js';
 import { createIndexes } from './create-indexes.js';
 import { scaleOption } from './stats-scale.js';
 import { dropIndexesArgument, indexCommandTarget } from './index-args.js';
-import { clusteredIndexOption, ID_INDEX, idIndex } from './clustered.js';
+import { clusteredIndexOption, idIndex } from './clustered.js';
+import { listCollections, listDatabases } from './list-catalog.js';
+import { renameCollection } from './rename-collection.js';
+import { validationOptions } from './validation-options.js';
+import { validate } from './validate.js';
+import { dataSize } from './data-size.js';
 
 function mustExist(ctx: CommandContext, name: string): Collection {
   const coll = ctx.core.engine.collection(ctx.db, name);
   if (!coll) throw new CommandError(ErrorCodes.NamespaceNotFound, `ns does not exist: ${ctx.db}.${name}`);
   return coll;
 }
-
-function collectionInfo(coll: Collection): Doc {
-  const options: Doc = {};
-  for (const [k, v] of Object.entries(coll.options))
-    if (v !== undefined) options[k] = k === 'collation' ? describeCollation(v as never) : v;
-  return {
-    name: coll.name,
-    type: 'collection',
-    options,
-    info: { readOnly: false, uuid: coll.uuid },
-    ...(options['clusteredIndex'] ? {} : { idIndex: ID_INDEX }),
-  };
-}
-
-const listCollections: Handler = (cmd, ctx) => {
-  const colls = [...(ctx.core.engine.databases.get(ctx.db)?.values() ?? [])];
-  let docs = colls.map(collectionInfo);
-  const filter = docOption(cmd, 'filter');
-  if (filter && Object.keys(filter).length > 0) {
-    const q = compile(prepareFilter(filter));
-    docs = docs.filter((d) => q.test(d));
-  }
-  if (cmd['nameOnly'] === true) docs = docs.map((d) => ({ name: d['name'], type: d['type'] }));
-  return ctx.core.cursors.open(`${ctx.db}.$cmd.listCollections`, docs, { batchSize: undefined });
-};
 
 /** Collection kinds MongoDB has and the embedded engine does not: refused instead of faked. */
 const unsupportedCreateOptions: Record<string, string> = {
@@ -76,21 +54,12 @@ const create: Handler = (cmd, ctx) => {
   const options: Doc = {};
   const collation = parseCollation(cmd['collation'], 'create');
   if (collation) options['collation'] = collation;
-  for (const key of [
-    'size',
-    'max',
-    'validator',
-    'validationLevel',
-    'validationAction',
-    'expireAfterSeconds',
-    'clusteredIndex',
-    'changeStreamPreAndPostImages',
-  ]) {
+  Object.assign(options, validationOptions(cmd, 'create'));
+  for (const key of ['size', 'max', 'expireAfterSeconds', 'clusteredIndex', 'changeStreamPreAndPostImages']) {
     if (cmd[key] !== undefined) options[key] = cmd[key];
   }
   if (options['clusteredIndex'] !== undefined)
     options['clusteredIndex'] = clusteredIndexOption(options['clusteredIndex']);
-  if (options['validator'] !== undefined) compile(prepareFilter(options['validator']));
   // MongoDB 7.0+ answers ok, doing nothing, when the collection exists with identical options
   // (NamespaceExists only when the options differ).
   const existing = collectionIn(ctx.core.engine, ctx.db, name, ctx.txn);
@@ -108,23 +77,10 @@ const drop: Handler = (cmd, ctx) => {
 };
 
 const dropDatabase: Handler = (_cmd, ctx) => {
+  // MongoDB names the database it dropped, and answers a bare ok when there was none.
+  if (!ctx.core.engine.databases.has(ctx.db)) return { ok: 1 };
   ctx.core.engine.dropDatabase(ctx.db);
   return { dropped: ctx.db, ok: 1 };
-};
-
-const renameCollection: Handler = (cmd, ctx) => {
-  if (ctx.db !== 'admin')
-    throw new CommandError(
-      ErrorCodes.Unauthorized,
-      'renameCollection may only be run against the admin database.',
-    );
-  const from = cmd['renameCollection'];
-  const to = cmd['to'];
-  if (typeof from !== 'string' || typeof to !== 'string')
-    throw new CommandError(ErrorCodes.TypeMismatch, 'renameCollection needs string namespaces');
-  if (from === to) throw new CommandError(ErrorCodes.IllegalOperation, "Can't rename a collection to itself");
-  ctx.core.engine.rename(from, to, cmd['dropTarget'] === true);
-  return { ok: 1 };
 };
 
 const listIndexes: Handler = (cmd, ctx) => {
@@ -206,10 +162,20 @@ function emptyCollStats(ns: string, scaleFactor: number): Doc {
   return { ns, ...zero, indexSizes: {}, scaleFactor, ok: 1 };
 }
 
+/**
+ * collStats' scale: its whole part when a number of at least 1, else 1. MongoDB divides sizes (not the
+ * average object size) by it in whole numbers.
+ */
+function collStatsScale(raw: unknown): number {
+  if (numberKind(raw) === undefined) return 1;
+  const scale = Number((raw as { toString(): string }).toString());
+  return scale >= 1 ? Math.trunc(scale) : 1;
+}
+
 const collStats: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   const coll = ctx.core.engine.collection(ctx.db, name);
-  const scale = Number(cmd['scale'] ?? 1) || 1;
+  const scale = collStatsScale(cmd['scale']);
   // MongoDB answers a missing collection with empty statistics, not an error.
   if (!coll) return emptyCollStats(`${ctx.db}.${name}`, scale);
   const { count, size } = collectionSize(coll);
@@ -218,9 +184,9 @@ const collStats: Handler = (cmd, ctx) => {
   return {
     ns: coll.ns,
     count,
-    size: size / scale,
-    avgObjSize: count ? size / count : 0,
-    storageSize: size / scale,
+    size: Math.trunc(size / scale),
+    avgObjSize: count ? Math.trunc(size / count) : 0,
+    storageSize: Math.trunc(size / scale),
     nindexes: coll.state.indexes.length + 1,
     totalIndexSize: 0,
     indexSizes,
@@ -230,29 +196,13 @@ const collStats: Handler = (cmd, ctx) => {
   };
 };
 
-const listDatabases: Handler = (cmd, ctx) => {
-  let dbs = [...ctx.core.engine.databases.entries()].map(([name, colls]) => {
-    let size = 0;
-    for (const c of colls.values()) size += collectionSize(c).size;
-    return { name, sizeOnDisk: size, empty: colls.size === 0 };
-  });
-  const filter = docOption(cmd, 'filter');
-  if (filter && Object.keys(filter).length > 0) {
-    const q = compile(prepareFilter(filter));
-    dbs = dbs.filter((d) => q.test(d));
-  }
-  if (cmd['nameOnly'] === true) return { databases: dbs.map((d) => ({ name: d['name'] })), ok: 1 };
-  const totalSize = dbs.reduce((s, d) => s + Number(d['sizeOnDisk']), 0);
-  return { databases: dbs, totalSize, totalSizeMb: Math.round(totalSize / 1024 / 1024), ok: 1 };
-};
-
 const collMod: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   const coll = mustExist(ctx, name);
-  for (const key of ['validator', 'validationLevel', 'validationAction', 'changeStreamPreAndPostImages']) {
-    if (cmd[key] !== undefined) coll.options[key] = cmd[key];
-  }
-  if (cmd['validator'] !== undefined) compile(prepareFilter(cmd['validator']));
+  const validation = validationOptions(cmd, 'collMod');
+  Object.assign(coll.options, validation);
+  if (cmd['changeStreamPreAndPostImages'] !== undefined)
+    coll.options['changeStreamPreAndPostImages'] = cmd['changeStreamPreAndPostImages'];
   const reply =
     cmd['index'] !== undefined
       ? modifyIndex(ctx.core.engine, coll, cmd['index'], cmd['dryRun'] === true)
@@ -269,6 +219,8 @@ export const adminCommands: Record<string, Handler> = {
   dropDatabase,
   renameCollection,
   createIndexes,
+  validate,
+  dataSize,
   listIndexes,
   dropIndexes,
   dbStats,

@@ -5,6 +5,7 @@ import { abortTransaction } from '../engine/transactions.js';
 import type { Doc } from '../engine/values.js';
 import { queryStats } from '../engine/read.js';
 import type { CommandContext, Handler } from './context.js';
+import { getParameter } from './get-parameter.js';
 
 /** Wire version advertised (17 = MongoDB 6.0 … 21 = 7.0): within driver 6 (8–27) and 7 (9–29). */
 export const MAX_WIRE_VERSION = 21;
@@ -54,30 +55,15 @@ const buildInfo: Handler = () => ({
   bits: 64,
   debug: false,
   maxBsonObjectSize: 16 * 1024 * 1024,
-  storageEngines: ['plume-memory'],
   javascriptEngine: 'none',
   modules: [],
+  allocator: 'system',
+  sysInfo: 'deprecated',
+  buildEnvironment: {},
   openssl: { running: 'disabled' },
+  storageEngines: ['plume-memory'],
   ok: 1,
 });
-
-const PARAMETERS: Doc = {
-  featureCompatibilityVersion: { version: '7.0' },
-  transactionLifetimeLimitSeconds: 60,
-  maxTransactionLockRequestTimeoutMillis: 5,
-  authenticationMechanisms: [],
-  logLevel: 0,
-  cursorTimeoutMillis: 600000,
-};
-
-const getParameter: Handler = (cmd) => {
-  const reply: Doc = {};
-  const all =
-    cmd['getParameter'] === '*' || (typeof cmd['getParameter'] === 'object' && cmd['getParameter'] !== null);
-  for (const [k, v] of Object.entries(PARAMETERS)) if (all || cmd[k] !== undefined) reply[k] = v;
-  reply['ok'] = 1;
-  return reply;
-};
 
 const serverStatus: Handler = (_cmd, ctx) => {
   const { core } = ctx;
@@ -126,8 +112,13 @@ const hostInfo: Handler = () => ({
   ok: 1,
 });
 
-const connectionStatus: Handler = () => ({
-  authInfo: { authenticatedUsers: [], authenticatedUserRoles: [] },
+/** No authentication: nobody is logged in (`showPrivileges` adds the empty privilege list). */
+const connectionStatus: Handler = (cmd) => ({
+  authInfo: {
+    authenticatedUsers: [],
+    authenticatedUserRoles: [],
+    ...(cmd['showPrivileges'] ? { authenticatedUserPrivileges: [] } : {}),
+  },
   ok: 1,
 });
 
