@@ -22,6 +22,7 @@ import { bitQueryOperators } from './bits.js';
 import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
+import { comparisonExpressions } from './comparison-expressions.js';
 import { dateExpressions } from './date-operators.js';
 import { elemMatchProjection } from './elem-match-projection.js';
 import { graphLookupStage } from './graph-lookup.js';
@@ -35,6 +36,7 @@ import {
   numberQueryOperators,
   numericQuery,
 } from './number-operators.js';
+import { projectStage } from './project-order.js';
 import { replaceRootStage, replaceWithStage } from './replace-root.js';
 import { sampleStage } from './sample.js';
 import { matchesSchema } from './schema.js';
@@ -153,6 +155,7 @@ const typeExpression: ExpressionOp = (obj, expr, options) => {
 const EXPRESSIONS = {
   ...expressionOperators,
   ...numberExpressions,
+  ...comparisonExpressions,
   ...dateExpressions,
   ...orderedExpressions,
   ...strictExpressions,
@@ -168,6 +171,7 @@ export const CONTEXT: Context = Context.init({
     $graphLookup: graphLookupStage,
     $group: groupStage,
     $lookup: lookupStage,
+    $project: projectStage,
     $replaceRoot: replaceRootStage,
     $replaceWith: replaceWithStage,
     $sample: sampleStage,

@@ -151,4 +151,52 @@ describe.each(drivers)('operator semantics ($name)', (driver) => {
     );
     expect(error['code']).toBe(16610);
   });
+
+  // Manual, "Comparison Expression Operators": $cmp, $eq, $gt … "compare both value and type, using the
+  // specified BSON comparison order for values of different types" (manual, "Comparison/Sort Order":
+  // null < numbers < strings < … < dates). A missing field is not null in an expression.
+  it('compares values of different types by BSON order in expressions', async () => {
+    const coll = t.db.collection<any>('mixed_compare');
+    await coll.deleteMany({});
+    await coll.insertOne({ _id: 1, d: new Date(0), n: 1, s: 'a' });
+    const [doc] = await coll
+      .aggregate([
+        {
+          $project: {
+            _id: 0,
+            dateAfterNull: { $gt: ['$d', null] },
+            numberBeforeString: { $lt: ['$n', '$s'] },
+            stringBeforeDate: { $lte: ['$s', '$d'] },
+            nullCmpNumber: { $cmp: [null, '$n'] },
+            missingIsNotNull: { $eq: ['$missing', null] },
+            missingBelowNull: { $lt: ['$missing', null] },
+            numbersByValue: { $eq: [1, Long.fromNumber(1)] },
+          },
+        },
+      ])
+      .toArray();
+    expect(doc).toEqual({
+      dateAfterNull: true,
+      numberBeforeString: true,
+      stringBeforeDate: true,
+      nullCmpNumber: -1,
+      missingIsNotNull: false,
+      missingBelowNull: true,
+      numbersByValue: true,
+    });
+  });
+
+  // MongoDB builds a projected document from the input's fields, in the input's order (_id first), then
+  // appends computed fields in the spec's order (manual, "$project": examples show _id first and the
+  // input order of included fields).
+  it('$project keeps the input order of included fields and appends computed ones', async () => {
+    const coll = t.db.collection<any>('project_order');
+    await coll.deleteMany({});
+    await coll.insertOne({ _id: 1, b: 2, a: 1, nested: { y: 2, x: 1 }, z: 3 });
+    const [doc] = await coll
+      .aggregate([{ $project: { z: 1, total: { $add: ['$a', '$b'] }, 'nested.x': 1, b: 1, copy: '$a' } }])
+      .toArray();
+    expect(Object.keys(doc!)).toEqual(['_id', 'b', 'nested', 'z', 'total', 'copy']);
+    expect(doc).toEqual({ _id: 1, b: 2, nested: { x: 1 }, z: 3, total: 3, copy: 1 });
+  });
 });
