@@ -54,6 +54,10 @@ export const ErrorCodes = {
   BSONObjectTooLarge: 10334,
   InvalidPipelineOperator: 168,
   ConversionFailure: 241,
+  GraphContainsCycle: 140,
+  ViewDepthLimitExceeded: 149,
+  CommandNotSupportedOnView: 166,
+  OptionNotSupportedOnView: 167,
 } as const;
 
 const names = new Map<number, string>();

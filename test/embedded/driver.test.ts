@@ -41,19 +41,12 @@ describe.each(drivers)('embedded server through the real $name', ({ MongoClient:
     });
   });
 
-  it.skipIf(external)(
-    'refuses views, capped and time-series collections instead of faking them',
-    async () => {
-      for (const options of [
-        { viewOn: 'source', pipeline: [] },
-        { capped: true, size: 4096 },
-        { timeseries: { timeField: 't' } },
-      ]) {
-        await expect(db.createCollection('unsupported', options)).rejects.toMatchObject({ code: 238 });
-      }
-      expect(await db.listCollections({ name: 'unsupported' }).toArray()).toEqual([]);
-    },
-  );
+  it.skipIf(external)('refuses capped and time-series collections instead of faking them', async () => {
+    for (const options of [{ capped: true, size: 4096 }, { timeseries: { timeField: 't' } }]) {
+      await expect(db.createCollection('unsupported', options)).rejects.toMatchObject({ code: 238 });
+    }
+    expect(await db.listCollections({ name: 'unsupported' }).toArray()).toEqual([]);
+  });
 
   it.skipIf(external)('refuses server-side JavaScript in filters with a clear message', async () => {
     const coll = db.collection('javascript');

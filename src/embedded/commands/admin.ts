@@ -21,6 +21,8 @@ import { renameCollection } from './rename-collection.js';
 import { validationOptions } from './validation-options.js';
 import { validate } from './validate.js';
 import { dataSize } from './data-size.js';
+import { isView, refuseView } from '../engine/views.js';
+import { createView, modifyView } from './views.js';
 
 function mustExist(ctx: CommandContext, name: string): Collection {
   const coll = ctx.core.engine.collection(ctx.db, name);
@@ -28,9 +30,15 @@ function mustExist(ctx: CommandContext, name: string): Collection {
   return coll;
 }
 
+/** {@link mustExist}, refusing a view (CommandNotSupportedOnView). */
+function mustBeCollection(ctx: CommandContext, name: string): Collection {
+  const coll = mustExist(ctx, name);
+  refuseView(coll);
+  return coll;
+}
+
 /** Collection kinds MongoDB has and the embedded engine does not: refused instead of faked. */
 const unsupportedCreateOptions: Record<string, string> = {
-  viewOn: 'views',
   timeseries: 'time-series collections',
 };
 
@@ -41,6 +49,10 @@ const create: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   if (name.startsWith('system.') && !CREATABLE_SYSTEM.has(name))
     throw new CommandError(ErrorCodes.InvalidNamespace, `Invalid system namespace: ${ctx.db}.${name}`);
+  if (cmd['viewOn'] !== undefined) return createView(cmd, ctx, name);
+  // MongoDB's create command: "'pipeline' requires 'viewOn' to also be specified".
+  if (cmd['pipeline'] !== undefined)
+    throw new CommandError(ErrorCodes.InvalidOptions, "'pipeline' requires 'viewOn' to also be specified");
   if (checkCappedOptions(cmd))
     throw new CommandError(
       ErrorCodes.NotImplemented,
@@ -73,6 +85,8 @@ const drop: Handler = (cmd, ctx) => {
   const coll = ctx.core.engine.collection(ctx.db, name);
   const nIndexesWas = coll ? coll.state.indexes.length + 1 : 0;
   ctx.core.engine.drop(ctx.db, name);
+  // A view has no indexes to count.
+  if (isView(coll)) return { ns: `${ctx.db}.${name}`, ok: 1 };
   return { nIndexesWas, ns: `${ctx.db}.${name}`, ok: 1 };
 };
 
@@ -85,7 +99,7 @@ const dropDatabase: Handler = (_cmd, ctx) => {
 
 const listIndexes: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
-  const coll = mustExist(ctx, name);
+  const coll = mustBeCollection(ctx, name);
   const docs = [idIndex(coll), ...ctx.core.engine.readState(coll, ctx.txn).indexes.map((i) => i.describe())];
   return ctx.core.cursors.open(`${ctx.db}.${name}`, docs, { batchSize: undefined });
 };
@@ -95,6 +109,7 @@ const dropIndexes: Handler = (cmd, ctx) => {
   const which = dropIndexesArgument(cmd);
   const coll = ctx.core.engine.collection(ctx.db, name);
   if (!coll) throw new CommandError(ErrorCodes.NamespaceNotFound, `ns not found ${ctx.db}.${name}`);
+  refuseView(coll);
   const was = coll.state.indexes.length + 1;
   const state = coll.writable();
   let names: string[];
@@ -128,7 +143,8 @@ function collectionSize(coll: Collection): { count: number; size: number } {
 
 const dbStats: Handler = (cmd, ctx) => {
   const scale = scaleOption(cmd, 'dbStats');
-  const colls = [...(ctx.core.engine.databases.get(ctx.db)?.values() ?? [])];
+  const all = [...(ctx.core.engine.databases.get(ctx.db)?.values() ?? [])];
+  const colls = all.filter((c) => !isView(c));
   let objects = 0;
   let dataSize = 0;
   let indexes = 0;
@@ -141,7 +157,7 @@ const dbStats: Handler = (cmd, ctx) => {
   return {
     db: ctx.db,
     collections: colls.length,
-    views: 0,
+    views: all.length - colls.length,
     objects,
     avgObjSize: objects ? dataSize / objects : 0,
     dataSize: dataSize / scale,
@@ -178,6 +194,7 @@ const collStats: Handler = (cmd, ctx) => {
   const scale = collStatsScale(cmd['scale']);
   // MongoDB answers a missing collection with empty statistics, not an error.
   if (!coll) return emptyCollStats(`${ctx.db}.${name}`, scale);
+  refuseView(coll);
   const { count, size } = collectionSize(coll);
   const indexSizes: Doc = { _id_: 0 };
   for (const i of coll.state.indexes) indexSizes[i.spec.name] = 0;
@@ -199,6 +216,7 @@ const collStats: Handler = (cmd, ctx) => {
 const collMod: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   const coll = mustExist(ctx, name);
+  if (isView(coll)) return modifyView(cmd, ctx, coll);
   const validation = validationOptions(cmd, 'collMod');
   Object.assign(coll.options, validation);
   if (cmd['changeStreamPreAndPostImages'] !== undefined)

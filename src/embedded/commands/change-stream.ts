@@ -15,6 +15,7 @@ import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import type { CommandContext } from './context.js';
 import { batchSizeOf, collectionName, intOption } from './context.js';
+import { refuseView } from '../engine/views.js';
 
 /** How long a getMore waits for events when the driver gives no maxAwaitTimeMS (MongoDB's default). */
 const DEFAULT_AWAIT_MS = 1000;
@@ -182,6 +183,8 @@ export function openChangeStream(cmd: Doc, ctx: CommandContext): Doc {
     ),
     stages,
   };
+  // A view has no changes of its own to watch (MongoDB: CommandNotSupportedOnView).
+  if (options.scope.coll !== undefined) refuseView(ctx.core.engine.collection(ctx.db, options.scope.coll));
   const reader = new ChangeStreamReader(ctx.core.engine, options, startPosition(ctx, spec));
   const cursorSpec = isPlainObject(cmd['cursor']) ? cmd['cursor'] : {};
   const firstBatch = reader.read(batchSizeOf(cursorSpec['batchSize']));

@@ -9,6 +9,7 @@ import { Index, parseIndexSpec, sameIndex } from '../engine/indexes.js';
 import type { IndexSpec } from '../engine/indexes.js';
 import { checkIndexableIn, collectionIn, createIn } from '../engine/transaction-ddl.js';
 import { keyOf } from '../engine/values.js';
+import { refuseView } from '../engine/views.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import { parseCollation } from './collation.js';
@@ -91,6 +92,7 @@ export const createIndexes: Handler = (cmd, ctx) => {
   checkIndexableIn(engine, ctx.db, name, ctx.txn);
   // Conflicts are found before the collection is created, so a refused request creates nothing.
   const found = collectionIn(engine, ctx.db, name, ctx.txn);
+  refuseView(found);
   const existing = found ? engine.readState(found, ctx.txn).indexes.map((i) => i.spec) : [];
   const toAdd: IndexSpec[] = [];
   for (const { spec, explicit } of parsed) {

@@ -7,6 +7,7 @@ import { parseDelete, parseInsert, parseUpdateStatements } from '../engine/write
 import { deleteStatement, findAndModify, insertOne, updateStatement } from '../engine/write.js';
 import type { Doc } from '../engine/values.js';
 import { ErrorCodes, toCommandError } from '../errors.js';
+import { refuseView } from '../engine/views.js';
 import { parseCollation } from './collation.js';
 import type { CommandContext, Handler } from './context.js';
 import { collationFor, collectionName, docOption, retryBlocked } from './context.js';
@@ -24,6 +25,7 @@ function target(cmd: Doc, ctx: CommandContext): Collection {
 async function runBatch<T>(
   cmd: Doc,
   ctx: CommandContext,
+  coll: Collection,
   list: T[],
   run: (st: T, i: number) => void,
 ): Promise<Doc[]> {
@@ -31,7 +33,11 @@ async function runBatch<T>(
   const errors: Doc[] = [];
   for (let i = 0; i < list.length; i++) {
     try {
-      await retryBlocked(ctx, () => run(list[i]!, i));
+      // A view takes no write: each statement fails (CommandNotSupportedOnView), as in MongoDB.
+      await retryBlocked(ctx, () => {
+        refuseView(coll);
+        run(list[i]!, i);
+      });
     } catch (error) {
       if (ctx.txn) throw error;
       const e = toCommandError(error);
@@ -48,7 +54,7 @@ const insert: Handler = async (cmd, ctx) => {
   const docs = parseInsert(cmd).documents;
   const coll = target(cmd, ctx);
   let n = 0;
-  const errors = await runBatch(cmd, ctx, docs, (doc) => {
+  const errors = await runBatch(cmd, ctx, coll, docs, (doc) => {
     insertOne(ctx.core.engine, coll, ctx.txn, doc);
     n++;
   });
@@ -63,7 +69,7 @@ const update: Handler = async (cmd, ctx) => {
   let nModified = 0;
   const upserted: Doc[] = [];
   const letVars = evaluateLet(cmd['let']);
-  const errors = await runBatch(cmd, ctx, list, (st, index) => {
+  const errors = await runBatch(cmd, ctx, coll, list, (st, index) => {
     const r = updateStatement(ctx.core.engine, coll, ctx.txn, {
       q: st['q'] ?? {},
       u: st['u'],
@@ -93,7 +99,7 @@ const del: Handler = async (cmd, ctx) => {
   const coll = target(cmd, ctx);
   const letVars = evaluateLet(cmd['let']);
   let n = 0;
-  const errors = await runBatch(cmd, ctx, list, (st) => {
+  const errors = await runBatch(cmd, ctx, coll, list, (st) => {
     n += deleteStatement(
       ctx.core.engine,
       coll,
@@ -120,6 +126,7 @@ const findAndModifyCmd: Handler = async (cmd, ctx) => {
     upsert: safeBool(cmd, 'findAndModify', 'upsert'),
   };
   const coll = target(cmd, ctx);
+  refuseView(coll);
   const result = await retryBlocked(ctx, () =>
     findAndModify(ctx.core.engine, coll, ctx.txn, {
       ...args,

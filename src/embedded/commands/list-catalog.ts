@@ -6,6 +6,7 @@
 import { BSON } from 'bson';
 import { describeCollation } from '../engine/collation.js';
 import type { Collection } from '../engine/collection.js';
+import { isView } from '../engine/views.js';
 import { compile, prepareFilter } from '../engine/query.js';
 import type { Doc } from '../engine/values.js';
 import { ID_INDEX } from './clustered.js';
@@ -16,6 +17,8 @@ function collectionInfo(coll: Collection): Doc {
   const options: Doc = {};
   for (const [k, v] of Object.entries(coll.options))
     if (v !== undefined) options[k] = k === 'collation' ? describeCollation(v as never) : v;
+  // The manual's listCollections output: a view is read-only and has neither UUID nor `_id` index.
+  if (isView(coll)) return { name: coll.name, type: 'view', options, info: { readOnly: true } };
   return {
     name: coll.name,
     type: 'collection',

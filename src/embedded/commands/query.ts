@@ -25,6 +25,8 @@ import { CommandError, ErrorCodes } from '../errors.js';
 import type { Collection } from '../engine/collection.js';
 import type { CommandContext, Handler } from './context.js';
 import { changeStreamGetMore, isChangeStream, openChangeStream } from './change-stream.js';
+import { isView } from '../engine/views.js';
+import { aggregateOnView, countOnView, distinctOnView, findOnView } from './views.js';
 import { batchSizeOf, collationFor, collectionName, docOption, intOption } from './context.js';
 
 function readCollection(cmd: Doc, ctx: CommandContext) {
@@ -59,6 +61,10 @@ const find: Handler = (cmd, ctx) => {
   checkFindOptions(cmd);
   const name = collectionName(cmd);
   const coll = readCollection(cmd, ctx);
+  if (isView(coll)) {
+    ctx.core.opcounters.query++;
+    return findOnView(cmd, ctx, coll);
+  }
   const hinted = checkHint(cmd['hint'], coll);
   const ns = `${ctx.db}.${name}`;
   // The find command takes no negative limit (drivers turn a legacy negative limit into singleBatch).
@@ -145,8 +151,9 @@ const aggregate: Handler = (cmd, ctx) => {
   const isCollectionless = target === 1 || (typeof target === 'number' && target === 1);
   const name = isCollectionless ? undefined : collectionName(cmd);
   const coll = name ? collectionIn(ctx.core.engine, ctx.db, name, ctx.txn) : undefined;
-  const hint = checkHint(cmd['hint'], coll);
   ctx.core.opcounters.command++;
+  if (isView(coll)) return aggregateOnView(cmd, ctx, coll, pipeline as Doc[]);
+  const hint = checkHint(cmd['hint'], coll);
   const docs = runAggregate(ctx.core.engine, {
     db: ctx.db,
     collection: coll,
@@ -168,6 +175,7 @@ const aggregate: Handler = (cmd, ctx) => {
 const count: Handler = (cmd, ctx) => {
   checkCountTarget(cmd);
   const coll = readCollection(cmd, ctx);
+  if (isView(coll)) return countOnView(cmd, ctx, coll);
   const hinted = checkHint(cmd['hint'], coll);
   if (!coll) return { n: 0, ok: 1 };
   const query = docOption(cmd, 'query');
@@ -187,12 +195,16 @@ const distinct: Handler = (cmd, ctx) => {
   const key = checkDistinct(cmd, ctx.db);
   const coll = readCollection(cmd, ctx);
   if (!coll) return { values: [], ok: 1 };
-  const collation = collationFor(cmd, coll);
-  const docs = matchDocs(
-    ctx.core.engine.readState(coll, ctx.txn),
-    docOption(cmd, 'query') ?? {},
-    collation,
-  ).docs;
+  const { docs, collation } = isView(coll)
+    ? distinctOnView(cmd, ctx, coll)
+    : {
+        collation: collationFor(cmd, coll),
+        docs: matchDocs(
+          ctx.core.engine.readState(coll, ctx.txn),
+          docOption(cmd, 'query') ?? {},
+          collationFor(cmd, coll),
+        ).docs,
+      };
   const seen = new Map<string, unknown>();
   for (const doc of docs) {
     for (const v of pathValues(doc, key)) {

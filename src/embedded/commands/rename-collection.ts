@@ -5,6 +5,8 @@
  * for the sources), so a client sees what a real server answers.
  */
 import { bsonTypeName } from '../engine/values.js';
+import { splitNs } from '../engine/namespace.js';
+import { isView } from '../engine/views.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import type { Handler } from './context.js';
 
@@ -42,6 +44,10 @@ export const renameCollection: Handler = (cmd, ctx) => {
     dropTarget === true ||
     (typeof dropTarget === 'number' && dropTarget !== 0) ||
     bsonTypeName(dropTarget) === 'binData';
+  const [fromDb, fromName] = splitNs(from);
+  // The manual's "Views" page: views cannot be renamed.
+  if (isView(ctx.core.engine.collection(fromDb, fromName)))
+    throw new CommandError(ErrorCodes.CommandNotSupportedOnView, `cannot rename view: ${from}`);
   ctx.core.engine.rename(from, to, drops);
   return { ok: 1 };
 };

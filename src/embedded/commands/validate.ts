@@ -6,6 +6,7 @@
  */
 import { CommandError, ErrorCodes } from '../errors.js';
 import type { Doc } from '../engine/values.js';
+import { refuseView } from '../engine/views.js';
 import type { Handler } from './context.js';
 import { collectionName } from './context.js';
 
@@ -17,6 +18,7 @@ export const validate: Handler = (cmd, ctx) => {
       ErrorCodes.NamespaceNotFound,
       `Collection '${ctx.db}.${name}' does not exist to validate.`,
     );
+  refuseView(coll);
   const state = ctx.core.engine.readState(coll, ctx.txn);
   const keysPerIndex: Doc = { _id_: state.docs.size };
   const indexDetails: Doc = { _id_: { valid: true } };

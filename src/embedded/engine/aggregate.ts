@@ -22,6 +22,7 @@ import { mingoOptions } from './query.js';
 import { parseTextQuery, textScore } from './text.js';
 import type { Transaction } from './transaction.js';
 import { insertOne } from './write.js';
+import { isView, readView, refuseView } from './views.js';
 import { cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -132,6 +133,7 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
   }
   const resolver = (name: string): Doc[] => {
     const coll = collectionIn(engine, args.db, name, args.txn);
+    if (isView(coll)) return readView(engine, { view: coll, pipeline: [], txn: args.txn });
     return coll ? engine.documents(coll, args.txn) : [];
   };
   const rewritten = pipeline.flatMap((stage) => rewriteBucket(rewriteMeta(stage, searched)));
@@ -223,6 +225,7 @@ function writeOut(
     // Like MongoDB's temporary collection: a document that may not be stored leaves the target untouched.
     for (const doc of docs) checkStorable(doc, 'insert');
     const existing = engine.collection(db, name);
+    refuseView(existing);
     const indexes = existing ? existing.state.indexes.map((i) => i.spec) : [];
     engine.drop(db, name);
     const coll = engine.create(db, name);
@@ -235,6 +238,7 @@ function writeOut(
     typeof m['on'] === 'string' ? [m['on']] : Array.isArray(m['on']) ? (m['on'] as string[]) : ['_id'];
   const whenMatched = m['whenMatched'] ?? 'merge';
   const whenNotMatched = m['whenNotMatched'] ?? 'insert';
+  refuseView(engine.collection(db, name));
   const coll = engine.create(db, name);
   for (const doc of docs) {
     const state = engine.readState(coll, undefined);

@@ -194,7 +194,8 @@ function checkUnset(spec: unknown): void {
 }
 
 /** The sub-pipelines of a `$facet`, `$lookup` or `$unionWith`, when they are arrays. */
-function subPipelines(name: string, spec: unknown): unknown[][] {
+/** The pipelines nested in a stage (`$facet`, `$lookup`, `$unionWith`). */
+export function subPipelines(name: string, spec: unknown): unknown[][] {
   if (name === '$facet' && isPlainObject(spec)) return Object.values(spec).filter(Array.isArray);
   if ((name === '$lookup' || name === '$unionWith') && isPlainObject(spec) && Array.isArray(spec['pipeline']))
     return [spec['pipeline'] as unknown[]];
