@@ -1,29 +1,25 @@
 /**
  * Aggregation on mingo's Aggregator with the engine's context: other collections resolve through the
  * reader's snapshot (`$lookup`, `$graphLookup`, `$unionWith`), a leading `$match`/`$search` uses indexes
- * and text search, and `$out`/`$merge` write into collections.
+ * and text search, and `$out`/`$merge` write into collections (out-stage.ts).
  */
 import { Aggregator } from 'mingo/aggregator';
-import { recordWrite } from './change-record.js';
 import type { Collection } from './collection.js';
 import type { Engine } from './database.js';
 import type { Collation } from './collation.js';
 import { withSystemVariables } from './let-variables.js';
-import { duplicateKeyError } from './collection.js';
 import { hintedState } from './hinted-state.js';
 import { collectionIn } from './transaction-ddl.js';
-import { defaultIndexName } from './indexes.js';
 import type { Index } from './indexes.js';
-import { checkStorable } from './limits.js';
 import { matchDocs } from './read.js';
 import { normalizePipeline } from './specs.js';
 import { checkPipeline } from './pipeline-check.js';
 import { mingoOptions } from './query.js';
 import { parseTextQuery, textScore } from './text.js';
 import type { Transaction } from './transaction.js';
-import { insertOne } from './write.js';
-import { isView, readView, refuseView } from './views.js';
-import { cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
+import { writeOut } from './out-stage.js';
+import { isView, readView } from './views.js';
+import { cloneValue, isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -167,7 +163,7 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
         ErrorCodes.OperationNotSupportedInTransaction,
         `${out.kind} cannot be used in a transaction`,
       );
-    writeOut(engine, args, out.kind, out.spec, result);
+    writeOut(engine, args.db, out.kind, out.spec, result);
     return [];
   }
   return result;
@@ -197,87 +193,6 @@ function rewriteMeta(value: unknown, searched: boolean): Doc {
     return o;
   };
   return walk(value) as Doc;
-}
-
-function writeOut(
-  engine: Engine,
-  args: AggregateArgs,
-  kind: '$out' | '$merge',
-  spec: unknown,
-  docs: Doc[],
-): void {
-  let db = args.db;
-  let name: string;
-  if (typeof spec === 'string') name = spec;
-  else if (
-    isPlainObject(spec) &&
-    (typeof spec['coll'] === 'string' || typeof spec['into'] === 'string' || isPlainObject(spec['into']))
-  ) {
-    const into = kind === '$out' ? spec : spec['into'];
-    if (typeof into === 'string') name = into;
-    else {
-      const i = into as Doc;
-      name = String(i['coll']);
-      if (typeof i['db'] === 'string') db = i['db'];
-    }
-  } else throw new CommandError(ErrorCodes.BadValue, `${kind} needs a collection name`);
-  if (kind === '$out') {
-    // Like MongoDB's temporary collection: a document that may not be stored leaves the target untouched.
-    for (const doc of docs) checkStorable(doc, 'insert');
-    const existing = engine.collection(db, name);
-    refuseView(existing);
-    const indexes = existing ? existing.state.indexes.map((i) => i.spec) : [];
-    engine.drop(db, name);
-    const coll = engine.create(db, name);
-    for (const spec of indexes) coll.writable().addIndex(coll.ns, spec);
-    for (const doc of docs) insertOne(engine, coll, undefined, doc);
-    return;
-  }
-  const m = spec as Doc;
-  const on =
-    typeof m['on'] === 'string' ? [m['on']] : Array.isArray(m['on']) ? (m['on'] as string[]) : ['_id'];
-  const whenMatched = m['whenMatched'] ?? 'merge';
-  const whenNotMatched = m['whenNotMatched'] ?? 'insert';
-  refuseView(engine.collection(db, name));
-  const coll = engine.create(db, name);
-  for (const doc of docs) {
-    const state = engine.readState(coll, undefined);
-    const filter: Doc = {};
-    for (const f of on) filter[f] = doc[f];
-    const existing = matchDocs(state, filter).docs[0];
-    if (!existing) {
-      if (whenNotMatched === 'insert') insertOne(engine, coll, undefined, doc);
-      else if (whenNotMatched === 'fail')
-        throw new CommandError(13113, '$merge could not find a matching document in the target collection');
-      continue;
-    }
-    let next: Doc;
-    if (whenMatched === 'replace') next = { ...doc, _id: existing['_id'] };
-    else if (whenMatched === 'keepExisting') continue;
-    else if (whenMatched === 'fail') throw mergeDuplicate(coll, on, filter);
-    else if (whenMatched === 'merge') next = { ...existing, ...doc, _id: existing['_id'] };
-    else throw new CommandError(ErrorCodes.BadValue, 'unsupported $merge whenMatched');
-    next = idFirst(next);
-    const idKey = keyOf(existing['_id']);
-    engine.checkWrite(coll, idKey, undefined);
-    checkStorable(next, 'update');
-    coll.writable().put(coll.ns, next, idKey);
-    recordWrite(engine, coll, undefined, existing, next, whenMatched === 'replace');
-    engine.touched(coll, idKey);
-    engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);
-  }
-}
-
-/** The DuplicateKey error of `$merge` with `whenMatched: 'fail'`: the insert it attempts hits the `on` key. */
-function mergeDuplicate(coll: Collection, on: string[], keyValue: Doc): CommandError {
-  const keyPattern: Doc = {};
-  for (const f of on) keyPattern[f] = 1;
-  const index =
-    on.length === 1 && on[0] === '_id'
-      ? '_id_'
-      : (coll.state.indexes.find((i) => keyOf(i.spec.key) === keyOf(keyPattern))?.spec.name ??
-        defaultIndexName(keyPattern));
-  return duplicateKeyError(coll.ns, index, keyPattern, keyValue);
 }
 
 /** Rewrites `$bucket` as the `$group` + `$sort` MongoDB documents it to be (mingo misplaces boundary values). */

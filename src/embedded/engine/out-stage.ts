@@ -1,0 +1,106 @@
+/**
+ * The `$out` and `$merge` stages: an aggregation's result written into a collection. `$out` replaces
+ * the target (keeping its indexes) only once every document is known to be storable, like MongoDB's
+ * temporary collection; `$merge` matches each document on its `on` fields and inserts, replaces,
+ * merges, keeps or fails as `whenMatched`/`whenNotMatched` say.
+ */
+import { recordWrite } from './change-record.js';
+import type { Collection } from './collection.js';
+import { duplicateKeyError } from './collection.js';
+import type { Engine } from './database.js';
+import { defaultIndexName } from './indexes.js';
+import { checkStorable } from './limits.js';
+import { matchDocs } from './read.js';
+import { refuseView } from './views.js';
+import { insertOne } from './write.js';
+import { idFirst, isPlainObject, keyOf } from './values.js';
+import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+/**
+ * Writes an aggregation's result `docs` as its final `$out` (`spec`: a collection name or
+ * `{ db, coll }`) or `$merge` (`{ into, on, whenMatched, whenNotMatched }`) stage asks, in database
+ * `defaultDb` unless the spec names another.
+ * @throws CommandError BadValue (2) for a spec without a collection name, 166 for a view target, 13113
+ * and DuplicateKey (11000) for `$merge`'s `fail` modes, and what the writes throw.
+ */
+export function writeOut(
+  engine: Engine,
+  defaultDb: string,
+  kind: '$out' | '$merge',
+  spec: unknown,
+  docs: Doc[],
+): void {
+  let db = defaultDb;
+  let name: string;
+  if (typeof spec === 'string') name = spec;
+  else if (
+    isPlainObject(spec) &&
+    (typeof spec['coll'] === 'string' || typeof spec['into'] === 'string' || isPlainObject(spec['into']))
+  ) {
+    const into = kind === '$out' ? spec : spec['into'];
+    if (typeof into === 'string') name = into;
+    else {
+      const i = into as Doc;
+      name = String(i['coll']);
+      if (typeof i['db'] === 'string') db = i['db'];
+    }
+  } else throw new CommandError(ErrorCodes.BadValue, `${kind} needs a collection name`);
+  if (kind === '$out') {
+    // Like MongoDB's temporary collection: a document that may not be stored leaves the target untouched.
+    for (const doc of docs) checkStorable(doc, 'insert');
+    const existing = engine.collection(db, name);
+    refuseView(existing);
+    const indexes = existing ? existing.state.indexes.map((i) => i.spec) : [];
+    engine.drop(db, name);
+    const coll = engine.create(db, name);
+    for (const spec of indexes) coll.writable().addIndex(coll.ns, spec);
+    for (const doc of docs) insertOne(engine, coll, undefined, doc);
+    return;
+  }
+  const m = spec as Doc;
+  const on =
+    typeof m['on'] === 'string' ? [m['on']] : Array.isArray(m['on']) ? (m['on'] as string[]) : ['_id'];
+  const whenMatched = m['whenMatched'] ?? 'merge';
+  const whenNotMatched = m['whenNotMatched'] ?? 'insert';
+  refuseView(engine.collection(db, name));
+  const coll = engine.create(db, name);
+  for (const doc of docs) {
+    const state = engine.readState(coll, undefined);
+    const filter: Doc = {};
+    for (const f of on) filter[f] = doc[f];
+    const existing = matchDocs(state, filter).docs[0];
+    if (!existing) {
+      if (whenNotMatched === 'insert') insertOne(engine, coll, undefined, doc);
+      else if (whenNotMatched === 'fail')
+        throw new CommandError(13113, '$merge could not find a matching document in the target collection');
+      continue;
+    }
+    let next: Doc;
+    if (whenMatched === 'replace') next = { ...doc, _id: existing['_id'] };
+    else if (whenMatched === 'keepExisting') continue;
+    else if (whenMatched === 'fail') throw mergeDuplicate(coll, on, filter);
+    else if (whenMatched === 'merge') next = { ...existing, ...doc, _id: existing['_id'] };
+    else throw new CommandError(ErrorCodes.BadValue, 'unsupported $merge whenMatched');
+    next = idFirst(next);
+    const idKey = keyOf(existing['_id']);
+    engine.checkWrite(coll, idKey, undefined);
+    checkStorable(next, 'update');
+    coll.writable().put(coll.ns, next, idKey);
+    recordWrite(engine, coll, undefined, existing, next, whenMatched === 'replace');
+    engine.touched(coll, idKey);
+    engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);
+  }
+}
+
+/** The DuplicateKey error of `$merge` with `whenMatched: 'fail'`: the insert it attempts hits the `on` key. */
+function mergeDuplicate(coll: Collection, on: string[], keyValue: Doc): CommandError {
+  const keyPattern: Doc = {};
+  for (const f of on) keyPattern[f] = 1;
+  const index =
+    on.length === 1 && on[0] === '_id'
+      ? '_id_'
+      : (coll.state.indexes.find((i) => keyOf(i.spec.key) === keyOf(keyPattern))?.spec.name ??
+        defaultIndexName(keyPattern));
+  return duplicateKeyError(coll.ns, index, keyPattern, keyValue);
+}
