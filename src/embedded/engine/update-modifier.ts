@@ -1,0 +1,120 @@
+/**
+ * The per-document half of an operator update: checks each operator against the stored document (the
+ * immutable `_id`, paths that cannot be created, `$inc` on a string, `$push` on a non-array …), has the
+ * engine compute the values mingo would get wrong (update-compute.ts, positional paths resolved here),
+ * and returns the modifier left for mingo. Separate from update-parse.ts, whose checks come before any
+ * document is read, and from update.ts, which picks the kind of update and runs mingo.
+ */
+import { expandPositional } from './positional.js';
+import type { PositionalContext } from './positional.js';
+import { plainNumbers } from './numbers.js';
+import { bsonTypeName, cloneValue, getPath, keyOf } from './values.js';
+import { idText as describeId } from './bson-text.js';
+import { checkRename } from './rename.js';
+import { checkViable } from './path-viable.js';
+import { computeUpdate } from './update-compute.js';
+import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+const NUMERIC = new Set(['int', 'double', 'long', 'decimal']);
+
+/** Operators whose new value the engine computes itself (update-compute.ts). */
+const COMPUTED = new Set(['$inc', '$mul', '$min', '$max', '$push', '$addToSet', '$bit']);
+
+/** Validates an operator update against the current document; returns the modifier to hand to mingo. */
+export function validateOperators(
+  doc: Doc,
+  update: Doc,
+  inserting: boolean,
+  context: PositionalContext,
+): Doc {
+  const modifier: Doc = {};
+  // Arithmetic and comparisons done here with MongoDB's types and order, applied as `$set`.
+  const computed: Doc = {};
+  for (const [op, arg] of Object.entries(update as Record<string, Doc>)) {
+    if (op === '$setOnInsert' && !inserting) continue;
+    const fields: Doc = {};
+    for (const [path, value] of Object.entries(arg)) {
+      if (path === '_id' || path.startsWith('_id.')) {
+        if (
+          (op === '$set' || op === '$setOnInsert') &&
+          (inserting || keyOf(getPath(doc, path)) === keyOf(value))
+        ) {
+          if (inserting && path === '_id') doc['_id'] = cloneValue(value);
+          if (inserting && path === '_id') continue;
+          if (!inserting) continue;
+        } else {
+          throw new CommandError(
+            ErrorCodes.ImmutableField,
+            `Performing an update on the path '_id' would modify the immutable field '_id'`,
+          );
+        }
+      }
+      const positional = path.includes('$');
+      if (op === '$rename') {
+        checkRename(doc, path, value as string);
+        checkViable(doc, value as string);
+      } else if (!positional && op !== '$unset' && op !== '$pull' && op !== '$pullAll' && op !== '$pop')
+        checkViable(doc, path);
+      const current = positional ? undefined : getPath(doc, path);
+      const currentType = current === undefined ? undefined : bsonTypeName(current);
+      if (op === '$inc' || op === '$mul') checkArithmetic(op, path, current, doc);
+      if (positional && COMPUTED.has(op)) {
+        // Resolved here, so that numbers keep MongoDB's types and order (mingo's drop longs and decimals).
+        for (const concrete of expandPositional(doc, path, context)) {
+          const target = getPath(doc, concrete);
+          if (op === '$inc' || op === '$mul') checkArithmetic(op, concrete, target, doc);
+          if (computeUpdate(op, concrete, target, value, computed, doc, context.collation)) continue;
+          if (op === '$min' || op === '$max')
+            computed[concrete] = value; // a missing field takes the value
+          else if (op === '$push' || op === '$addToSet')
+            throw new CommandError(
+              ErrorCodes.BadValue,
+              `The field '${concrete}' must be an array but is of type ${bsonTypeName(target)} in document ${describeId(doc)}`,
+            );
+          else
+            throw new CommandError(
+              ErrorCodes.TypeMismatch,
+              `Cannot apply ${op} to a value of non-numeric type. ${describeId(doc)} has the field '${lastPart(concrete)}' of non-numeric type ${bsonTypeName(target)}`,
+            );
+        }
+        continue;
+      }
+      if ((op === '$push' || op === '$addToSet') && currentType !== undefined && currentType !== 'array') {
+        throw new CommandError(
+          ErrorCodes.BadValue,
+          `The field '${path}' must be an array but is of type ${currentType} in document ${describeId(doc)}`,
+        );
+      }
+      if ((op === '$pull' || op === '$pullAll') && currentType !== undefined && currentType !== 'array') {
+        throw new CommandError(ErrorCodes.BadValue, `Cannot apply ${op} to a non-array value`);
+      }
+      if (op === '$pop' && currentType !== undefined && currentType !== 'array') {
+        throw new CommandError(
+          ErrorCodes.TypeMismatch,
+          `Path '${path}' contains an element of non-array type '${currentType}'`,
+        );
+      }
+      if (!positional && computeUpdate(op, path, current, value, computed, doc, context.collation)) continue;
+      fields[path] = op === '$pop' ? plainNumbers(value) : value;
+    }
+    const target = op === '$setOnInsert' ? '$set' : op;
+    if (Object.keys(fields).length > 0) modifier[target] = { ...(modifier[target] ?? {}), ...fields };
+  }
+  if (Object.keys(computed).length > 0) modifier['$set'] = { ...(modifier['$set'] ?? {}), ...computed };
+  return modifier;
+}
+
+/** The last part of a path: MongoDB names the field, not its path, in type errors. */
+const lastPart = (path: string): string => path.slice(path.lastIndexOf('.') + 1);
+
+/** MongoDB's check on the value `$inc`/`$mul` meets (the operand is checked when parsed). @throws CommandError TypeMismatch. */
+function checkArithmetic(op: '$inc' | '$mul', path: string, current: unknown, doc: Doc): void {
+  const currentType = current === undefined ? undefined : bsonTypeName(current);
+  if (currentType === undefined || NUMERIC.has(currentType) || (currentType === 'null' && op === '$mul'))
+    return;
+  throw new CommandError(
+    ErrorCodes.TypeMismatch,
+    `Cannot apply ${op} to a value of non-numeric type. ${describeId(doc)} has the field '${lastPart(path)}' of non-numeric type ${currentType}`,
+  );
+}
