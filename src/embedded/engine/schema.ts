@@ -16,7 +16,8 @@ const JSON_TYPES: Record<string, string[]> = {
   null: ['null'],
 };
 
-function typeMatches(value: unknown, bsonType: unknown, jsonType: unknown): boolean {
+/** True when `value` has one of the `bsonType` / JSON `type` names given (each check skipped when undefined). */
+export function typeMatches(value: unknown, bsonType: unknown, jsonType: unknown): boolean {
   if (bsonType !== undefined) {
     const types = Array.isArray(bsonType) ? bsonType : [bsonType];
     if (!types.some((t) => typeof t === 'string' && hasType(value, t))) return false;
@@ -29,7 +30,8 @@ function typeMatches(value: unknown, bsonType: unknown, jsonType: unknown): bool
   return true;
 }
 
-function asNumber(value: unknown): number | undefined {
+/** The numeric value of any BSON number (undefined for non-numbers). */
+export function asNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return value;
   if (
     value !== null &&

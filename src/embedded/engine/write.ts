@@ -15,6 +15,7 @@ import { matchDocs, runQuery } from './read.js';
 import { compile, prepareFilter, splitText } from './query.js';
 import type { Transaction, TxnWrite } from './transaction.js';
 import { applyUpdate, buildUpsert, checkUpdate, updateKind } from './update.js';
+import { validationDetails } from './validation-details.js';
 import { cloneValue, idFirst, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -41,7 +42,7 @@ function validate(coll: Collection, doc: Doc, old: Doc | undefined): void {
     extra: {
       errInfo: {
         failingDocumentId: doc['_id'],
-        details: { operatorName: Object.keys(validator)[0], schemaRulesNotSatisfied: [] },
+        details: validationDetails(validator, doc),
       },
     },
   });
