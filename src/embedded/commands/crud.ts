@@ -1,6 +1,5 @@
 /** Write commands: insert, update, delete, findAndModify. */
 import type { Collection } from '../engine/collection.js';
-import { objectField, safeBool } from '../engine/command-fields.js';
 import { evaluateLet } from '../engine/let-variables.js';
 import { createIn } from '../engine/transaction-ddl.js';
 import { parseDelete, parseInsert, parseUpdateStatements } from '../engine/write-commands.js';
@@ -9,6 +8,7 @@ import type { Doc } from '../engine/values.js';
 import { ErrorCodes, toCommandError } from '../errors.js';
 import { refuseView } from '../engine/views.js';
 import { parseCollation } from './collation.js';
+import { objectField, safeBoolField } from './idl-fields.js';
 import type { CommandContext, Handler } from './context.js';
 import { collationFor, collectionName, docOption, retryBlocked } from './context.js';
 
@@ -119,11 +119,11 @@ const findAndModifyCmd: Handler = async (cmd, ctx) => {
   const args = {
     query: objectField(cmd, 'findAndModify', 'query') ?? {},
     sort: objectField(cmd, 'findAndModify', 'sort'),
-    remove: safeBool(cmd, 'findAndModify', 'remove'),
+    remove: safeBoolField(cmd, 'findAndModify', 'remove'),
     update: cmd['update'],
-    new: safeBool(cmd, 'findAndModify', 'new'),
+    new: safeBoolField(cmd, 'findAndModify', 'new'),
     fields: docOption(cmd, 'fields'),
-    upsert: safeBool(cmd, 'findAndModify', 'upsert'),
+    upsert: safeBoolField(cmd, 'findAndModify', 'upsert'),
   };
   const coll = target(cmd, ctx);
   refuseView(coll);

@@ -3,7 +3,7 @@
  * messages: a `safeBool` (a boolean, or a number read as one), an `object`, a `string` and a string
  * enumeration. `command` names the field's command in messages (`BSON field 'create.validator' …`).
  */
-import { numberKind } from '../engine/arithmetic.js';
+import { nonZeroNumber } from '../engine/arithmetic.js';
 import { bsonTypeName, isPlainObject } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -23,7 +23,8 @@ export function safeBoolField(cmd: Doc, command: string, field: string, fallback
   const value = cmd[field];
   if (value === undefined || value === null) return fallback;
   if (typeof value === 'boolean') return value;
-  if (numberKind(value) !== undefined) return Number((value as { toString(): string }).toString()) !== 0;
+  const nonZero = nonZeroNumber(value);
+  if (nonZero !== undefined) return nonZero;
   throw wrongType(command, field, value, "expected types '[bool, long, int, decimal, double']");
 }
 

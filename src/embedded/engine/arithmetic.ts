@@ -20,6 +20,20 @@ const INT32_MAX = 2n ** 31n - 1n;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
+/**
+ * MongoDB's `trueValue()` of a number: whether it is not zero, exactly for every type (a `Decimal128`
+ * such as `1E-7000` is not zero though it rounds to 0 as a double). Undefined for a value that is not a
+ * number.
+ */
+export function nonZeroNumber(value: unknown): boolean | undefined {
+  const kind = numberKind(value);
+  if (kind === undefined) return undefined;
+  const text = (value as { toString(): string }).toString();
+  if (kind === 'decimal') return !/^[-+]?0(\.0*)?(E[-+]?\d+)?$/i.test(text);
+  if (kind === 'long') return text !== '0';
+  return Number(text) !== 0;
+}
+
 /** The number type of a value, or undefined when it is not a number. */
 export function numberKind(value: unknown): NumberKind | undefined {
   // A JS number is an int when the BSON encoder would write it as one (values.ts bsonTypeName).

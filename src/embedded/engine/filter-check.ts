@@ -15,6 +15,7 @@ import {
   checkRegexDocument,
   isExpressionDocument,
   isRegexValue,
+  PATH_KEYWORDS,
 } from './match-arguments.js';
 import { checkAlwaysBoolean } from './pathless-operators.js';
 import { isPlainObject, typeAlias } from './values.js';
@@ -35,38 +36,13 @@ const TOP_LEVEL = new Set([
   '$sampleRate',
 ]);
 
-/** Operators MongoDB takes on a field. */
-const FIELD_OPERATORS = new Set([
-  '$eq',
-  '$ne',
-  '$gt',
-  '$gte',
-  '$lt',
-  '$lte',
-  '$in',
-  '$nin',
-  '$exists',
-  '$type',
-  '$size',
-  '$all',
-  '$elemMatch',
-  '$regex',
-  '$options',
-  '$not',
-  '$mod',
-  '$bitsAllSet',
-  '$bitsAllClear',
-  '$bitsAnySet',
-  '$bitsAnyClear',
-  '$near',
-  '$nearSphere',
-  '$geoWithin',
-  '$geoIntersects',
-  '$within',
-  '$maxDistance',
-  '$minDistance',
-  '$uniqueDocs',
-]);
+/**
+ * Operators MongoDB takes on a field: its path keywords (match-arguments.ts) with `$not` and the geo
+ * modifiers; `$geoNear` stays refused here, as geo queries are not supported.
+ */
+const FIELD_OPERATORS = new Set(
+  [...PATH_KEYWORDS, '$not', '$maxDistance', '$minDistance', '$uniqueDocs'].filter((op) => op !== '$geoNear'),
+);
 
 /** The `$type` codes MongoDB knows (`-1` is MinKey, `127` MaxKey). */
 const TYPE_CODES = new Set([-1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 127]);

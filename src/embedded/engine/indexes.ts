@@ -3,7 +3,7 @@
  * and equality lookups. Every index keeps `key string → set of _id keys`; text indexes keep no entries.
  */
 import type { Query } from 'mingo/query';
-import { numberKind } from './arithmetic.js';
+import { nonZeroNumber } from './arithmetic.js';
 import type { Collation } from './collation.js';
 import { describeCollation, normalizeCollation, sameCollation } from './collation.js';
 import { compile, prepareFilter } from './query.js';
@@ -180,8 +180,7 @@ export function defaultIndexName(key: Record<string, unknown>): string {
 
 /** A boolean index option as MongoDB reads it (`trueValue()`): `true`, or any non-zero number. */
 function isSet(value: unknown): boolean {
-  if (typeof value === 'boolean') return value;
-  return numberKind(value) !== undefined && Number((value as { toString(): string }).toString()) !== 0;
+  return typeof value === 'boolean' ? value : nonZeroNumber(value) === true;
 }
 
 /**
