@@ -11,7 +11,9 @@ import type {
 } from './declarations.js';
 import { HookStore } from './hooks.js';
 import { Router, stripSlashes, type RouteMatch } from './router.js';
-import { getServiceMeta, isMethodName, wrapService } from './service.js';
+import { isMethodName } from './method-names.js';
+import { getServiceMeta } from './service-meta.js';
+import { wrapService } from './service.js';
 import { watchListenErrors } from './listen-errors.js';
 import { getLogger } from './logger.js';
 

@@ -41,13 +41,9 @@ export {
 } from './rest.js';
 export { Router, stripSlashes, type RouteMatch } from './router.js';
 export { createQueryStringParser, isUnsafeKey, type QueryStringLimits } from './query-string.js';
-export {
-  argumentsOf,
-  getServiceMeta,
-  invokeService,
-  invokeServiceCallback,
-  type ServiceMeta,
-} from './service.js';
+export { argumentsOf } from './method-names.js';
+export { getServiceMeta, type ServiceMeta } from './service-meta.js';
+export { invokeService, invokeServiceCallback } from './service-call.js';
 export { createEventStream, isAsyncIterable, ServerSentEvent } from './event-stream.js';
 export { createLogger, errorLogger, getLogger, isLogger, type Logger, type LoggerOptions } from './logger.js';
 export { describeListenError } from './listen-errors.js';

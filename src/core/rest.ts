@@ -1,6 +1,7 @@
 import { MethodNotAllowed, PayloadTooLarge } from '../errors/index.js';
 import { defaultServiceMethods, type HookContext, type Params, type Service } from './declarations.js';
-import { argumentValues, getServiceMeta } from './service.js';
+import { argumentValues } from './method-names.js';
+import { getServiceMeta } from './service-meta.js';
 
 /** The request header that names a custom method on `POST` (spec: "REST mapping"). */
 export const METHOD_HEADER = 'x-service-method';
