@@ -1,11 +1,14 @@
 /**
  * `listCollections` and `listDatabases`: the catalog as MongoDB 7.0 lists it. Their options are read
  * as its IDL reads them: `filter` must be a document, and `nameOnly`, `authorizedCollections` and
- * `authorizedDatabases` are `safeBool`s (a number counts as a boolean, any other type is refused).
+ * `authorizedDatabases` are `safeBool`s (a number counts as a boolean, any other type is refused). A
+ * database with views also lists `system.views` (engine/system-views.ts).
  */
 import { BSON } from 'bson';
+import type { UUID } from 'bson';
 import { describeCollation } from '../engine/collation.js';
 import type { Collection } from '../engine/collection.js';
+import { hasSystemViews, SYSTEM_VIEWS, systemViewsUuid } from '../engine/system-views.js';
 import { isView } from '../engine/views.js';
 import { compile, prepareFilter } from '../engine/query.js';
 import type { Doc } from '../engine/values.js';
@@ -28,6 +31,17 @@ function collectionInfo(coll: Collection): Doc {
   };
 }
 
+/** The entry of the view catalog collection: an ordinary, empty-optioned collection with an `_id` index. */
+function systemViewsInfo(uuid: UUID): Doc {
+  return {
+    name: SYSTEM_VIEWS,
+    type: 'collection',
+    options: {},
+    info: { readOnly: false, uuid },
+    idIndex: ID_INDEX,
+  };
+}
+
 /** The documents `filter` (a query) keeps. */
 function filtered(docs: Doc[], filter: Doc | undefined): Doc[] {
   if (!filter || Object.keys(filter).length === 0) return docs;
@@ -41,6 +55,11 @@ export const listCollections: Handler = (cmd, ctx) => {
   safeBoolField(cmd, 'listCollections', 'authorizedCollections');
   const colls = [...(ctx.core.engine.databases.get(ctx.db)?.values() ?? [])];
   let docs = colls.map(collectionInfo);
+  if (hasSystemViews(ctx.core.engine, ctx.db)) {
+    // MongoDB creates system.views with the first view: list it, as a collection, before the views.
+    const first = docs.findIndex((d) => d['type'] === 'view');
+    docs.splice(first, 0, systemViewsInfo(systemViewsUuid(ctx.core.engine, ctx.db)));
+  }
   if (nameOnly) docs = docs.map((d) => ({ name: d['name'], type: d['type'] }));
   docs = filtered(docs, filter);
   return ctx.core.cursors.open(`${ctx.db}.$cmd.listCollections`, docs, { batchSize: undefined });

@@ -2,10 +2,9 @@
 import { Long } from 'bson';
 import { runAggregate } from '../engine/aggregate.js';
 import { hintedState } from '../engine/hinted-state.js';
-import { lookupCandidates } from '../engine/indexes.js';
 import type { Index } from '../engine/indexes.js';
 import { evaluateLet } from '../engine/let-variables.js';
-import { collectionIn } from '../engine/transaction-ddl.js';
+import { readableCollection } from '../engine/system-views.js';
 import { expandListLocalSessions } from './local-sessions.js';
 import { matchDocs, queryStats, runQuery } from '../engine/read.js';
 import { prepareFilter } from '../engine/query.js';
@@ -19,7 +18,7 @@ import {
   getMoreCollection,
   killCursorIds,
 } from '../engine/read-arguments.js';
-import { bsonTypeName, isPlainObject, keyOf, pathValues } from '../engine/values.js';
+import { bsonTypeName, keyOf, pathValues } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import type { Collection } from '../engine/collection.js';
@@ -27,10 +26,13 @@ import type { CommandContext, Handler } from './context.js';
 import { changeStreamGetMore, isChangeStream, openChangeStream } from './change-stream.js';
 import { isView } from '../engine/views.js';
 import { aggregateOnView, countOnView, distinctOnView, findOnView } from './views.js';
+import { planStage } from './explain-plan.js';
+import { explainOnView } from './view-explain.js';
 import { batchSizeOf, collationFor, collectionName, docOption, intOption } from './context.js';
 
+/** The collection a read names (a view, or the derived `system.views`, included). */
 function readCollection(cmd: Doc, ctx: CommandContext) {
-  return collectionIn(ctx.core.engine, ctx.db, collectionName(cmd), ctx.txn);
+  return readableCollection(ctx.core.engine, ctx.db, collectionName(cmd), ctx.txn);
 }
 
 /**
@@ -150,7 +152,7 @@ const aggregate: Handler = (cmd, ctx) => {
   if (isChangeStream(pipeline)) return openChangeStream(cmd, ctx);
   const isCollectionless = target === 1 || (typeof target === 'number' && target === 1);
   const name = isCollectionless ? undefined : collectionName(cmd);
-  const coll = name ? collectionIn(ctx.core.engine, ctx.db, name, ctx.txn) : undefined;
+  const coll = name ? readableCollection(ctx.core.engine, ctx.db, name, ctx.txn) : undefined;
   ctx.core.opcounters.command++;
   if (isView(coll)) return aggregateOnView(cmd, ctx, coll, pipeline as Doc[]);
   const hint = checkHint(cmd['hint'], coll);
@@ -216,28 +218,16 @@ const distinct: Handler = (cmd, ctx) => {
   return { values: [...seen.values()], ok: 1 };
 };
 
-/** The stage explain reports for a filter: as `matchDocs` reads it (an entry of a top-level `$and` counts). */
-function planStage(f: Doc, indexes: readonly Index[]): string {
-  if (
-    '_id' in f &&
-    (typeof f['_id'] !== 'object' ||
-      f['_id'] === null ||
-      !Object.keys(f['_id']).some((k) => k.startsWith('$')))
-  )
-    return 'IDHACK';
-  if (lookupCandidates(indexes, f, undefined)) return 'IXSCAN';
-  if (!Array.isArray(f['$and'])) return 'COLLSCAN';
-  for (const entry of f['$and'] as unknown[]) {
-    const stage = isPlainObject(entry) ? planStage(entry, indexes) : 'COLLSCAN';
-    if (stage !== 'COLLSCAN') return 'IXSCAN';
-  }
-  return 'COLLSCAN';
-}
-
 function explainReply(ctx: CommandContext, inner: Doc, verbosity = 'queryPlanner'): Doc {
   const name = Object.keys(inner)[0] ?? 'find';
   const collName = inner[name];
-  const coll = typeof collName === 'string' ? ctx.core.engine.collection(ctx.db, collName) : undefined;
+  const coll =
+    typeof collName === 'string'
+      ? readableCollection(ctx.core.engine, ctx.db, collName, undefined)
+      : undefined;
+  // A read on a view is explained as the aggregation it becomes on the view's source (view-explain.ts).
+  const onView = isView(coll) ? explainOnView(ctx, inner, verbosity, coll) : undefined;
+  if (onView) return { ...onView, serverInfo: { host: ctx.core.settings.me, version: '7.0.0' }, ok: 1 };
   const filter = (inner['filter'] ?? inner['query'] ?? {}) as Doc;
   const stage = coll ? planStage(prepareFilter(filter), coll.state.indexes) : 'COLLSCAN';
   const reply: Doc = {

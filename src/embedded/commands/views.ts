@@ -151,23 +151,48 @@ function matchStage(filter: Doc | undefined): Doc[] {
   return filter && Object.keys(filter).length > 0 ? [{ $match: filter }] : [];
 }
 
-/** `find` on a view: its filter, sort, skip, limit and projection as stages after the view's. */
-export function findOnView(cmd: Doc, ctx: CommandContext, view: Collection): Doc {
-  readCollation(cmd, view);
+/**
+ * The stages a `find` becomes on a view, as MongoDB converts it (query_request_conversion.cpp): `$match`
+ * of a non-empty filter, `$sort`, `$skip`, `$limit`, `$project` of a non-empty projection.
+ * @throws CommandError the find argument errors of read-arguments.ts (skip and limit).
+ */
+export function findStages(cmd: Doc): Doc[] {
   const sort = docOption(cmd, 'sort');
   const projection = docOption(cmd, 'projection');
   const skip = findCount(cmd, 'skip') ?? 0;
   const limit = findCount(cmd, 'limit') ?? 0;
-  const stages = [
+  return [
     ...matchStage(docOption(cmd, 'filter')),
     ...(sort && Object.keys(sort).length > 0 ? [{ $sort: sort }] : []),
     ...(skip > 0 ? [{ $skip: skip }] : []),
     ...(limit > 0 ? [{ $limit: limit }] : []),
     ...(projection && Object.keys(projection).length > 0 ? [{ $project: projection }] : []),
   ];
+}
+
+/**
+ * The stages a `count` becomes on a view, as MongoDB converts it (count_command_as_aggregation_command.cpp):
+ * `$match` of a non-empty query, `$skip`, `$limit` (its absolute value), then `$count: 'count'` when
+ * `withCount` (the count handler counts the documents itself).
+ * @throws CommandError TypeMismatch (14) for a query, skip or limit of the wrong type.
+ */
+export function countStages(cmd: Doc, withCount: boolean): Doc[] {
+  const skip = intOption(cmd, 'skip') ?? 0;
+  const limit = Math.abs(intOption(cmd, 'limit') ?? 0);
+  return [
+    ...matchStage(docOption(cmd, 'query')),
+    ...(skip > 0 ? [{ $skip: skip }] : []),
+    ...(limit > 0 ? [{ $limit: limit }] : []),
+    ...(withCount ? [{ $count: 'count' }] : []),
+  ];
+}
+
+/** `find` on a view: its filter, sort, skip, limit and projection as stages after the view's. */
+export function findOnView(cmd: Doc, ctx: CommandContext, view: Collection): Doc {
+  readCollation(cmd, view);
   const docs = readView(ctx.core.engine, {
     view,
-    pipeline: stages,
+    pipeline: findStages(cmd),
     variables: evaluateLet(cmd['let']),
     txn: ctx.txn,
   });
@@ -199,17 +224,7 @@ export function aggregateOnView(cmd: Doc, ctx: CommandContext, view: Collection,
 /** `count` on a view: the documents of the view its query, skip and limit keep. */
 export function countOnView(cmd: Doc, ctx: CommandContext, view: Collection): Doc {
   readCollation(cmd, view);
-  const skip = intOption(cmd, 'skip') ?? 0;
-  const limit = Math.abs(intOption(cmd, 'limit') ?? 0);
-  const docs = readView(ctx.core.engine, {
-    view,
-    pipeline: [
-      ...matchStage(docOption(cmd, 'query')),
-      ...(skip > 0 ? [{ $skip: skip }] : []),
-      ...(limit > 0 ? [{ $limit: limit }] : []),
-    ],
-    txn: ctx.txn,
-  });
+  const docs = readView(ctx.core.engine, { view, pipeline: countStages(cmd, false), txn: ctx.txn });
   return { n: docs.length, ok: 1 };
 }
 

@@ -59,7 +59,12 @@ export function integralValue(value: unknown): number | undefined {
   return Number.isInteger(n) ? n : undefined;
 }
 
-function toDec(value: unknown): Dec {
+/**
+ * A BSON number (as `numberKind` recognises) as an exact decimal, as MongoDB's `numberDecimal()` reads
+ * it: a double rounded to 15 significant digits (`Decimal128(double)`), NaN and infinities as their
+ * names. Throws nothing for numbers; not for other values.
+ */
+export function toDec(value: unknown): Dec {
   switch (numberKind(value)) {
     case 'decimal':
       return parseDecimal((value as Decimal128).toString());

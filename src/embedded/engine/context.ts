@@ -1,7 +1,8 @@
 /**
  * The mingo operator context the engine uses: mingo's own operators, with collation-aware comparison
- * operators, range operators in MongoDB's comparison order, a BSON-aware `$type`, MongoDB's `$sort` and
- * `$group`, `$lookup`, `$graphLookup` and `$sample`, the `$elemMatch` projection, the operators that
+ * operators, range operators in MongoDB's comparison order, a BSON-aware `$type`, `$all` as MongoDB's
+ * `$and` of clauses (all-operator.ts), MongoDB's `$sort` and `$group`, `$lookup`, `$graphLookup` and
+ * `$sample`, the `$elemMatch` projection, the operators that
  * compare or compute numbers (number-operators.ts), the date expressions (date-operators.ts) and the
  * expressions MongoDB refuses where mingo answers null (strict-expressions.ts), registered over the
  * built-ins. Used with the *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge
@@ -17,6 +18,7 @@ import * as windowOperators from 'mingo/operators/window';
 import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
 import type { ExpressionOp, Predicate, QueryOp } from './operator-types.js';
+import { allQuery } from './all-operator.js';
 import { numberKind } from './arithmetic.js';
 import { bitQueryOperators } from './bits.js';
 import { compareStrings, normalizeCollation } from './collation.js';
@@ -40,6 +42,7 @@ import { projectStage } from './project-order.js';
 import { replaceRootStage, replaceWithStage } from './replace-root.js';
 import { sampleStage } from './sample.js';
 import { matchesSchema } from './schema.js';
+import { checkSchema } from './schema-check.js';
 import { sortStage } from './sort.js';
 import { strictConversions, strictExpressions } from './strict-expressions.js';
 import { bsonTypeName, hasType, keyOf, pathCandidates, typeAlias } from './values.js';
@@ -126,6 +129,8 @@ const overrides: Record<string, QueryOp> = {
   $lt: orderOp((n) => n < 0),
   $lte: orderOp((n) => n <= 0),
   $in: inPredicate,
+  // MongoDB's `$and` of one clause per entry (all-operator.ts), over number-operators.ts's mingo `$all`.
+  $all: allQuery,
   $nin: (selector, value, options) => {
     const p = inPredicate(selector, value, options);
     return (obj) => !p(obj);
@@ -135,6 +140,8 @@ const overrides: Record<string, QueryOp> = {
     if (!value || typeof value !== 'object')
       throw new CommandError(ErrorCodes.TypeMismatch, '$jsonSchema must be an object');
     const schema = value as Record<string, unknown>;
+    // MongoDB parses the schema before reading a document: a malformed keyword fails the compile.
+    checkSchema(schema);
     return (obj) => matchesSchema(schema, obj);
   },
 };

@@ -8,6 +8,7 @@ import { ProcessingMode } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import { CONTEXT } from './context.js';
 import { checkFilter } from './filter-check.js';
+import { checkFilterSchemas } from './schema-check.js';
 import { LinearRegExp } from './linear-regex.js';
 import { rewritePathless } from './pathless-operators.js';
 import type { Collation } from './collation.js';
@@ -87,6 +88,7 @@ export function prepareFilter(filter: unknown): Doc {
     throw new CommandError(ErrorCodes.TypeMismatch, 'filter must be an object');
   }
   checkFilter(filter as Doc);
+  checkFilterSchemas(filter as Doc);
   // `$comment` only labels the query (for logs and profilers); `$alwaysTrue`/`$alwaysFalse` are constants.
   return prepareValue(rewritePathless(filter as Doc)) as Doc;
 }

@@ -7,6 +7,7 @@
  * decision: this only describes a failure. A schema using a keyword not explained here yields undefined, so
  * the caller reports a minimal object rather than a partial or invented one.
  */
+import { multipleOfError } from './multiple-of.js';
 import { asNumber, matchesSchema, typeMatches } from './schema.js';
 import { bsonTypeName, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -24,6 +25,7 @@ const EXPLAINED = new Set([
   'exclusiveMaximum',
   'minimum',
   'exclusiveMinimum',
+  'multipleOf',
   'minItems',
   'maxItems',
   'uniqueItems',
@@ -86,6 +88,9 @@ function restrictionErrors(schema: Doc, value: unknown, errors: Doc[]): void {
     if (typeof schema['minLength'] === 'number' && length < schema['minLength'])
       leaf('minLength', STRING_LENGTH);
   }
+  // json_schema_parser.cpp translates multipleOf after the string keywords, before maximum and minimum.
+  const multipleOf = multipleOfError(schema, value);
+  if (multipleOf) errors.push(multipleOf);
   const n = asNumber(value);
   if (n !== undefined) {
     const max = schema['maximum'];

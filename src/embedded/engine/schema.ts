@@ -1,9 +1,11 @@
 /**
  * `$jsonSchema` (MongoDB's JSON Schema draft 4 dialect with `bsonType`), the subset used by collection
  * validators and queries: bsonType/type, required, properties, additionalProperties, patternProperties,
- * enum, minimum/maximum (+exclusive), minLength/maxLength, pattern, items, minItems/maxItems,
+ * enum, minimum/maximum (+exclusive), multipleOf, minLength/maxLength, pattern, items, minItems/maxItems,
  * uniqueItems, allOf/anyOf/oneOf/not.
  */
+import { numberKind } from './arithmetic.js';
+import { isMultipleOf } from './multiple-of.js';
 import { bsonTypeName, hasType, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 
@@ -30,19 +32,16 @@ export function typeMatches(value: unknown, bsonType: unknown, jsonType: unknown
   return true;
 }
 
-/** The numeric value of any BSON number (undefined for non-numbers). */
+/**
+ * The numeric value of any BSON number: a JS number, `Int32`, `Double`, `Long` or `Decimal128` (a decimal
+ * NaN gives undefined). Undefined for every other value: an array such as `[3]` is not a number (JSON
+ * Schema's number keywords leave it alone, as MongoDB's makeRestriction does). Throws nothing.
+ */
 export function asNumber(value: unknown): number | undefined {
   if (typeof value === 'number') return value;
-  if (
-    value !== null &&
-    typeof value === 'object' &&
-    'toString' in value &&
-    bsonTypeName(value) !== 'object'
-  ) {
-    const n = Number((value as { toString(): string }).toString());
-    return Number.isNaN(n) ? undefined : n;
-  }
-  return undefined;
+  if (numberKind(value) === undefined) return undefined;
+  const n = Number((value as { toString(): string }).toString());
+  return Number.isNaN(n) ? undefined : n;
 }
 
 /** True when `value` satisfies `schema`. */
@@ -56,6 +55,7 @@ export function matchesSchema(schema: Doc, value: unknown): boolean {
     const max = schema['maximum'];
     if (typeof min === 'number' && (schema['exclusiveMinimum'] === true ? n <= min : n < min)) return false;
     if (typeof max === 'number' && (schema['exclusiveMaximum'] === true ? n >= max : n > max)) return false;
+    if (schema['multipleOf'] !== undefined && !isMultipleOf(value, schema['multipleOf'])) return false;
   }
   if (typeof value === 'string') {
     if (typeof schema['minLength'] === 'number' && [...value].length < schema['minLength']) return false;

@@ -45,6 +45,8 @@ export function refuseView(coll: Collection | undefined): void {
 export interface ResolvedView {
   /** The collection at the end of the chain; undefined when it does not exist (the view is empty). */
   source: Collection | undefined;
+  /** That collection's name (the last `viewOn` of the chain), whether it exists or not. */
+  sourceName: string;
   /** The pipelines of every view in the chain, innermost first. */
   pipeline: Doc[];
   /** The view's default collation (every view of a chain has the same). */
@@ -58,6 +60,7 @@ export interface ResolvedView {
 export function resolveView(engine: Engine, view: Collection, txn: Transaction | undefined): ResolvedView {
   const pipeline: Doc[] = [];
   let current: Collection | undefined = view;
+  let sourceName = view.name;
   for (let depth = 0; isView(current); depth++) {
     if (depth >= MAX_VIEW_DEPTH)
       throw new CommandError(
@@ -65,9 +68,10 @@ export function resolveView(engine: Engine, view: Collection, txn: Transaction |
         `View depth too deep or view cycle detected; maximum depth is ${MAX_VIEW_DEPTH}`,
       );
     pipeline.unshift(...current.options['pipeline']);
-    current = collectionIn(engine, view.db, current.options['viewOn'], txn);
+    sourceName = current.options['viewOn'];
+    current = collectionIn(engine, view.db, sourceName, txn);
   }
-  return { source: current, pipeline, collation: view.options.collation };
+  return { source: current, sourceName, pipeline, collation: view.options.collation };
 }
 
 /**
