@@ -84,7 +84,7 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
   for (const stage of pipeline)
     if (!isPlainObject(stage))
       throw new CommandError(ErrorCodes.TypeMismatch, 'Each element of the pipeline array must be an object');
-  checkPipeline(pipeline);
+  checkPipeline(pipeline, Object.keys(args.variables ?? {}));
   let input: Doc[];
   const first = pipeline[0];
   let searched = false;
@@ -147,8 +147,13 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
     const message = (error as Error).message;
     const unknown = /unregistered pipeline operator (\$\w+)/.exec(message);
     if (unknown) throw new CommandError(40324, `Unrecognized pipeline stage name: '${unknown[1]!}'`);
-    // MongoDB finds undefined variables when it parses the pipeline; mingo when it evaluates them.
-    if (message.startsWith('Use of undefined variable: ')) throw new CommandError(17276, message);
+    // checkPipeline refuses undefined variables up front; what reaches mingo is a system variable
+    // MongoDB defines but has no value for here (variables.cpp: 51144), or a read inside a spec the check
+    // does not walk (e.g. a $graphLookup restrictSearchWithMatch), which keeps MongoDB's 17276.
+    const undefinedVariable = /^Use of undefined variable: (\w+)/.exec(message);
+    if (undefinedVariable?.[1] === 'JS_SCOPE' || undefinedVariable?.[1] === 'IS_MR')
+      throw new CommandError(51144, `Builtin variable '$$${undefinedVariable[1]}' is not available`);
+    if (undefinedVariable) throw new CommandError(17276, message);
     throw new CommandError(ErrorCodes.BadValue, message);
   }
   result = result.map((d) => {

@@ -6,6 +6,7 @@
 import { evalExpr } from 'mingo/core';
 import { Long } from 'bson';
 import type { ObjectId, Timestamp } from 'bson';
+import { dateFromString } from './date-from-string.js';
 import type { ExpressionOp } from './operator-types.js';
 import { zoneOf } from './time-zone.js';
 import type { Zone } from './time-zone.js';
@@ -201,8 +202,10 @@ function datePart(name: string, pick: (p: Parts) => unknown): ExpressionOp {
  *   `$dayOfWeek` (1 = Sunday), `$week` (0–53, from Sunday), `$isoDayOfWeek`, `$isoWeek`, `$isoWeekYear` (a
  *   long, as MongoDB's) take `<date>`, `[<date>]` or `{ date, timezone? }` → an int, or null. Errors: 40536
  *   (an array not of one element), 40535 (unknown field), 40539 (no date), 16006.
+ * - `$dateFromString` (date-from-string.ts): an unreadable string is 241 unless `onError` is given.
  */
 export const dateExpressions: Record<string, ExpressionOp> = {
+  $dateFromString: dateFromString,
   $dateToString: dateToString,
   $dateToParts: dateToParts,
   $year: datePart('$year', (p) => p.year),

@@ -6,11 +6,14 @@
 import { OpType } from 'mingo/core';
 import { bsonText } from './bson-text.js';
 import { CONTEXT } from './context.js';
+import { checkDateFromString } from './date-from-string-fold.js';
 import { FIXED_ARITY } from './expression-arity.js';
 import { checkPathExpression } from './expression-paths.js';
 import { checkFoldedErrors } from './folded-errors.js';
 import { checkOperatorArguments } from './operator-arguments.js';
 import { isPlainObject } from './values.js';
+import { scopedParts } from './variable-scope.js';
+import type { VariableScope } from './variable-scope.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 /** Whether `name` is an expression operator (accumulators such as `$sum` are expressions too). */
@@ -26,16 +29,18 @@ export function isExpressionOperator(name: string): boolean {
  * Checks an expression and everything inside it (not inside `$literal`). Errors, after `prefix`: 168 for
  * an unknown operator, 15983 for an operator object with more than one field, 16020 for a fixed-arity
  * operator given another number of arguments, 16410 for an object literal with a `$`-prefixed field,
- * the field path and variable name errors of `checkPathExpression`, the argument errors of
- * `checkOperatorArguments`; then the errors MongoDB finds when it folds constants (`checkFoldedErrors`).
+ * the field path and variable errors of `checkPathExpression` (17276 for a variable `scope` does not
+ * define, when a scope is given; `$let`, `$map`, `$filter` and `$reduce` widen it for the arguments that
+ * see their names), the argument errors of `checkOperatorArguments`; then the errors MongoDB finds when
+ * it folds constants (`checkFoldedErrors`, and `checkDateFromString` for `$dateFromString`).
  */
-export function checkExpression(expr: unknown, prefix = ''): void {
+export function checkExpression(expr: unknown, prefix = '', scope?: VariableScope): void {
   if (typeof expr === 'string') {
-    if (expr.startsWith('$')) checkPathExpression(expr, prefix);
+    if (expr.startsWith('$')) checkPathExpression(expr, prefix, scope);
     return;
   }
   if (Array.isArray(expr)) {
-    for (const item of expr) checkExpression(item, prefix);
+    for (const item of expr) checkExpression(item, prefix, scope);
     return;
   }
   if (!isPlainObject(expr)) return;
@@ -65,8 +70,11 @@ export function checkExpression(expr: unknown, prefix = ''): void {
     }
     if (first === '$literal') return;
     checkOperatorArguments(first, argument, prefix);
-    checkExpression(argument, prefix);
+    const parts = scope && scopedParts(first, argument, scope);
+    if (parts) for (const [part, inner] of parts) checkExpression(part, prefix, inner);
+    else checkExpression(argument, prefix, scope);
     checkFoldedErrors(first, argument);
+    if (first === '$dateFromString') checkDateFromString(argument, prefix);
     return;
   }
   for (const key of keys) {
@@ -76,6 +84,6 @@ export function checkExpression(expr: unknown, prefix = ''): void {
         `${prefix}FieldPath field names may not start with '$'. Consider using $getField or $setField.`,
       );
     }
-    checkExpression(expr[key], prefix);
+    checkExpression(expr[key], prefix, scope);
   }
 }

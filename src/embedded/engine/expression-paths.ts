@@ -5,10 +5,11 @@
  * part has FieldPath's codes. mingo would read such a path as a missing field or an undefined variable,
  * and only once a document reached it; MongoDB refuses the pipeline even on an empty collection.
  *
- * Only the spelling is checked here, never whether a variable is defined: that needs every scope
- * (command `let`, `$lookup` let, the binding operators), and refusing a valid pipeline is worse than
- * missing an invalid one.
+ * Whether a variable is defined is checked only when the caller knows the scope (variable-scope.ts): a
+ * caller without one (e.g. a check outside a pipeline) gets the spelling checks alone.
  */
+import { checkDefined } from './variable-scope.js';
+import type { VariableScope } from './variable-scope.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 /** Field names MongoDB lets a path part start with `$` (DBRef fields). */
@@ -57,10 +58,11 @@ function checkDotted(path: string, prefix: string): void {
 
 /**
  * Checks a string in expression position that starts with `$`: a field path, or with `$$` a variable
- * and an optional path below it. Errors, after `prefix`: 16872 for `'$'`, 9 for a bad variable name,
- * 40353 / 15998 / 16410 for a bad path.
+ * and an optional path below it, in MongoDB's order (ExpressionFieldPath::parse: the name, whether it is
+ * defined, then the path). Errors, after `prefix`: 16872 for `'$'`, 9 for a bad variable name, 17276 for
+ * a variable `scope` does not define (only when `scope` is given), 40353 / 15998 / 16410 for a bad path.
  */
-export function checkPathExpression(raw: string, prefix = ''): void {
+export function checkPathExpression(raw: string, prefix = '', scope?: VariableScope): void {
   if (raw === '$') throw new CommandError(16872, `${prefix}'$' by itself is not a valid FieldPath`);
   if (!raw.startsWith('$$')) {
     checkDotted(raw.slice(1), prefix);
@@ -68,6 +70,8 @@ export function checkPathExpression(raw: string, prefix = ''): void {
   }
   const rest = raw.slice(2);
   const dot = rest.indexOf('.');
-  checkName(dot === -1 ? rest : rest.slice(0, dot), false, prefix);
+  const name = dot === -1 ? rest : rest.slice(0, dot);
+  checkName(name, false, prefix);
+  if (scope) checkDefined(name, scope, prefix);
   checkDotted(rest, prefix);
 }

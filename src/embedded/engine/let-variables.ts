@@ -1,7 +1,8 @@
 /**
  * Variables of aggregation expressions: a command's `let` document, whose values are expressions
  * evaluated once before the command runs (`{ x: { $literal: '$a' } }` binds `$$x` to the string `'$a'`),
- * and the system variables mingo does not provide itself (`$$CLUSTER_TIME`).
+ * and the system variables mingo does not provide itself (`$$CLUSTER_TIME`, `$$USER_ROLES`,
+ * `$$SEARCH_META`).
  */
 import { Timestamp } from 'bson';
 import { evalExpr } from 'mingo/core';
@@ -9,6 +10,8 @@ import type { Options } from 'mingo/types';
 import { mingoOptions } from './query.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
+import { checkLetValueReadsNoDocument, checkVariables } from './variable-check.js';
+import { VariableScope } from './variable-scope.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 let lastSecond = 0;
@@ -25,9 +28,13 @@ export function clusterTime(): Timestamp {
   return new Timestamp({ t: seconds, i: increment });
 }
 
-/** `variables` plus the system variables every expression may read (`$$CLUSTER_TIME`). */
+/**
+ * `variables` plus the system variables every expression may read that mingo does not know: `$$CLUSTER_TIME`;
+ * `$$USER_ROLES`, the roles of the authenticated user (there are no users here, so none); `$$SEARCH_META`,
+ * missing outside a search (variables.cpp reads it as missing when unset).
+ */
 export function withSystemVariables(variables: Doc | undefined): Doc {
-  return { ...variables, CLUSTER_TIME: clusterTime() };
+  return { ...variables, CLUSTER_TIME: clusterTime(), USER_ROLES: [], SEARCH_META: undefined };
 }
 
 /** A user variable name: a lower-case ASCII letter or non-ASCII first, then letters, digits, `_`. */
@@ -46,8 +53,11 @@ function checkName(name: string): void {
 
 /**
  * Evaluates a command's `let` document: each value is an expression (constants, `$literal`, `$$NOW`,
- * operators) computed once; field paths such as `'$a'` have no document to read and yield nothing.
- * @throws CommandError TypeMismatch when `let` is not a document, FailedToParse for a bad variable name.
+ * operators) computed once, in order, and may read the variables defined before it
+ * (Variables::seedVariablesWithLetParameters).
+ * @throws CommandError TypeMismatch when `let` is not a document, FailedToParse for a bad variable name,
+ * 17276 for a value reading a variable not defined before it, 4890500 for a value reading the document
+ * (`'$a'`, `'$$ROOT'`), BadValue for other evaluation errors mingo raises.
  */
 export function evaluateLet(raw: unknown): Doc | undefined {
   if (raw === undefined || raw === null) return undefined;
@@ -58,8 +68,12 @@ export function evaluateLet(raw: unknown): Doc | undefined {
     );
   const system = withSystemVariables(undefined);
   const out: Doc = {};
+  let scope = VariableScope.root();
   for (const [name, expr] of Object.entries(raw)) {
     checkName(name);
+    checkVariables(expr, scope);
+    checkLetValueReadsNoDocument(expr, scope);
+    scope = scope.bind([name]);
     try {
       out[name] = evalExpr(
         {},

@@ -2,15 +2,17 @@
  * A pipeline checked as MongoDB checks it when it parses the `aggregate` command, before it reads a
  * document: a malformed `$limit`, `$skip`, `$sort`, `$count`, `$lookup`, `$unwind`, `$group`, `$project`,
  * `$addFields`/`$set`, `$unset`, `$replaceRoot`/`$replaceWith` or an unknown expression fails with
- * MongoDB's code and message even on an empty collection. Sub-pipelines (`$facet`, `$lookup`,
- * `$unionWith`) are checked too.
+ * MongoDB's code and message even on an empty collection, and so does a read of a variable not defined
+ * where it stands (variable-scope.ts). Sub-pipelines (`$facet`, `$lookup`, `$unionWith`) are checked too.
  */
 import { bsonText } from './bson-text.js';
 import { checkExpression, isExpressionOperator } from './expression-check.js';
 import { checkFieldPath } from './field-path.js';
 import { checkOperatorArguments } from './operator-arguments.js';
 import { checkProject } from './project-check.js';
+import { checkStageVariables, lookupScope } from './stage-variables.js';
 import { bsonTypeName, isPlainObject } from './values.js';
+import { VariableScope } from './variable-scope.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 function fail(code: number, message: string): never {
@@ -134,11 +136,11 @@ const UNARY_ACCUMULATORS = new Set(['$sum', '$avg', '$first', '$last', '$max', '
 /** Accumulators that take `{ input, n }`. */
 const N_ACCUMULATORS = new Set(['$firstN', '$lastN', '$maxN', '$minN']);
 
-function checkGroup(spec: unknown): void {
+function checkGroup(spec: unknown, scope: VariableScope): void {
   if (!isPlainObject(spec)) fail(15947, "a group's fields must be specified in an object");
   for (const [field, value] of Object.entries(spec)) {
     if (field === '_id') {
-      checkExpression(value);
+      checkExpression(value, '', scope);
       continue;
     }
     if (field.includes('.')) fail(40235, `The field name '${field}' cannot contain '.'`);
@@ -154,19 +156,19 @@ function checkGroup(spec: unknown): void {
       fail(40237, `The ${name} accumulator is a unary operator`);
     // The n-accumulators parse `{ input, n }` as their expression forms do (accumulator_multi.cpp).
     if (N_ACCUMULATORS.has(name)) checkOperatorArguments(name, value[name]);
-    checkExpression(value[name]);
+    checkExpression(value[name], '', scope);
   }
   if (!('_id' in spec)) fail(15955, 'a group specification must include an _id');
 }
 
 /** `$addFields` and `$set`: an object of field paths and expressions (nested objects are field specs). */
-function checkAddFields(stage: string, spec: unknown): void {
+function checkAddFields(stage: string, spec: unknown, scope: VariableScope): void {
   if (!isPlainObject(spec))
     fail(40272, `${stage} specification stage must be an object, got ${bsonTypeName(spec)}`);
   const prefix = `Invalid ${stage} :: caused by :: `;
   for (const [field, value] of Object.entries(spec)) {
     checkFieldPath(field, prefix);
-    checkExpression(value, prefix);
+    checkExpression(value, prefix, scope);
   }
 }
 
@@ -203,10 +205,17 @@ export function subPipelines(name: string, spec: unknown): unknown[][] {
 }
 
 /**
- * Checks every stage of `pipeline` (each already known to be an object with one field).
- * @throws CommandError with MongoDB's code for the first malformed stage.
+ * Checks every stage of `pipeline` (each already known to be an object with one field); `letNames` are
+ * the variables the command's `let` defines.
+ * @throws CommandError with MongoDB's code for the first malformed stage, 17276 for the first read of an
+ * undefined variable.
  */
-export function checkPipeline(pipeline: readonly unknown[]): void {
+export function checkPipeline(pipeline: readonly unknown[], letNames: Iterable<string> = []): void {
+  checkStages(pipeline, VariableScope.root(letNames));
+}
+
+/** `checkPipeline` of a pipeline standing in `scope`. */
+function checkStages(pipeline: readonly unknown[], scope: VariableScope): void {
   for (const stage of pipeline) {
     if (!isPlainObject(stage) || Object.keys(stage).length !== 1) continue;
     const name = Object.keys(stage)[0]!;
@@ -232,28 +241,33 @@ export function checkPipeline(pipeline: readonly unknown[]): void {
         checkUnwind(spec);
         break;
       case '$group':
-        checkGroup(spec);
+        checkGroup(spec, scope);
         break;
       case '$project':
-        checkProject(spec);
+        checkProject(spec, scope);
         break;
       case '$addFields':
       case '$set':
-        checkAddFields(name, spec);
+        checkAddFields(name, spec, scope);
         break;
       case '$unset':
         checkUnset(spec);
         break;
       case '$replaceWith':
-        checkExpression(spec);
+        checkExpression(spec, '', scope);
         break;
       case '$replaceRoot':
-        if (isPlainObject(spec)) checkExpression(spec['newRoot']);
+        if (isPlainObject(spec)) checkExpression(spec['newRoot'], '', scope);
         break;
       case '$match':
-        if (isPlainObject(spec) && '$expr' in spec) checkExpression(spec['$expr']);
+        if (isPlainObject(spec) && '$expr' in spec) checkExpression(spec['$expr'], '', scope);
+        checkStageVariables(name, spec, scope);
         break;
+      default:
+        checkStageVariables(name, spec, scope);
     }
-    for (const sub of subPipelines(name, spec)) checkPipeline(sub);
+    // A $lookup's sub-pipeline also sees its `let` names; $facet and $unionWith pipelines stand in `scope`.
+    const inner = name === '$lookup' ? lookupScope(spec, scope) : scope;
+    for (const sub of subPipelines(name, spec)) checkStages(sub, inner);
   }
 }

@@ -7,6 +7,7 @@ import { checkExpression, isExpressionOperator } from './expression-check.js';
 import { checkFieldPath } from './field-path.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
+import type { VariableScope } from './variable-scope.js';
 import { CommandError } from '../errors.js';
 
 const PREFIX = 'Invalid $project :: caused by :: ';
@@ -27,7 +28,7 @@ function record(state: { kind?: Kind }, path: string, kind: Kind, computed: bool
   fail(31253, `Cannot do inclusion on field ${path} in exclusion projection`);
 }
 
-function walk(spec: Doc, parent: string, state: { kind?: Kind }): void {
+function walk(spec: Doc, parent: string, state: { kind?: Kind }, scope?: VariableScope): void {
   for (const [field, value] of Object.entries(spec)) {
     checkFieldPath(field, PREFIX, true);
     const path = parent ? `${parent}.${field}` : field;
@@ -36,7 +37,7 @@ function walk(spec: Doc, parent: string, state: { kind?: Kind }): void {
       continue;
     }
     if (!isPlainObject(value)) {
-      checkExpression(value, PREFIX);
+      checkExpression(value, PREFIX, scope);
       record(state, path, 'inclusion', true);
       continue;
     }
@@ -45,7 +46,7 @@ function walk(spec: Doc, parent: string, state: { kind?: Kind }): void {
       fail(51270, 'An empty sub-projection is not a valid value. Found empty object at path');
     const operator = keys[0]!;
     if (!operator.startsWith('$')) {
-      walk(value, path, state);
+      walk(value, path, state, scope);
       continue;
     }
     if (keys.length > 1) {
@@ -53,7 +54,7 @@ function walk(spec: Doc, parent: string, state: { kind?: Kind }): void {
     }
     if (!isExpressionOperator(operator)) fail(31325, `Unknown expression ${operator}`);
     if (operator === '$meta') continue;
-    checkExpression(value, PREFIX);
+    checkExpression(value, PREFIX, scope);
     record(state, path, 'inclusion', true);
   }
 }
@@ -62,10 +63,11 @@ function walk(spec: Doc, parent: string, state: { kind?: Kind }): void {
  * Checks a `$project` spec. Errors (message after `Invalid $project :: caused by :: `): 51272 (no field),
  * 51270 (an empty sub-projection), 31253/31254 (inclusion and exclusion mixed), 31252 (a computed field
  * in an exclusion), 31325 (an unknown operator), 31324/31394 (positional paths), the field path errors of
- * `checkFieldPath` and the expression errors of `checkExpression`.
+ * `checkFieldPath` and the expression errors of `checkExpression` (17276 for a variable `scope` does not
+ * define, when given).
  */
-export function checkProject(spec: unknown): void {
+export function checkProject(spec: unknown, scope?: VariableScope): void {
   if (!isPlainObject(spec)) throw new CommandError(15969, '$project specification must be an object');
   if (Object.keys(spec).length === 0) fail(51272, 'projection specification must have at least one field');
-  walk(spec, '', {});
+  walk(spec, '', {}, scope);
 }
