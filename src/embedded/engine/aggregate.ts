@@ -18,7 +18,7 @@ import { mingoOptions } from './query.js';
 import { parseTextQuery, textScore } from './text.js';
 import type { Transaction } from './transaction.js';
 import { writeOut } from './out-stage.js';
-import { isView, readView } from './views.js';
+import { isView, resolveView } from './views.js';
 import { cloneValue, isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -222,4 +222,28 @@ function rewriteBucket(stage: Doc): Doc[] {
   };
   Object.assign(group, isPlainObject(spec['output']) ? spec['output'] : { count: { $sum: 1 } });
   return [{ $group: group }, { $sort: { _id: 1 } }];
+}
+
+/** Inputs of a read on a view: the stages that follow the view's own. */
+export interface ViewRead {
+  view: Collection;
+  pipeline: Doc[];
+  variables?: Doc | undefined;
+  txn: Transaction | undefined;
+}
+
+/**
+ * Runs the view's pipeline, then `read.pipeline`, on the view's source collection. Here rather than in
+ * views.ts: reading a view is an aggregation, and an aggregation may read a view (`$lookup`, `$unionWith`).
+ */
+export function readView(engine: Engine, read: ViewRead): Doc[] {
+  const resolved = resolveView(engine, read.view, read.txn);
+  return runAggregate(engine, {
+    db: read.view.db,
+    collection: resolved.source,
+    pipeline: [...resolved.pipeline, ...read.pipeline],
+    ...(resolved.collation ? { collation: resolved.collation } : {}),
+    ...(read.variables ? { variables: read.variables } : {}),
+    ...(read.txn ? { txn: read.txn } : {}),
+  });
 }

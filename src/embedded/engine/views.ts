@@ -7,7 +7,6 @@
  * in the reader's transaction snapshot). Writes and index commands on a view are refused with MongoDB's
  * CommandNotSupportedOnView (166).
  */
-import { runAggregate } from './aggregate.js';
 import type { Collation } from './collation.js';
 import { sameCollation } from './collation.js';
 import type { Collection } from './collection.js';
@@ -86,25 +85,4 @@ export function viewCollation(
   if (given && !sameCollation(requested, view.options.collation))
     throw new CommandError(ErrorCodes.OptionNotSupportedOnView, "Cannot override a view's default collation");
   return view.options.collation;
-}
-
-/** Inputs of a read on a view: the stages that follow the view's own. */
-export interface ViewRead {
-  view: Collection;
-  pipeline: Doc[];
-  variables?: Doc | undefined;
-  txn: Transaction | undefined;
-}
-
-/** Runs the view's pipeline, then `read.pipeline`, on the view's source collection. */
-export function readView(engine: Engine, read: ViewRead): Doc[] {
-  const resolved = resolveView(engine, read.view, read.txn);
-  return runAggregate(engine, {
-    db: read.view.db,
-    collection: resolved.source,
-    pipeline: [...resolved.pipeline, ...read.pipeline],
-    ...(resolved.collation ? { collation: resolved.collation } : {}),
-    ...(read.variables ? { variables: read.variables } : {}),
-    ...(read.txn ? { txn: read.txn } : {}),
-  });
 }
