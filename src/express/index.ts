@@ -12,6 +12,7 @@ export { serverFramework } from './server-framework.js';
 export { rest, formatter, type Formatter, type RestOptions } from './rest.js';
 export { queryParser, type QueryParserOptions } from './query-parser.js';
 export { json, type JsonOptions } from './json.js';
+export { urlencoded, type UrlencodedOptions } from './urlencoded.js';
 export { notFound, type NotFoundOptions } from './not-found.js';
 export { accessLog, type AccessLogOptions } from './access-log.js';
 export {
@@ -44,8 +45,6 @@ export const original = express;
 export const cors = corsModule;
 /** The `compression` package's middleware factory, as is. */
 export const compression = compressionModule;
-/** `express.urlencoded`: form body parser, e.g. `urlencoded({ extended: true })`. Register it before `rest()`. */
-export const urlencoded: typeof express.urlencoded = express.urlencoded;
 /** `express.static` (serve-static): serves files from a folder. */
 export const serveStatic = express.static;
 /** `express.Router`: a router to mount with `app.use(path, router)`. */

@@ -5,7 +5,8 @@ import {
   METHOD_HEADER,
   type Middleware,
 } from '../core/index.js';
-import { BadRequest } from '../errors/index.js';
+import { BadRequest, UnsupportedMediaType } from '../errors/index.js';
+import { findUnstorableText } from './body-text.js';
 import type { HandlerContext } from './declarations.js';
 import { getRequestHeader, isRuntimeRequest } from './runtime-request.js';
 
@@ -86,17 +87,35 @@ function mediaTypeOf(contentType: string): string {
   return contentType.split(';')[0]!.trim();
 }
 
+/** The 400 of a request whose body is required but missing or empty. */
+function createBodyRequired(method: string): BadRequest {
+  return new BadRequest(`A request body is required for ${method} requests`);
+}
+
 /**
  * Parses body bytes as `kind`: at once for JSON and urlencoded bodies (no promise, so a buffered body
  * costs no turn of the event loop), a promise for multipart, which `Response.formData()` reads.
+ * Zero bytes are refused like a missing body: a chunked request can send an empty body without a
+ * `Content-Length: 0`, and an empty form would otherwise be `{}`, which `update` stores in place of
+ * the record. Text that parses but cannot be stored as sent is refused too (see body-text.ts).
  */
-function parseBytes(bytes: Uint8Array, kind: 'json' | 'form' | 'multipart', contentType: string): unknown {
+function parseBytes(
+  bytes: Uint8Array,
+  kind: 'json' | 'form' | 'multipart',
+  contentType: string,
+  method: string,
+): unknown {
+  if (bytes.byteLength === 0) throw createBodyRequired(method);
   if (kind === 'multipart') return parseMultipart(bytes, contentType);
   let text: string;
   try {
     text = decoder.decode(bytes);
   } catch (error: unknown) {
     throw invalid(mediaTypeOf(contentType), error);
+  }
+  const unstorable = findUnstorableText(text, kind);
+  if (unstorable !== undefined) {
+    throw new BadRequest(`Invalid ${mediaTypeOf(contentType)} request body: ${unstorable}`);
   }
   if (kind === 'form') {
     const fields: Record<string, unknown> = {};
@@ -109,6 +128,19 @@ function parseBytes(bytes: Uint8Array, kind: 'json' | 'form' | 'multipart', cont
   } catch (error: unknown) {
     throw invalid(mediaTypeOf(contentType), error);
   }
+}
+
+/**
+ * Throws `UnsupportedMediaType` (415) for a parsed body sent with a `Content-Encoding` other than
+ * `identity`: this parser does not decompress, and reading compressed bytes as text would answer a
+ * misleading 400, or store the bytes of a body mislabelled as compressed (RFC 9110 §8.4.1: 415).
+ */
+function refuseContentEncoding(request: Request, contentType: string): void {
+  const coding = getRequestHeader(request, 'content-encoding')?.trim().toLowerCase();
+  if (coding === undefined || coding === '' || coding === 'identity') return;
+  throw new UnsupportedMediaType(
+    `Content-Encoding '${coding.slice(0, 40)}' is not supported for ${mediaTypeOf(contentType)} bodies: send the body uncompressed`,
+  );
 }
 
 async function parseMultipart(bytes: Uint8Array, contentType: string): Promise<unknown> {
@@ -138,8 +170,9 @@ function readBody(request: Request, limit: number): unknown {
     const kind = getBodyKind(contentType);
     const buffered = kind === undefined ? undefined : request.takeBytes();
     if (kind !== undefined && buffered !== undefined) {
+      refuseContentEncoding(request, contentType);
       if (buffered.byteLength > limit) throw createBodyTooLarge(limit);
-      return parseBytes(buffered, kind, contentType);
+      return parseBytes(buffered, kind, contentType, request.method);
     }
   }
   return readStreamedBody(request, limit);
@@ -147,25 +180,31 @@ function readBody(request: Request, limit: number): unknown {
 
 async function readStreamedBody(request: Request, limit: number): Promise<unknown> {
   const body = request.body;
-  if (body === null) throw new BadRequest(`A request body is required for ${request.method} requests`);
+  if (body === null) throw createBodyRequired(request.method);
   const contentType = request.headers.get('content-type') ?? '';
   const kind = getBodyKind(contentType);
   if (kind === undefined) return body;
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) {
+  try {
+    refuseContentEncoding(request, contentType);
+    if (declared !== null && Number(declared) > limit) throw createBodyTooLarge(limit);
+  } catch (error: unknown) {
     body.cancel().catch(() => undefined);
-    throw createBodyTooLarge(limit);
+    throw error;
   }
-  return parseBytes(await readLimited(body, limit), kind, contentType);
+  return parseBytes(await readLimited(body, limit), kind, contentType, request.method);
 }
 
 /**
  * Reads the body of a `POST`, `PUT` or `PATCH` request as the table in spec "Request body parsing"
  * says: JSON → parsed value; urlencoded → object of fields; multipart → object of fields with `File`
  * values for files; repeated field names → arrays; any other or no content type → `request.body`
- * (a `ReadableStream`, unread). Throws `BadRequest` (400) for a missing body or one that cannot be
- * parsed as its content type, and `PayloadTooLarge` (413) when a parsed body exceeds `limit` bytes
- * (checked against `Content-Length` before reading, and counted while reading).
+ * (a `ReadableStream`, unread). Throws `BadRequest` (400) for a missing or empty body, one that
+ * cannot be parsed as its content type, or one that cannot be stored as sent (a lone surrogate escape
+ * in JSON, percent-encoded bytes that are not UTF-8 in a form; see body-text.ts),
+ * `UnsupportedMediaType` (415) for a parsed body with a `Content-Encoding` other than `identity`, and
+ * `PayloadTooLarge` (413) when a parsed body exceeds `limit` bytes (checked against `Content-Length`
+ * before reading, and counted while reading).
  */
 export async function parseRequestBody(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
   return readBody(request, limit);

@@ -10,7 +10,8 @@ describe('plume/express exports', () => {
     expect(plumeExpress.compression).toBe(compressionModule);
     // json() is plume's own: express.json that also refuses invalid UTF-8 (test/transports/hardening.test.ts).
     expect(plumeExpress.json).not.toBe(express.json);
-    expect(plumeExpress.urlencoded).toBe(express.urlencoded);
+    // urlencoded() too: it refuses empty bodies and bad percent-encoding (test/hostile/empty-bodies.test.ts).
+    expect(plumeExpress.urlencoded).not.toBe(express.urlencoded);
     expect(plumeExpress.serveStatic).toBe(express.static);
     expect(plumeExpress.Router).toBe(express.Router);
     expect(plumeExpress.original).toBe(express);

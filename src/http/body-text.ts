@@ -1,0 +1,80 @@
+/**
+ * Body text that parses but cannot be stored as it was sent. A database stores strings as UTF-8, so a
+ * string holding a lone UTF-16 surrogate would be written with U+FFFD in its place, and form
+ * parsers turn percent-encoded bytes that are not UTF-8 into U+FFFD too: the record would then hold
+ * something the client never sent, with a success answer. The body parsers of both transports
+ * refuse such bodies with 400 instead (as they refuse raw bytes that are not UTF-8). No Node.js
+ * imports: `createHandler` uses this file and must run on any runtime.
+ */
+
+/**
+ * A `\u` escape of a UTF-16 surrogate (`\uD800`–`\uDFFF`) with the run of backslashes before it, so
+ * that an escaped backslash followed by the letters `ud800` (`\\ud800`) can be told apart. Group 2
+ * is the third hex digit: `8`–`b` for a high surrogate, `c`–`f` for a low one.
+ */
+const SURROGATE_ESCAPE = /(\\+)u[dD]([89a-fA-F])[0-9a-fA-F]{2}/g;
+const HIGH_SURROGATE_DIGIT = /[89abAB]/;
+
+/**
+ * True when JSON text has a string escape of a lone surrogate: a high one (`\uD800`–`\uDBFF`) not
+ * directly followed by a low one (`\uDC00`–`\uDFFF`), or a low one not directly after a high one.
+ * `JSON.parse` accepts those; a pair such as `\ud83d\ude00` (😀) is fine. The text is scanned, not
+ * the parsed value, so that the Express parser can check the body before it is parsed.
+ */
+export function hasLoneSurrogateEscape(json: string): boolean {
+  if (!json.includes('\\u')) return false;
+  // Index just after a high surrogate escape that still waits for its low half, else -1.
+  let pendingHigh = -1;
+  SURROGATE_ESCAPE.lastIndex = 0;
+  for (let match = SURROGATE_ESCAPE.exec(json); match !== null; match = SURROGATE_ESCAPE.exec(json)) {
+    const backslashes = (match[1] as string).length;
+    // An even run is escaped backslashes followed by a literal `u`: no escape at all.
+    if (backslashes % 2 === 0) continue;
+    const escapeStart = match.index + backslashes - 1;
+    const high = HIGH_SURROGATE_DIGIT.test(match[2] as string);
+    if (pendingHigh !== -1) {
+      if (high || escapeStart !== pendingHigh) return true;
+      pendingHigh = -1; // the low half of a pair
+    } else if (high) {
+      pendingHigh = match.index + match[0].length;
+    } else {
+      return true;
+    }
+  }
+  return pendingHigh !== -1;
+}
+
+/** A run of percent-encoded bytes (`%E2%82%AC`): the bytes of one or more characters. */
+const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
+
+/**
+ * True when urlencoded form text has percent-encoded bytes that are not UTF-8 (`%FF`, `%ED%A0%80`, a
+ * sequence cut short). The text around the escapes is already valid UTF-8 (the body was decoded
+ * strictly), so a character can only be broken inside a run of escapes, and `decodeURIComponent`
+ * refuses exactly those runs. Literal `%` not followed by two hex digits is left alone, as
+ * `URLSearchParams` leaves it.
+ */
+export function hasInvalidPercentEncoding(form: string): boolean {
+  if (!form.includes('%')) return false;
+  for (const run of form.match(PERCENT_RUN) ?? []) {
+    try {
+      decodeURIComponent(run);
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Why a JSON or urlencoded body text cannot be stored as sent (for the 400 message), or `undefined`
+ * when it can: see `hasLoneSurrogateEscape` and `hasInvalidPercentEncoding`.
+ */
+export function findUnstorableText(text: string, kind: 'json' | 'form'): string | undefined {
+  if (kind === 'json') {
+    return hasLoneSurrogateEscape(text)
+      ? 'a string holds a lone UTF-16 surrogate escape (\\uD800–\\uDFFF without its pair), which cannot be stored as UTF-8'
+      : undefined;
+  }
+  return hasInvalidPercentEncoding(text) ? 'percent-encoded bytes that are not UTF-8' : undefined;
+}

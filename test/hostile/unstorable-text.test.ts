@@ -1,0 +1,83 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { HostileRequest } from './http.js';
+import { expectError, ITEM_ID, serveItems, type ItemsServer } from './items.js';
+import { hostileTransports } from './servers.js';
+
+/**
+ * Bodies that parse but hold text the database cannot store as sent: a JSON string escape of a lone
+ * UTF-16 surrogate (`"\ud800"`, valid JSON, e.g. an emoji cut in half), or a form's percent-encoded
+ * bytes that are not UTF-8 (`%FF`). Both were answered 201/200 and stored with U+FFFD in place of
+ * what was sent, on both transports (forms on the Web Standard handler); the same 400 as for raw bytes
+ * that are not UTF-8 now.
+ */
+const json = (method: string, path: string, body: string): HostileRequest => ({
+  method,
+  path,
+  body,
+  headers: { 'content-type': 'application/json', accept: 'application/json' },
+});
+const form = (body: string): HostileRequest => ({
+  method: 'POST',
+  path: '/items',
+  body,
+  headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+});
+
+describe.each(hostileTransports)('text that cannot be stored as sent ($name)', (transport) => {
+  let server: ItemsServer;
+
+  beforeAll(async () => {
+    server = await serveItems(transport);
+  });
+  afterEach(async () => {
+    await server.expectUntouched();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it.each([
+    ['a lone high surrogate', json('POST', '/items', '{"text":"\\ud800"}')],
+    ['a lone low surrogate in a key', json('POST', '/items', '{"\\udc00":"k"}')],
+    ['a high surrogate cut from its pair', json('POST', '/items', '{"text":"\\ud83dx\\ude00"}')],
+    ['a lone surrogate in an update', json('PUT', `/items/${ITEM_ID}`, '{"text":"a\\uDBFF"}')],
+    ['a lone surrogate in a patch', json('PATCH', `/items/${ITEM_ID}`, '{"$set":{"text":"\\udfff"}}')],
+  ])('JSON with %s is a 400 and nothing is written', async (_name, request) => {
+    expectError(
+      await server.send(request),
+      400,
+      /^Invalid application\/json request body: a string holds a lone UTF-16 surrogate/,
+    );
+  });
+
+  it.each([
+    ['%FF', 'text=%FF'],
+    ['an encoded surrogate', 'text=%ED%A0%80'],
+    ['a cut sequence', 'text=%E2%82&more=1'],
+    ['a bad key', '%C0%AF=x'],
+  ])('a form with %s is a 400 and nothing is written', async (_name, body) => {
+    expectError(
+      await server.send(form(body)),
+      400,
+      /^Invalid application\/x-www-form-urlencoded request body: percent-encoded bytes that are not UTF-8$/,
+    );
+  });
+
+  it('well-formed text is stored exactly as sent', async () => {
+    const stored = async (request: HostileRequest): Promise<unknown> => {
+      const answer = await server.send(request);
+      expect(answer.status, answer.text).toBe(201);
+      const { _id: id, ...rest } = answer.json as { _id: string };
+      await server.items.deleteOne({ text: (rest as { text: unknown }).text });
+      expect(id).toMatch(/^[0-9a-f]{24}$/);
+      return rest;
+    };
+    // A surrogate pair, an escaped backslash before the letters `ud800`, and other escapes.
+    expect(await stored(json('POST', '/items', '{"text":"\\ud83d\\ude00 \\\\ud800 \\u00e9"}'))).toEqual({
+      text: '😀 \\ud800 é',
+    });
+    // Valid percent-encoded UTF-8, and a literal `%` that starts no escape (in a field of its own:
+    // Express' `qs` leaves a whole value undecoded when it holds one).
+    expect(await stored(form('text=%C3%A9%E2%82%AC+x&note=100%'))).toEqual({ text: 'é€ x', note: '100%' });
+  });
+});
