@@ -27,3 +27,4 @@ export {
   type FilterQueryOptions,
   type FilteredQuery,
 } from './filter-query.js';
+export { checkRegexPattern, MAX_REGEX_LENGTH } from './regex-guard.js';

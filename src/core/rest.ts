@@ -34,7 +34,7 @@ export function isCommonMethod(method: string): boolean {
  * `PUT` → `update`, `PATCH` → `patch`, `DELETE` → `remove`.
  *
  * Throws `MethodNotAllowed` (405) when the HTTP method has no service method, when `POST` carries an
- * id, or when the method is not among the service's exposed `methods` (a standard method name in
+ * id (a custom method's too), or when the method is not among the service's exposed `methods` (a standard method name in
  * `X-Service-Method` included); the error carries an `Allow` header (`getAllowedMethods`).
  */
 export function getServiceMethod(
@@ -49,6 +49,13 @@ export function getServiceMethod(
   let method: string | undefined;
   if (verb === 'POST' && override) {
     if (standardMethods.has(override)) throw notSupported(override, exposed, id);
+    // Custom methods take `(data, params)`: an id in the path would be dropped without a word.
+    if (id !== null) {
+      throw new MethodNotAllowed(
+        `Method \`${override.slice(0, 100)}\` is called on the collection, not on an id`,
+        { headers: { allow: getAllowedMethods(exposed, id) } },
+      );
+    }
     method = override;
   } else if (verb === 'GET' || verb === 'HEAD') method = id === null ? 'find' : 'get';
   else if (verb === 'POST') method = id === null ? 'create' : undefined;

@@ -18,6 +18,7 @@ const BAD_INPUT_CODES = new Set([
   2, // BadValue
   9, // FailedToParse
   14, // TypeMismatch
+  15, // Overflow: a document nested deeper than the database stores, an array index too far out
   28, // PathNotViable
   40, // ConflictingUpdateOperators
   52, // DollarPrefixedFieldName
@@ -25,6 +26,8 @@ const BAD_INPUT_CODES = new Set([
   57, // DottedFieldName (legacy)
   66, // ImmutableField
   121, // DocumentValidationFailure (collection validator)
+  10334, // BSONObjectTooLarge: a document over 16 MiB
+  17419, // DocumentTooLarge: an update that would make the document larger than 16 MiB
   15998, // empty field name in a path ('a..b')
   16410, // '$'-prefixed field name in a path
   31249, // projection path collision

@@ -1,5 +1,5 @@
 import type { Document } from 'mongodb';
-import { describeValue, FORBIDDEN_OPERATORS, isPlainObject } from '../adapter/index.js';
+import { checkRegexPattern, describeValue, FORBIDDEN_OPERATORS, isPlainObject } from '../adapter/index.js';
 import { BadRequest } from '../errors/index.js';
 
 /** Update operators refused by default: `$rename` can move any field, including protected ones. */
@@ -8,6 +8,25 @@ export const DEFAULT_DISABLED_OPERATORS: readonly string[] = ['$rename'];
 function checkData(data: unknown, method: string): Record<string, unknown> {
   if (!isPlainObject(data)) throw new BadRequest(`The data of ${method} must be an object`);
   return data;
+}
+
+/**
+ * Checks the conditions of a `$pull`, which the database reads as a query on the array's elements:
+ * the query operators no client query may use (`$where`, `$function`, `$accumulator`, `$expr`) are
+ * refused there too, and `$regex` patterns pass the same guard against catastrophic backtracking as
+ * in queries. Throws `BadRequest` (400).
+ */
+function checkPullConditions(value: unknown): void {
+  if (Array.isArray(value)) {
+    for (const item of value) checkPullConditions(item);
+    return;
+  }
+  if (!isPlainObject(value)) return;
+  for (const [key, inner] of Object.entries(value)) {
+    if (FORBIDDEN_OPERATORS.includes(key)) throw new BadRequest(`Query operator '${key}' is not allowed`);
+    if (key === '$regex' && typeof inner === 'string') checkRegexPattern(inner);
+    checkPullConditions(inner);
+  }
 }
 
 function checkOperator(key: string, value: unknown, disabled: readonly string[]): void {
@@ -19,6 +38,7 @@ function checkOperator(key: string, value: unknown, disabled: readonly string[])
       `The value of update operator '${key}' must be an object, got '${describeValue(value)}'`,
     );
   }
+  if (key === '$pull') checkPullConditions(value);
 }
 
 /**
@@ -27,7 +47,7 @@ function checkOperator(key: string, value: unknown, disabled: readonly string[])
  * pass through. `_id` is never set. Returns `undefined` when nothing would change.
  *
  * Throws `BadRequest` (400) for non-object data, an operator in `disabled` (default `$rename`) or
- * with a non-object value.
+ * with a non-object value, and a `$pull` condition with a refused query operator or `$regex`.
  */
 export function makePatchUpdate(data: unknown, disabled: readonly string[]): Document | undefined {
   const fields = checkData(data, 'patch');

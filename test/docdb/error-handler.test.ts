@@ -62,6 +62,10 @@ describe('handleDriverError', () => {
         new MongoServerError({ message: 'FieldPath field names may not be empty strings.', code: 15998 }),
       ),
     ).toBeInstanceOf(BadRequest);
+    // Data the database cannot store: nested too deep (15), a document or an update result over 16 MiB.
+    for (const code of [15, 10334, 17419]) {
+      expect(mapped(new MongoServerError({ message: 'too large or deep', code }))).toBeInstanceOf(BadRequest);
+    }
     const other = mapped(
       new MongoServerError({ message: 'internal secret detail', code: 8000 }),
     ) as GeneralError;

@@ -267,6 +267,16 @@ describe.each(transports)('REST over $name', (transport) => {
       expect(await response.json()).toEqual({ archived: [1, 2], provider: 'rest' });
     });
 
+    it('POST on an id with X-Service-Method answers 405 instead of dropping the id', async () => {
+      const response = await send('POST', '/todos/1', { ids: [1] }, { 'x-service-method': 'archive' });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).not.toContain('POST');
+      expect(await response.json()).toMatchObject({
+        name: 'MethodNotAllowed',
+        message: 'Method `archive` is called on the collection, not on an id',
+      });
+    });
+
     it.each(['secret', 'create', 'find', '_find', 'setup', 'constructor', 'hooks', 'nonexistent'])(
       'X-Service-Method %s (not a listed custom method) answers 405',
       async (method) => {
