@@ -1,4 +1,11 @@
-import type { AggregationCursor, Collection, Document, FindCursor } from 'mongodb';
+import type {
+  AggregationCursor,
+  AnyBulkWriteOperation,
+  Collection,
+  Document,
+  FindCursor,
+  ObjectId,
+} from 'mongodb';
 import type { QueryFilters } from '../adapter/index.js';
 import type { Query } from '../core/index.js';
 import type { DocDbDriverOptions } from './declarations.js';
@@ -85,6 +92,37 @@ export async function insertAll(
     if (typeof inserted === 'number' && inserted > 0 && !inTransaction) {
       const ids: Document = { $in: docs.slice(0, inserted).map((doc) => doc._id as unknown) };
       await model.deleteMany({ _id: ids }, options).catch(() => undefined);
+    }
+    handleDriverError(error);
+  }
+}
+
+/**
+ * `updateMany` of the records `ids` (values of `idField`) that puts back the records as they were
+ * when it fails part-way, so a failed multi `patch` leaves nothing half-written: MongoDB applies an
+ * update to one document after another and stops at the first it refuses (a unique index, a
+ * validator, `$inc` of a string), with the earlier ones changed. The records are read before the
+ * update for that; inside a transaction the abort undoes it instead. Throws the mapped driver error.
+ */
+export async function updateAll(
+  model: Collection<Document>,
+  idField: string,
+  ids: unknown[],
+  update: Document,
+  options: DocDbDriverOptions,
+): Promise<void> {
+  const filter = { [idField]: { $in: ids } };
+  const inTransaction = options.session?.inTransaction() === true;
+  let originals: Document[] = [];
+  try {
+    if (!inTransaction) originals = await model.find(filter, { ...options, projection: undefined }).toArray();
+    await model.updateMany(filter, update, options);
+  } catch (error) {
+    if (originals.length > 0) {
+      const restore = originals.map((doc): AnyBulkWriteOperation<Document> => ({
+        replaceOne: { filter: { _id: doc._id as ObjectId }, replacement: doc },
+      }));
+      await model.bulkWrite(restore, { ...options, ordered: false }).catch(() => undefined);
     }
     handleDriverError(error);
   }

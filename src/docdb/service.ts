@@ -24,6 +24,7 @@ import {
   insertAll,
   openAggregateCursor,
   openFindCursor,
+  updateAll,
   type ReadContext,
 } from './driver-calls.js';
 import { DEFAULT_DISABLED_OPERATORS, makePatchUpdate, makeUpdate } from './update-data.js';
@@ -349,7 +350,7 @@ export class DocDbService<
       );
       const ids = matches.map((doc) => doc[this.id] as unknown);
       if (ids.length === 0) return [];
-      if (update) await this.run(() => model.updateMany({ [this.id]: { $in: ids } }, update, options));
+      if (update) await updateAll(model, this.id, ids, update, options);
       const { $select, $sort } = params.query ?? {};
       const reread: Query = { [this.id]: { $in: ids } };
       if ($select !== undefined) reread.$select = $select;
