@@ -5,10 +5,12 @@ describe('public surface', () => {
     expect(Object.keys(await import('plume/adapter')).sort()).toEqual([
       'AdapterBase',
       'FORBIDDEN_OPERATORS',
+      'MAX_REGEX_LENGTH',
       'QUERY_LIMITS',
       'STANDARD_FILTERS',
       'STANDARD_OPERATORS',
       'VALIDATED',
+      'checkRegexPattern',
       'coerceQuery',
       'describeValue',
       'filterQuery',
