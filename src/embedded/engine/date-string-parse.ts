@@ -1,32 +1,31 @@
 /**
  * Date/time strings read as `$dateFromString` reads them. MongoDB hands them to timelib
- * (TimeZoneDatabase::fromString, date_time_support.cpp): without a `format`, timelib's free-form parser;
- * with one, a parser driven by the format's `%` specifiers. A string it cannot read is error 241
- * `ConversionFailure` whose message starts `Error parsing date string '<string>'`, or says that elements
- * are missing. mingo's parser instead answered nothing for what it could not read, and could not read
- * much (fractions of two digits, a space before the time, offsets).
+ * (TimeZoneDatabase::fromString, date_time_support.cpp): without a `format`, timelib's free-form parser
+ * (date-string-free.ts); with one, a parser driven by the format's `%` specifiers (this file). A string it
+ * cannot read is error 241 `ConversionFailure` whose message starts `Error parsing date string '<string>'`,
+ * or says that elements are missing. mingo's parser instead answered nothing for what it could not read,
+ * and could not read much (fractions of two digits, a space before the time, offsets).
  *
- * The free form read here is ISO 8601's (a date, then optionally `T` or spaces and a time, then optionally
- * a zone); timelib also reads other forms (`July 4th, 2017`, `7/4/17`), which fail here. Error details after
- * the string follow timelib's wording where MongoDB's tests show it (jstests/aggregation/expressions/
- * date_from_string.js); their positions are this parser's.
+ * Error details after the string follow timelib's wording where MongoDB's tests show it (jstests/
+ * aggregation/expressions/date_from_string.js); their positions are this parser's.
  */
+import {
+  dateStringError,
+  fieldsOf,
+  fractionMs,
+  fromIsoWeek,
+  incomplete,
+  utcDate,
+  validDate,
+} from './date-string-parts.js';
+import type { DateStringParts } from './date-string-parts.js';
 import { readZone } from './date-string-zone.js';
 import type { ZoneInString } from './date-string-zone.js';
-import { CommandError, ErrorCodes } from '../errors.js';
 
-/** What a date/time string holds: its wall-clock fields and the zone it names, if any. */
-export interface DateStringParts {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  millisecond: number;
-  /** A zone the string names. */
-  zone?: ZoneInString;
-}
+/** Reads a string without a format (see date-string-free.ts); re-exported for date-from-string.ts. */
+export { parseFreeDateString } from './date-string-free.js';
+/** What a date/time string holds (see date-string-parts.ts). */
+export type { DateStringParts } from './date-string-parts.js';
 
 type Fields = Partial<Omit<DateStringParts, 'zone'>> & {
   dayOfYear?: number;
@@ -35,12 +34,9 @@ type Fields = Partial<Omit<DateStringParts, 'zone'>> & {
   isoDay?: number;
 };
 
-/** A parse error in MongoDB's form: `Error parsing date string '<text>'; <pos>: <detail> '<char>'`. */
+/** A parse error in MongoDB's form at `pos` of `text`. */
 function parseError(text: string, pos: number, detail: string): never {
-  throw new CommandError(
-    ErrorCodes.ConversionFailure,
-    `Error parsing date string '${text}'; ${pos}: ${detail} '${text[pos] ?? ''}'`,
-  );
+  dateStringError(text, pos, detail);
 }
 
 /** The zone at `pos` of `text`, if one starts there; a name that is no known zone is an error. */
@@ -52,72 +48,14 @@ function zoneAt(text: string, pos: number): { zone: ZoneInString; end: number } 
   return found;
 }
 
-/** MongoDB's error when a date or time element is missing after parsing (date_time_support.cpp). */
-function incomplete(text: string): never {
-  throw new CommandError(
-    ErrorCodes.ConversionFailure,
-    `an incomplete date/time string has been found, with elements missing: "${text}"`,
-  );
-}
-
-/** A UTC date of `year` (years 0–99 included, which `Date.UTC` would read as 1900–1999). */
-function utcDate(year: number, month: number, day: number): Date {
-  const date = new Date(0);
-  date.setUTCFullYear(year, month - 1, day);
-  return date;
-}
-
-/** The number of days of `month` in `year`. */
-const daysIn = (year: number, month: number): number => utcDate(year, month + 1, 0).getUTCDate();
-
 /** The fields with the time completed and checked as MongoDB completes and checks them. */
 function complete(text: string, f: Fields, zone: ZoneInString | undefined): DateStringParts {
   const { year, month, day } = f;
   if (year === undefined || month === undefined || day === undefined) incomplete(text);
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month))
-    parseError(text, text.length, 'The parsed date was invalid');
+  if (!validDate(year, month, day)) parseError(text, text.length, 'The parsed date was invalid');
   const [hour = 0, minute = 0, second = 0, millisecond = 0] = [f.hour, f.minute, f.second, f.millisecond];
   if (hour > 23 || minute > 59 || second > 59) parseError(text, text.length, 'The parsed time was invalid');
   return { year, month, day, hour, minute, second, millisecond, ...(zone ? { zone } : {}) };
-}
-
-/** Milliseconds from a fraction's digits (`8` is 800, `8134` is 813), as timelib keeps microseconds. */
-const fractionMs = (digits: string): number => Number(digits.slice(0, 3).padEnd(3, '0'));
-
-const FREE_DATE = /\s*(\d{4})-(\d{1,2})-(\d{1,2})/y;
-const FREE_TIME = /(?:T|\s+)(\d{1,2}):(\d{2})(?:[:.](\d{2})(?:[.,](\d+))?)?/y;
-const TIME_ONLY = /^\s*\d{1,2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?\s*$/;
-
-/**
- * Reads `text` without a format: `YYYY-MM-DD`, then optionally `T` or spaces and `HH:MM[:SS[.fraction]]`
- * (`.` may separate the seconds too), then optionally a zone (`Z`, `UTC`, `GMT±HH[:MM]`, `±HH[[:]MM]`,
- * an abbreviation such as `EST`, a military letter).
- * @throws CommandError 241 `Error parsing date string '…'` for anything else, or MongoDB's "incomplete
- * date/time string" message for a time alone.
- */
-export function parseFreeDateString(text: string): DateStringParts {
-  FREE_DATE.lastIndex = 0;
-  const date = FREE_DATE.exec(text);
-  if (!date) return TIME_ONLY.test(text) ? incomplete(text) : parseError(text, 0, 'Unexpected character');
-  const f: Fields = { year: Number(date[1]), month: Number(date[2]), day: Number(date[3]) };
-  let pos = FREE_DATE.lastIndex;
-  FREE_TIME.lastIndex = pos;
-  const time = FREE_TIME.exec(text);
-  if (time) {
-    Object.assign(f, { hour: Number(time[1]), minute: Number(time[2]), second: Number(time[3] ?? 0) });
-    f.millisecond = fractionMs(time[4] ?? '');
-    pos = FREE_TIME.lastIndex;
-  }
-  const rest = text.slice(pos);
-  let zone: ZoneInString | undefined;
-  if (rest.trim() !== '') {
-    const found = zoneAt(text, pos);
-    if (!found) parseError(text, pos, 'Unexpected character');
-    zone = found.zone;
-    pos = found.end;
-  }
-  if (text.slice(pos).trim() !== '') parseError(text, pos, 'Unexpected character');
-  return complete(text, f, zone);
 }
 
 /** `%` specifiers a `$dateFromString` format may hold (date_time_support.cpp, kDateFromStringFormatMap). */
@@ -197,20 +135,6 @@ function readSpecifier(text: string, pos: number, spec: string, f: Fields, zones
   }
   if (text[pos] !== '%') parseError(text, pos, 'Format literal not found'); // `%%`
   return pos + 1;
-}
-
-/** The calendar fields of `date`. */
-const fieldsOf = (date: Date): Pick<Fields, 'year' | 'month' | 'day'> => ({
-  year: date.getUTCFullYear(),
-  month: date.getUTCMonth() + 1,
-  day: date.getUTCDate(),
-});
-
-/** The date of ISO week-date `year`-W`week`-`day`: week 1 holds the year's first Thursday. */
-function fromIsoWeek(year: number, week: number, day: number): Pick<Fields, 'year' | 'month' | 'day'> {
-  const jan4 = utcDate(year, 1, 4);
-  const monday = jan4.getUTCDate() - ((jan4.getUTCDay() + 6) % 7);
-  return fieldsOf(utcDate(year, 1, monday + (week - 1) * 7 + (day - 1)));
 }
 
 /**

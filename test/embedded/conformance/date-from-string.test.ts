@@ -48,6 +48,68 @@ const readable: [string, Doc, string][] = [
   ['an ISO week date', { dateString: '2017, Week 53', format: '%G, Week %V' }, '2018-01-01T00:00:00.000Z'],
 ];
 
+/**
+ * Strings without a `format` in the other forms timelib reads (MongoDB passes them to timelib_strtotime,
+ * TimeZoneDatabase::fromString): [dateString, expected date].
+ */
+const freeForms: [string, string][] = [
+  // date_from_string.js, "Wacky format tests from data" and "Tests with additional timezone information".
+  ['July 4th, 2017', '2017-07-04T00:00:00Z'],
+  ['July 4th, 2017 12:39:30 BST', '2017-07-04T11:39:30Z'],
+  ['July 4th, 2017 11am', '2017-07-04T11:00:00Z'],
+  ['July 4th, 2017 12pm', '2017-07-04T12:00:00Z'],
+  ['7/4/17', '2017-07-04T00:00:00Z'],
+  ['04-07-2017', '2017-07-04T00:00:00Z'],
+  ['2017-Jul-04 noon', '2017-07-04T12:00:00Z'],
+  ['2017-07-04 12:48:07 GMT+0545', '2017-07-04T07:03:07Z'],
+  ['2017-07-04 12:48:07 GMT-0200', '2017-07-04T14:48:07Z'],
+  ['2017-07-14T12:02:44.771 GMT+00:00', '2017-07-14T12:02:44.771Z'],
+  ['2017-07-14T12:02:44.771+03', '2017-07-14T09:02:44.771Z'],
+  ['2017-07-14T12:02:44.771 EST', '2017-07-14T17:02:44.771Z'],
+  ['2017-07-14T12:02:44.771 L', '2017-07-14T01:02:44.771Z'],
+  // Manual, $dateFromString, examples.
+  ['2017-02-08T12:10:40.787', '2017-02-08T12:10:40.787Z'],
+  ['2017-02-08', '2017-02-08T00:00:00Z'],
+  // PHP manual, "Supported Date and Time Formats" (php.net/manual/en/datetime.formats.php): strings in its
+  // date, time and compound formats (most are its own examples), which timelib (parse_date.re) reads; a
+  // two-digit year is 2000–2069 for 00–69 and 1970–1999 for 70–99 (TIMELIB_PROCESS_YEAR), a month and
+  // year without a day is the 1st.
+  ['12/22/78', '1978-12-22T00:00:00Z'],
+  ['1/17/6', '2006-01-17T00:00:00Z'],
+  ['2008/6/30', '2008-06-30T00:00:00Z'],
+  ['2008-6', '2008-06-01T00:00:00Z'],
+  ['78-12-22', '1978-12-22T00:00:00Z'],
+  ['8-6-21', '2008-06-21T00:00:00Z'],
+  ['22.12.1978', '1978-12-22T00:00:00Z'],
+  ['30.6.08', '2008-06-30T00:00:00Z'],
+  ['30-June 2008', '2008-06-30T00:00:00Z'],
+  ['22DEC78', '1978-12-22T00:00:00Z'],
+  ['14 III 1879', '1879-03-14T00:00:00Z'],
+  ['June 2008', '2008-06-01T00:00:00Z'],
+  ['1978-XII', '1978-12-01T00:00:00Z'],
+  ['April 17, 1790', '1790-04-17T00:00:00Z'],
+  ['May.9,78', '1978-05-09T00:00:00Z'],
+  ['Jul-04-2017', '2017-07-04T00:00:00Z'],
+  ['15810726', '1581-07-26T00:00:00Z'],
+  ['2008W27', '2008-06-30T00:00:00Z'],
+  ['2008-W28-3', '2008-07-09T00:00:00Z'],
+  ['2008.021', '2008-01-21T00:00:00Z'],
+  ['2008:08:07 18:11:31', '2008-08-07T18:11:31Z'],
+  ['20080701T22:38:07', '2008-07-01T22:38:07Z'],
+  ['10/Oct/2000:13:55:36 -0700', '2000-10-10T20:55:36Z'],
+  ['@1215282385', '2008-07-05T18:26:25Z'],
+  ['2017-07-04 10:30 p.m.', '2017-07-04T22:30:00Z'],
+  ['2017-07-04 12am', '2017-07-04T00:00:00Z'],
+  ['2017-07-04 t10:30', '2017-07-04T10:30:00Z'],
+  ['Tue, 04 Jul 2017 10:00:00 GMT', '2017-07-04T10:00:00Z'],
+  ['Tue, 04 Jul 2017 10:00:00 +0200', '2017-07-04T08:00:00Z'],
+  // PHP manual, "Date Formats" note: a year alone after a time (asctime's `… 10:00:00 2017`) is the year.
+  ['Tue Jul  4 10:00:00 2017', '2017-07-04T10:00:00Z'],
+  // PHP manual, "Relative Formats": a day name moves the date forward to that day (the same day counts),
+  // as timelib_update_ts (do_adjust_for_weekday) does when MongoDB adjusts the time zone.
+  ['Mon, 04 Jul 2017', '2017-07-10T00:00:00Z'],
+];
+
 /** [case, $dateFromString argument ('$s' reads the document's string), s, code, part of the message] */
 const refused: [string, Doc, unknown, number, string][] = [
   ['an unreadable string', {}, '2017, 12:50:53', 241, "Error parsing date string '2017, 12:50:53'"],
@@ -98,6 +160,49 @@ const refused: [string, Doc, unknown, number, string][] = [
     18536,
     "Invalid format character '%n' in format string",
   ],
+  // date_from_string.js: a zone identifier in the string; fromString rewords timelib's error.
+  [
+    'a zone identifier',
+    {},
+    '2017-07-12T22:23:55 Europe/Amsterdam',
+    241,
+    'passing a time zone identifier as part of the string is not allowed',
+  ],
+  // fromString fails on timelib's warnings, which PHP ignores: an invalid date or time (timelib_strtotime),
+  // a day of the year past January 31st (timelib keeps it as a day of January: PHP's `2008.197`), a
+  // second zone (TIMELIB_HAVE_TZ; JavaScript's Date#toString names two).
+  ['an invalid calendar date', {}, '2017-02-30', 241, 'The parsed date was invalid'],
+  ['an hour of 24', {}, '2017-07-04 24:00', 241, 'The parsed time was invalid'],
+  ['a day of the year past January', {}, '2008.197', 241, 'The parsed date was invalid'],
+  [
+    'two zones',
+    {},
+    'Tue Jul 04 2017 10:00:00 GMT+0000 (Coordinated Universal Time)',
+    241,
+    'Double timezone specification',
+  ],
+  // fromString's check for missing elements: relative forms name no date (MongoDB does not look at
+  // timelib's have_relative); PHP manual, "Date Formats" note: `dd.mm.yy` with a year under 61 is a time.
+  ['now', {}, 'now', 241, 'an incomplete date/time string has been found'],
+  ['tomorrow', {}, 'tomorrow', 241, 'an incomplete date/time string has been found'],
+  ['a relative offset', {}, '+1 day', 241, '+1 day'],
+  ['dd.mm.yy read as a time', {}, '04.07.17', 241, 'an incomplete date/time string has been found'],
+  // fromString: zone_type 2 (an abbreviation) or 1 (an offset, which an `@` timestamp sets: parse_date.re)
+  // with a timezone that is not UTC.
+  [
+    'an abbreviation with a timezone',
+    { timezone: 'Europe/London' },
+    'July 4th, 2017 12:39:30 BST',
+    241,
+    "you cannot pass in a date/time string with time zone information ('BST') together with a timezone argument",
+  ],
+  [
+    'a timestamp with a timezone',
+    { timezone: 'Europe/Paris' },
+    '@1499169600',
+    241,
+    'you cannot pass in a date/time string with GMT offset together with a timezone argument',
+  ],
 ];
 
 describe.each(drivers)('$dateFromString ($name)', (driver) => {
@@ -115,6 +220,19 @@ describe.each(drivers)('$dateFromString ($name)', (driver) => {
 
   it.each(readable)('reads %s', async (_name, args, expected) => {
     expect(await evaluate(args)).toEqual(new Date(expected));
+  });
+
+  it.each(freeForms)('reads %j without a format', async (dateString, expected) => {
+    expect(await evaluate({ dateString })).toEqual(new Date(expected));
+  });
+
+  // date_from_string.js ("Normal format tests with timezone"): a string without a zone is a wall time in
+  // the timezone; fromString allows a zone in the string when the timezone is UTC (TimeZone::isUtcZone).
+  it('reads free forms as wall times in a timezone', async () => {
+    const inZone = (dateString: string, timezone: string) => evaluate({ dateString, timezone });
+    expect(await inZone('2017-07-04T11:56.02', 'Europe/London')).toEqual(new Date('2017-07-04T10:56:02Z'));
+    expect(await inZone('7/4/17', 'America/New_York')).toEqual(new Date('2017-07-04T04:00:00Z'));
+    expect(await inZone('July 4th, 2017 12:39:30 BST', 'UTC')).toEqual(new Date('2017-07-04T11:39:30Z'));
   });
 
   it.each(refused)('refuses %s with %i', async (_name, args, s, code, message) => {
