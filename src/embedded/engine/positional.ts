@@ -42,6 +42,19 @@ function withValue(doc: unknown, parts: readonly string[], value: unknown): unkn
   return copy;
 }
 
+/**
+ * Whether one part of an update path is a positional operator: `$`, `$[]` or `$[identifier]`. Other
+ * parts that start with `$` (`a.$x`) are field names, which MongoDB 5.0+ allows below the top level.
+ */
+export function isPositionalPart(part: string): boolean {
+  return part === '$' || (part.startsWith('$[') && part.endsWith(']'));
+}
+
+/** Whether an update path holds a positional operator (see {@link isPositionalPart}). */
+export function hasPositional(path: string): boolean {
+  return path.split('.').some(isPositionalPart);
+}
+
 /** What resolving positional paths needs besides the document. */
 export interface PositionalContext {
   arrayFilters?: Doc[];
@@ -65,7 +78,7 @@ export function expandPositional(doc: Doc, path: string, context: PositionalCont
       return;
     }
     const part = parts[i]!;
-    if (!part.startsWith('$')) {
+    if (!isPositionalPart(part)) {
       const next = current !== null && typeof current === 'object' ? (current as Doc)[part] : undefined;
       walk(next, i + 1, [...prefix, part]);
       return;

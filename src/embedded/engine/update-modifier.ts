@@ -1,11 +1,12 @@
 /**
  * The per-document half of an operator update: checks each operator against the stored document (the
- * immutable `_id`, paths that cannot be created, `$inc` on a string, `$push` on a non-array …), has the
- * engine compute the values mingo would get wrong (update-compute.ts, positional paths resolved here),
- * and returns the modifier left for mingo. Separate from update-parse.ts, whose checks come before any
+ * immutable `_id`, paths that cannot be created, arrays padded too far (array-padding.ts), `$inc` on a
+ * string, `$push` on a non-array …), has the engine compute the values mingo would get wrong
+ * (update-compute.ts, positional paths resolved here), and returns the modifier left for mingo. Separate from update-parse.ts, whose checks come before any
  * document is read, and from update.ts, which picks the kind of update and runs mingo.
  */
-import { expandPositional } from './positional.js';
+import { checkArrayPadding } from './array-padding.js';
+import { expandPositional, hasPositional } from './positional.js';
 import type { PositionalContext } from './positional.js';
 import { plainNumbers } from './numbers.js';
 import { bsonTypeName, cloneValue, getPath, keyOf } from './values.js';
@@ -17,6 +18,9 @@ import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 const NUMERIC = new Set(['int', 'double', 'long', 'decimal']);
+
+/** Operators that never create a path, so never pad an array (`$rename`'s destination cannot be in one). */
+const NON_CREATING = new Set(['$unset', '$pull', '$pullAll', '$pop', '$rename']);
 
 /** Operators whose new value the engine computes itself (update-compute.ts). */
 const COMPUTED = new Set(['$inc', '$mul', '$min', '$max', '$push', '$addToSet', '$bit']);
@@ -50,12 +54,15 @@ export function validateOperators(
           );
         }
       }
-      const positional = path.includes('$');
+      const positional = hasPositional(path);
       if (op === '$rename') {
         checkRename(doc, path, value as string);
         checkViable(doc, value as string);
-      } else if (!positional && op !== '$unset' && op !== '$pull' && op !== '$pullAll' && op !== '$pop')
+      } else if (!positional && !NON_CREATING.has(op)) {
         checkViable(doc, path);
+        checkArrayPadding(doc, path);
+      } else if (positional && !NON_CREATING.has(op) && !COMPUTED.has(op))
+        checkPositionalPadding(doc, path, context);
       const current = positional ? undefined : getPath(doc, path);
       const currentType = current === undefined ? undefined : bsonTypeName(current);
       if (op === '$inc' || op === '$mul') checkArithmetic(op, path, current, doc);
@@ -63,6 +70,7 @@ export function validateOperators(
         // Resolved here, so that numbers keep MongoDB's types and order (mingo's drop longs and decimals).
         for (const concrete of expandPositional(doc, path, context)) {
           const target = getPath(doc, concrete);
+          checkArrayPadding(doc, concrete);
           if (op === '$inc' || op === '$mul') checkArithmetic(op, concrete, target, doc);
           if (computeUpdate(op, concrete, target, value, computed, doc, context.collation)) continue;
           if (op === '$min' || op === '$max')
@@ -103,6 +111,20 @@ export function validateOperators(
   }
   if (Object.keys(computed).length > 0) modifier['$set'] = { ...(modifier['$set'] ?? {}), ...computed };
   return modifier;
+}
+
+/**
+ * The padding check for a positional path mingo resolves itself (`$set` of `a.$[].5`): each element it
+ * names is checked. A path that cannot be resolved is left to mingo, which reports it.
+ */
+function checkPositionalPadding(doc: Doc, path: string, context: PositionalContext): void {
+  let concrete: string[];
+  try {
+    concrete = expandPositional(doc, path, context);
+  } catch {
+    return;
+  }
+  for (const each of concrete) checkArrayPadding(doc, each);
 }
 
 /** The last part of a path: MongoDB names the field, not its path, in type errors. */

@@ -2,8 +2,9 @@
  * Update application with MongoDB's validation on top of mingo's update operators: replacement vs
  * operator vs pipeline updates, `$setOnInsert`, upsert seeding from equality fields, immutable `_id`,
  * conflicting paths, and type errors (`$inc` on a string …). The checks and values of each operator on
- * the stored document are in update-modifier.ts (with update-compute.ts and path-viable.ts), the upsert
- * seed in upsert-seed.ts.
+ * the stored document are in update-modifier.ts (with update-compute.ts, path-viable.ts and
+ * array-padding.ts), top-level `$`-prefixed fields in dollar-fields.ts, `$pull` conditions in
+ * pull-condition.ts, the upsert seed in upsert-seed.ts.
  */
 import { ObjectId } from 'bson';
 import { update as mingoUpdate } from 'mingo/updater';
@@ -13,6 +14,8 @@ import { applyPipeline } from './pipeline-update.js';
 import { withSystemVariables } from './let-variables.js';
 import { mingoOptions } from './query.js';
 import { cloneValue, idFirst, keyOf } from './values.js';
+import { checkDollarFields, hideDollarFields } from './dollar-fields.js';
+import { checkPullConditions } from './pull-condition.js';
 import { checkUpdateOperators } from './update-parse.js';
 import { validateOperators } from './update-modifier.js';
 import { seedFromFilter } from './upsert-seed.js';
@@ -32,12 +35,17 @@ export function updateKind(update: unknown): 'pipeline' | 'replacement' | 'opera
 }
 
 /**
- * What kind of update this is, after MongoDB's parse-time checks of an operator update (update-parse.ts),
- * which fail before any document is looked at.
+ * What kind of update this is, after MongoDB's parse-time checks of an operator update (update-parse.ts,
+ * and the query features `$pull` conditions may not use, pull-condition.ts), which fail before any
+ * document is looked at.
+ * @throws CommandError as checkUpdateOperators and checkPullConditions.
  */
 export function checkUpdate(update: unknown): 'pipeline' | 'replacement' | 'operators' {
   const kind = updateKind(update);
-  if (kind === 'operators') checkUpdateOperators(update as Doc);
+  if (kind === 'operators') {
+    checkUpdateOperators(update as Doc);
+    checkPullConditions(update as Doc);
+  }
   return kind;
 }
 
@@ -66,7 +74,9 @@ export interface ApplyOptions {
 /**
  * Applies an update to a stored document and returns the new document (a fresh object; `doc` is not
  * touched) and whether anything changed.
- * @throws CommandError on invalid updates (FailedToParse, ImmutableField, TypeMismatch, ConflictingUpdateOperators …).
+ * @throws CommandError on invalid updates (FailedToParse, ImmutableField, TypeMismatch, ConflictingUpdateOperators …),
+ * CannotBackfillArray (34) for an array padded past 1,500,000 nulls, DollarPrefixedFieldName (52) or
+ * InvalidDBRef (55) for a top-level `$` field the update creates or changes.
  */
 export function applyUpdate(
   doc: Doc,
@@ -104,9 +114,11 @@ export function applyUpdate(
           Object.keys(f as Doc).some((k) => /\.\$(\.|$)/.test(k)),
         );
         if (Object.keys(modifier).length > 0) {
+          // mingo refuses paths that start with `$`; MongoDB's own rule is checked below.
+          const hidden = hideDollarFields(next, modifier);
           mingoUpdate(
-            next,
-            modifier as Modifier<Doc>,
+            hidden.doc,
+            hidden.modifier as Modifier<Doc>,
             options.arrayFilters,
             positional ? options.filter : undefined,
             {
@@ -114,7 +126,9 @@ export function applyUpdate(
               queryOptions,
             },
           );
+          next = hidden.restore(hidden.doc);
         }
+        if (!options.inserting) checkDollarFields(doc, next, update as Doc);
       }
     } catch (error) {
       if (error instanceof CommandError) throw error;
