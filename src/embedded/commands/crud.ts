@@ -1,9 +1,11 @@
 /** Write commands: insert, update, delete, findAndModify. */
 import type { Collection } from '../engine/collection.js';
 import { evaluateLet } from '../engine/let-variables.js';
+import { checkUpdatePipeline } from '../engine/pipeline-update.js';
 import { createIn } from '../engine/transaction-ddl.js';
 import { parseDelete, parseInsert, parseUpdateStatements } from '../engine/write-commands.js';
 import { deleteStatement, findAndModify, insertOne, updateStatement } from '../engine/write.js';
+import { isPlainObject } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { ErrorCodes, toCommandError } from '../errors.js';
 import { refuseView } from '../engine/views.js';
@@ -16,6 +18,9 @@ function writeError(index: number, error: unknown): Doc {
   const e = toCommandError(error);
   return { index, code: e.code, codeName: e.codeName, errmsg: e.message, ...e.extra };
 }
+
+/** Whether `arrayFilters` names any filter (MongoDB refuses a non-empty list with a pipeline update). */
+const hasFilters = (arrayFilters: unknown): boolean => Array.isArray(arrayFilters) && arrayFilters.length > 0;
 
 function target(cmd: Doc, ctx: CommandContext): Collection {
   return createIn(ctx.core.engine, ctx.db, collectionName(cmd), ctx.txn);
@@ -70,6 +75,9 @@ const update: Handler = async (cmd, ctx) => {
   const upserted: Doc[] = [];
   const letVars = evaluateLet(cmd['let']);
   const errors = await runBatch(cmd, ctx, coll, list, (st, index) => {
+    // A statement's `c` constants are variables of its pipeline (and, sharing its parse state, its query).
+    const vars = isPlainObject(st['c']) ? { ...letVars, ...st['c'] } : letVars;
+    checkUpdatePipeline(st['u'], Object.keys(vars ?? {}), hasFilters(st['arrayFilters']));
     const r = updateStatement(ctx.core.engine, coll, ctx.txn, {
       q: st['q'] ?? {},
       u: st['u'],
@@ -78,7 +86,7 @@ const update: Handler = async (cmd, ctx) => {
       arrayFilters: st['arrayFilters'] as Doc[] | undefined,
       collation: parseCollation(st['collation']) ?? coll.options.collation,
       sort: st['sort'] as Doc | undefined,
-      ...(letVars ? { let: letVars } : {}),
+      ...(vars ? { let: vars } : {}),
     });
     n += r.n;
     nModified += r.nModified;
@@ -127,12 +135,16 @@ const findAndModifyCmd: Handler = async (cmd, ctx) => {
   };
   const coll = target(cmd, ctx);
   refuseView(coll);
+  const letVars = evaluateLet(cmd['let']);
+  // With `remove` or `arrayFilters` findAndModify refuses the combination first (write.ts).
+  if (!args.remove && cmd['arrayFilters'] === undefined)
+    checkUpdatePipeline(args.update, Object.keys(letVars ?? {}));
   const result = await retryBlocked(ctx, () =>
     findAndModify(ctx.core.engine, coll, ctx.txn, {
       ...args,
       arrayFilters: cmd['arrayFilters'] as Doc[] | undefined,
       collation: collationFor(cmd, coll),
-      let: evaluateLet(cmd['let']),
+      let: letVars,
     }),
   );
   return { ...result, ok: 1 };

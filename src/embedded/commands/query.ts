@@ -7,6 +7,7 @@ import { evaluateLet } from '../engine/let-variables.js';
 import { readableCollection } from '../engine/system-views.js';
 import { expandListLocalSessions } from './local-sessions.js';
 import { matchDocs, queryStats, runQuery } from '../engine/read.js';
+import { parseFind } from '../engine/find-parse.js';
 import { prepareFilter } from '../engine/query.js';
 import {
   checkCountTarget,
@@ -28,6 +29,7 @@ import { isView } from '../engine/views.js';
 import { aggregateOnView, countOnView, distinctOnView, findOnView } from './views.js';
 import { planStage } from './explain-plan.js';
 import { explainOnView } from './view-explain.js';
+import { checkKnownFields } from './known-fields.js';
 import { batchSizeOf, collationFor, collectionName, docOption, intOption } from './context.js';
 
 /** The collection a read names (a view, or the derived `system.views`, included). */
@@ -85,7 +87,7 @@ const find: Handler = (cmd, ctx) => {
         collation: collationFor(cmd, coll),
         variables: evaluateLet(cmd['let']),
       })
-    : (prepareFilter(filter), []);
+    : (parseFind(filter, docOption(cmd, 'projection'), evaluateLet(cmd['let'])), []);
   return ctx.core.cursors.open(ns, docs, {
     batchSize: batchSizeOf(cmd['batchSize'], 'FindCommandRequest.batchSize'),
     singleBatch,
@@ -270,6 +272,8 @@ function explainReply(ctx: CommandContext, inner: Doc, verbosity = 'queryPlanner
 const explain: Handler = (cmd, ctx) => {
   const inner = docOption(cmd, 'explain');
   if (!inner) throw new CommandError(ErrorCodes.BadValue, 'explain command requires a nested object');
+  // MongoDB parses the explained command with its own parser: its unknown fields are refused too.
+  checkKnownFields(Object.keys(inner)[0] ?? '', inner);
   return explainReply(ctx, inner, typeof cmd['verbosity'] === 'string' ? cmd['verbosity'] : 'queryPlanner');
 };
 

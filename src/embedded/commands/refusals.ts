@@ -6,37 +6,10 @@
 import type { Doc } from '../engine/values.js';
 import { isPlainObject } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
+import { checkKnownFields } from './known-fields.js';
 
 /** MongoDB's IDL code for a field a command does not define. */
 const UNKNOWN_FIELD = 40415;
-
-/** Arguments every command accepts (MongoDB's generic arguments, plus those drivers attach). */
-const GENERIC = new Set([
-  '$db',
-  '$readPreference',
-  '$clusterTime',
-  '$client',
-  '$audit',
-  'lsid',
-  'txnNumber',
-  'autocommit',
-  'startTransaction',
-  'stmtId',
-  'readConcern',
-  'writeConcern',
-  'maxTimeMS',
-  'comment',
-  'apiVersion',
-  'apiStrict',
-  'apiDeprecationErrors',
-  'clientOperationKey',
-  'mayBypassWriteBlocking',
-]);
-
-/** The fields each command defines besides the generic ones (only where MongoDB's parser is strict). */
-const COMMAND_FIELDS: Record<string, Set<string>> = {
-  insert: new Set(['insert', 'documents', 'ordered', 'bypassDocumentValidation', 'stmtIds']),
-};
 
 /** The fields of one `update` statement (MongoDB 7.0; `sort` arrived in 8.0). */
 const UPDATE_STATEMENT_FIELDS = new Set([
@@ -57,15 +30,12 @@ function unknownField(path: string): CommandError {
 }
 
 /**
- * Refuses fields MongoDB 7.0 does not define on `insert`, and unknown fields in `update` statements.
+ * Refuses fields MongoDB 7.0 does not define on the commands it parses strictly (known-fields.ts), and
+ * unknown fields in `update` statements.
  * @throws CommandError 40415 (`BSON field 'insert.collation' is an unknown field.`).
  */
 export function checkCommandFields(name: string, cmd: Doc): void {
-  const fields = COMMAND_FIELDS[name];
-  if (fields) {
-    for (const key of Object.keys(cmd))
-      if (!fields.has(key) && !GENERIC.has(key)) throw unknownField(`${name}.${key}`);
-  }
+  checkKnownFields(name, cmd);
   if (name === 'update' && Array.isArray(cmd['updates'])) {
     for (const st of cmd['updates'] as unknown[]) {
       if (!isPlainObject(st)) continue;

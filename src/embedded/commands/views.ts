@@ -19,6 +19,7 @@ import { readView } from '../engine/aggregate.js';
 import { isView, viewCollation } from '../engine/views.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import { parseCollation } from './collation.js';
+import { isGenericArgument } from './generic-arguments.js';
 import type { CommandContext } from './context.js';
 import { batchSizeOf, docOption, intOption } from './context.js';
 
@@ -126,7 +127,7 @@ export function createView(cmd: Doc, ctx: CommandContext, name: string): Doc {
 export function modifyView(cmd: Doc, ctx: CommandContext, view: Collection): Doc {
   for (const field of Object.keys(cmd).slice(1)) {
     if (field === 'viewOn' || field === 'pipeline' || field.startsWith('$')) continue;
-    if (['writeConcern', 'comment', 'lsid', 'txnNumber', 'maxTimeMS'].includes(field)) continue;
+    if (isGenericArgument(field)) continue;
     throw new CommandError(ErrorCodes.InvalidOptions, `option not supported on a view: ${field}`);
   }
   const viewOn = cmd['viewOn'] ?? view.options['viewOn'];

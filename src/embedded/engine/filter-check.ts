@@ -5,7 +5,10 @@
  * empty collection, where mingo would either answer differently or not complain until it meets a document.
  * It also checks `$regex`/`$options`, comparisons, `$in`/`$nin` and `$all` entries (match-arguments.ts),
  * operators allowed only at the top (`$text`, `$where`, `$expr` under `$elemMatch`) and `$alwaysTrue`/
- * `$alwaysFalse`. `$mod` and the bit operators check their arguments where they compile.
+ * `$alwaysFalse`. `$mod` and the bit operators check their arguments where they compile. Each `$expr`
+ * (at the top or in a `$and`/`$or`/`$nor` entry) is parsed as an aggregation expression then too
+ * (expression-check.ts): an unknown operator is 168 and, when the caller gives the command's variable
+ * scope, a read of an undefined variable is 17276, as MongoDB's ExprMatchExpression parses it.
  */
 import { numberKind } from './arithmetic.js';
 import {
@@ -17,8 +20,10 @@ import {
   isRegexValue,
   PATH_KEYWORDS,
 } from './match-arguments.js';
+import { checkExpression } from './expression-check.js';
 import { checkAlwaysBoolean } from './pathless-operators.js';
 import { isPlainObject, typeAlias } from './values.js';
+import type { VariableScope } from './variable-scope.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 /** Operators MongoDB takes at the top of a filter (or of a `$and`/`$or`/`$nor` entry). */
@@ -141,15 +146,17 @@ function checkElemMatch(arg: unknown): void {
 }
 
 /**
- * Checks a filter document as MongoDB parses it.
- * @throws CommandError BadValue (2) or TypeMismatch (14) with MongoDB's message.
+ * Checks a filter document as MongoDB parses it. `scope` holds the variables its `$expr` clauses may read
+ * (the command's `let` names); without it their variable reads are not checked, only their spelling.
+ * @throws CommandError BadValue (2) or TypeMismatch (14) with MongoDB's message, or the expression errors
+ * of `checkExpression` for an `$expr` (168 for an unknown operator, 17276 for an undefined variable …).
  */
-export function checkFilter(filter: Record<string, unknown>): void {
-  checkLevel(filter, true);
+export function checkFilter(filter: Record<string, unknown>, scope?: VariableScope): void {
+  checkLevel(filter, true, scope);
 }
 
 /** A filter, at the top of the query (`top`) or below an `$elemMatch`. */
-function checkLevel(filter: Record<string, unknown>, top: boolean): void {
+function checkLevel(filter: Record<string, unknown>, top: boolean, scope?: VariableScope): void {
   for (const [key, value] of Object.entries(filter)) {
     if (key.startsWith('$')) {
       if (!TOP_LEVEL.has(key)) {
@@ -162,12 +169,13 @@ function checkLevel(filter: Record<string, unknown>, top: boolean): void {
       }
       if (!top && TOP_LEVEL_ONLY.has(key)) badValue(`${key} can only be applied to the top-level document`);
       if (key === '$alwaysTrue' || key === '$alwaysFalse') checkAlwaysBoolean(key, value);
+      if (key === '$expr') checkExpression(value, '', scope);
       if (key === '$and' || key === '$or' || key === '$nor') {
         if (!Array.isArray(value)) badValue(`${key} must be an array`);
         if (value.length === 0) badValue('$and/$or/$nor must be a nonempty array');
         for (const entry of value as unknown[]) {
           if (!isPlainObject(entry)) badValue('$or/$and/$nor entries need to be full objects');
-          checkLevel(entry, top);
+          checkLevel(entry, top, scope);
         }
       }
     } else if (isExpressionDocument(value, false)) {

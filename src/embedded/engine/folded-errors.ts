@@ -2,12 +2,15 @@
  * Errors MongoDB raises while it optimizes a pipeline, before any document is read: an expression whose
  * arguments are all constants is evaluated then ("constant folding"), so `{ $first: 'abc' }` fails with
  * 28689 even on an empty collection, under the prefix `Failed to optimize pipeline :: caused by :: `.
- * mingo evaluates expressions only per document. Only the cases below are folded here; a general folder
- * would have to evaluate every operator exactly as MongoDB does.
+ * mingo evaluates expressions only per document. Only the cases below are folded here ($first/$last,
+ * and the string operators of string-folds.ts); a general folder would have to evaluate every operator
+ * exactly as MongoDB does.
  *
  * Sources: answers probed against MongoDB by the mongalayer project (schema/expression/operators/first,
- * last tests); the message format of MongoDB's ExpressionFirst / ExpressionLast evaluation.
+ * last tests); the message format of MongoDB's ExpressionFirst / ExpressionLast evaluation; MongoDB's
+ * answers recorded by mongo-java-server (`{ $substr: ['abc', 'abc', 3] }` fails 16034 under the prefix).
  */
+import { foldStringExpression } from './string-folds.js';
 import { bsonTypeName, isPlainObject } from './values.js';
 import { CommandError } from '../errors.js';
 
@@ -40,10 +43,21 @@ function isConstant(expr: unknown): boolean {
 
 /**
  * Checks the operators MongoDB would fold into an error: `$first` and `$last` of a constant that is not
- * an array (null is allowed: it answers null). `argument` is the operator's argument as written.
+ * an array (null is allowed: it answers null), and the string operators string-folds.ts folds.
+ * `argument` is the operator's argument as written.
+ * @throws CommandError with the operator's code (28689, 34473, 16034, 51111 …), its message after
+ * `Failed to optimize pipeline :: caused by :: `.
  */
 export function checkFoldedErrors(name: string, argument: unknown): void {
-  if (name !== '$first' && name !== '$last') return;
+  if (name !== '$first' && name !== '$last') {
+    try {
+      foldStringExpression(name, argument);
+    } catch (error) {
+      if (error instanceof CommandError) throw new CommandError(error.code, PREFIX + error.message);
+      throw error;
+    }
+    return;
+  }
   if (Array.isArray(argument) && argument.length !== 1) return;
   const single: unknown = Array.isArray(argument) ? argument[0] : argument;
   const constant = constantScalar(single);

@@ -1,17 +1,21 @@
 /**
  * Query execution: candidate selection (the `_id` map, then equality indexes, else a scan), matching
- * with the compiled mingo query, `$text`, and sort/skip/limit/projection.
+ * with the compiled mingo query, `$text`, and sort/skip/limit/projection. The filter and the projection
+ * are parsed first, in the scope of the command's `let` names, as MongoDB parses them before it reads a
+ * document (filter-check.ts, find-projection-check.ts).
  */
 import { Aggregator } from 'mingo/aggregator';
 import type { CollectionState } from './collection.js';
 import type { Collation } from './collation.js';
 import { numberKind } from './arithmetic.js';
 import { elementText } from './bson-text.js';
+import { parseFilter, parseFind } from './find-parse.js';
 import { checkFindSlices, integralSlices } from './find-slice.js';
+import { withSystemVariables } from './let-variables.js';
 import { plainNumbers } from './numbers.js';
 import { lookupCandidates } from './indexes.js';
 import { positionalQuery } from './positional.js';
-import { compile, isEmptyFilter, mingoOptions, prepareFilter, splitText } from './query.js';
+import { compile, isEmptyFilter, mingoOptions, splitText } from './query.js';
 import { parseTextQuery, textScore } from './text.js';
 import { bsonTag, cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -101,7 +105,8 @@ function directCandidates(
 
 /**
  * The stored documents (references: never mutate them) matching `filter`, in natural or index order.
- * With `$text`, also returns each match's score.
+ * With `$text`, also returns each match's score. `variables` are the command's `let` values, which the
+ * filter's `$expr` may read (any other variable is refused with 17276 before a document is read).
  * @throws CommandError BadValue for invalid filters; IndexNotFound (27) for `$text` without a text index.
  */
 export function matchDocs(
@@ -110,7 +115,16 @@ export function matchDocs(
   collation?: Collation,
   variables?: Doc,
 ): { docs: Doc[]; scores?: Map<Doc, number> } {
-  const prepared = prepareFilter(rawFilter);
+  return matchParsed(state, parseFilter(rawFilter, variables), collation, variables);
+}
+
+/** `matchDocs` of a filter already parsed and prepared. */
+function matchParsed(
+  state: CollectionState,
+  prepared: Doc,
+  collation: Collation | undefined,
+  variables: Doc | undefined,
+): { docs: Doc[]; scores?: Map<Doc, number> } {
   const { rest, text } = splitText(prepared);
   const source = candidates(state, rest, collation) ?? state.docs.values();
   const query = isEmptyFilter(rest) ? undefined : compile(rest, collation, variables);
@@ -153,7 +167,8 @@ function usesMeta(spec: Doc | undefined): boolean {
  * @throws CommandError on invalid filters, sorts or projections.
  */
 export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
-  const { docs: matched, scores } = matchDocs(state, spec.filter, spec.collation, spec.variables);
+  const prepared = parseFind(spec.filter, spec.projection, spec.variables);
+  const { docs: matched, scores } = matchParsed(state, prepared, spec.collation, spec.variables);
   // Specs compare flags and counts as numbers: `{ name: Double(1) }` includes `name` like `{ name: 1 }`.
   let sort = spec.sort && Object.keys(spec.sort).length > 0 ? plainNumbers(spec.sort) : undefined;
   let docs = matched;
@@ -218,7 +233,9 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   }
   let out: Doc[];
   try {
-    out = new Aggregator(pipeline, mingoOptions(spec.collation)).run(input);
+    // Computed fields may read the command's `let` variables and the system ones (`$$NOW` …).
+    const options = mingoOptions(spec.collation, { variables: withSystemVariables(spec.variables) });
+    out = new Aggregator(pipeline, options).run(input);
   } catch (error) {
     if (error instanceof CommandError) throw error;
     throw new CommandError(ErrorCodes.BadValue, (error as Error).message);
