@@ -31,6 +31,9 @@ export const servers = [
   { name: 'Fastify', file: 'fastify.ts' },
   { name: 'Express 5', file: 'express.ts' },
   { name: 'FeathersJS 5 on Express', file: 'feathers.ts' },
+  // Plain Hono sends no CORS header; SEED.md makes plume send one on every response. This row is Hono
+  // doing the same, with its own cors() middleware.
+  { name: 'Hono + cors() (same headers as plume)', file: 'hono-cors.ts' },
 ] as const;
 
 export const scenarios = [
