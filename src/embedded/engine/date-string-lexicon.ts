@@ -20,7 +20,8 @@ export const anyWord = (words: readonly string[]): string =>
     .map(ci)
     .join('|')})`;
 
-const MONTH_NAMES = [
+/** The month names, January first, in lower case. */
+export const MONTH_NAMES = [
   'january',
   'february',
   'march',

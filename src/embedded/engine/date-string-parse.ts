@@ -19,6 +19,7 @@ import {
   validDate,
 } from './date-string-parts.js';
 import type { DateStringParts } from './date-string-parts.js';
+import { MONTH_NAMES } from './date-string-lexicon.js';
 import { readZone } from './date-string-zone.js';
 import type { ZoneInString } from './date-string-zone.js';
 
@@ -61,21 +62,6 @@ function complete(text: string, f: Fields, zone: ZoneInString | undefined): Date
 /** `%` specifiers a `$dateFromString` format may hold (date_time_support.cpp, kDateFromStringFormatMap). */
 export const FROM_STRING_SPECIFIERS = new Set('bBdGHjLmMSuVYzZ%');
 
-const MONTHS = [
-  'january',
-  'february',
-  'march',
-  'april',
-  'may',
-  'june',
-  'july',
-  'august',
-  'september',
-  'october',
-  'november',
-  'december',
-];
-
 /** Up to `width` digits at `pos` ("Unexpected data found." when there is none). */
 function digitsAt(text: string, pos: number, width: number): string {
   const m = new RegExp(`\\d{1,${width}}`, 'y');
@@ -114,7 +100,7 @@ function readSpecifier(text: string, pos: number, spec: string, f: Fields, zones
     const word = /[A-Za-z]+/y;
     word.lastIndex = pos;
     const name = word.exec(text)?.[0].toLowerCase() ?? '';
-    const month = MONTHS.findIndex((m) => m === name || m.slice(0, 3) === name);
+    const month = MONTH_NAMES.findIndex((m) => m === name || m.slice(0, 3) === name);
     if (month < 0) parseError(text, pos, 'A textual month could not be found');
     f.month = month + 1;
     return pos + name.length;

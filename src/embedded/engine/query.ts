@@ -10,6 +10,7 @@ import { CONTEXT } from './context.js';
 import { checkFilter } from './filter-check.js';
 import { checkFilterSchemas } from './schema-check.js';
 import { LinearRegExp } from './linear-regex.js';
+import { stripExtended } from './regex-extended.js';
 import { rewritePathless } from './pathless-operators.js';
 import type { Collation } from './collation.js';
 import { bsonTag, keyOf } from './values.js';
@@ -30,28 +31,6 @@ export function mingoOptions(
     ...(collation ? { collation: collation as Options['collation'] } : {}),
     ...extra,
   };
-}
-
-/** Strips whitespace and `#` comments from an extended (`x`) pattern, outside character classes. */
-function stripExtended(source: string): string {
-  let out = '';
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i]!;
-    if (ch === '\\' && i + 1 < source.length) {
-      out += ch + source[i + 1]!;
-      i++;
-    } else if (inClass) {
-      if (ch === ']') inClass = false;
-      out += ch;
-    } else if (ch === '[') {
-      inClass = true;
-      out += ch;
-    } else if (ch === '#') {
-      while (i < source.length && source[i] !== '\n') i++;
-    } else if (!/\s/.test(ch)) out += ch;
-  }
-  return out;
 }
 
 /**

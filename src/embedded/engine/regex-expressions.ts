@@ -11,6 +11,7 @@ import { evalExpr } from 'mingo/core';
 import type { ExpressionOp } from './operator-types.js';
 import { bsonTag, isPlainObject } from './values.js';
 import { isNullish, typeName } from './value-strings.js';
+import { stripExtended } from './regex-extended.js';
 import { CommandError } from '../errors.js';
 
 const fail = (code: number, message: string): never => {
@@ -43,26 +44,6 @@ function regexParts(value: unknown): { pattern: string; flags: string } | undefi
   }
   if (value instanceof RegExp) return { pattern: value.source, flags: value.flags.replace(/[gyud]/g, '') };
   return undefined;
-}
-
-/** Strips whitespace and `#` comments outside character classes (PCRE's extended mode, flag `x`). */
-function stripExtended(source: string): string {
-  let out = '';
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i]!;
-    if (ch === '\\' && i + 1 < source.length) {
-      out += ch + source[++i]!;
-      continue;
-    }
-    if (inClass || ch === '[') {
-      inClass = ch !== ']';
-      out += ch;
-    } else if (ch === '#') {
-      while (i + 1 < source.length && source[i + 1] !== '\n') i++;
-    } else if (!/\s/.test(ch)) out += ch;
-  }
-  return out;
 }
 
 /**
