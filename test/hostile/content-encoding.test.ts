@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, serveItems, type ItemsServer } from './items.js';
+import { describe, expect, it } from 'vitest';
+import { expectError, useItemsServer } from './items.js';
 import { hostileTransports } from './servers.js';
 
 /**
@@ -17,42 +17,32 @@ const post = (body: string | Uint8Array, coding: string) => ({
 });
 
 describe.each(hostileTransports)('Content-Encoding of request bodies ($name)', (transport) => {
-  let server: ItemsServer;
+  const server = useItemsServer(transport);
   const web = transport.name !== 'express';
 
-  beforeAll(async () => {
-    server = await serveItems(transport);
-  });
-  afterEach(async () => {
-    await server.expectUntouched();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-
   it('a gzip body is decompressed (Express) or refused with 415 (Web Standard), never misread', async () => {
-    const answer = await server.send(post(new Uint8Array(gzipSync('{"text":"zipped"}')), 'gzip'));
+    const answer = await server().send(post(new Uint8Array(gzipSync('{"text":"zipped"}')), 'gzip'));
     if (web) {
       expectError(answer, 415, /^Content-Encoding 'gzip' is not supported for application\/json bodies/);
       return;
     }
     expect(answer.status, answer.text).toBe(201);
     expect(answer.json).toMatchObject({ text: 'zipped' });
-    await server.items.deleteOne({ text: 'zipped' });
+    await server().items.deleteOne({ text: 'zipped' });
   });
 
   it('a coding neither transport knows is a 415, and nothing is stored', async () => {
-    expectError(await server.send(post('{"text":"x"}', 'x-unknown')), 415);
+    expectError(await server().send(post('{"text":"x"}', 'x-unknown')), 415);
   });
 
   it('a plain body labelled as Brotli is refused, not stored as if unlabelled', async () => {
     // Express tries to decompress it (400); the Web Standard handler does not decompress (415).
-    expectError(await server.send(post('{"text":"x"}', 'br')), web ? 415 : 400);
+    expectError(await server().send(post('{"text":"x"}', 'br')), web ? 415 : 400);
   });
 
   it('identity is no coding at all', async () => {
-    const answer = await server.send(post('{"text":"plain"}', 'identity'));
+    const answer = await server().send(post('{"text":"plain"}', 'identity'));
     expect(answer.status, answer.text).toBe(201);
-    await server.items.deleteOne({ text: 'plain' });
+    await server().items.deleteOne({ text: 'plain' });
   });
 });

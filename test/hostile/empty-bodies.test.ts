@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, ITEM_ID, serveItems, type ItemsServer } from './items.js';
+import { describe, expect, it } from 'vitest';
+import { expectError, ITEM_ID, useItemsServer } from './items.js';
 import { hostileTransports } from './servers.js';
 
 /**
@@ -15,17 +15,7 @@ const JSON_TYPE = 'application/json';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
 describe.each(hostileTransports)('empty request bodies ($name)', (transport) => {
-  let server: ItemsServer;
-
-  beforeAll(async () => {
-    server = await serveItems(transport);
-  });
-  afterEach(async () => {
-    await server.expectUntouched();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useItemsServer(transport);
 
   it.each([
     ['PUT', JSON_TYPE],
@@ -33,12 +23,12 @@ describe.each(hostileTransports)('empty request bodies ($name)', (transport) => 
     ['PUT', FORM_TYPE],
     ['PATCH', FORM_TYPE],
   ])('a chunked empty %s (%s) is a 400 and leaves the record as it was', async (method, type) => {
-    const answer = await server.send({ raw: chunkedEmpty(method, `/items/${ITEM_ID}`, type) });
+    const answer = await server().send({ raw: chunkedEmpty(method, `/items/${ITEM_ID}`, type) });
     expectError(answer, 400, new RegExp(`^A request body is required for ${method} requests$`));
   });
 
   it.each([JSON_TYPE, FORM_TYPE])('a chunked empty POST (%s) is a 400 and creates nothing', async (type) => {
-    const answer = await server.send({ raw: chunkedEmpty('POST', '/items', type) });
+    const answer = await server().send({ raw: chunkedEmpty('POST', '/items', type) });
     expectError(answer, 400, /^A request body is required for POST requests$/);
   });
 
@@ -47,10 +37,10 @@ describe.each(hostileTransports)('empty request bodies ($name)', (transport) => 
     const raw =
       `PUT /items/${ITEM_ID} HTTP/1.1\r\nContent-Type: ${JSON_TYPE}\r\nTransfer-Encoding: chunked\r\n\r\n` +
       `${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`;
-    const answer = await server.send({ raw });
+    const answer = await server().send({ raw });
     expect(answer.status, answer.text).toBe(200);
     expect(answer.json).toEqual({ _id: ITEM_ID, text: 'changed' });
     // Put the record back for the afterEach check.
-    await server.items.updateOne({ text: 'changed' }, { $set: { text: 'original' } });
+    await server().items.updateOne({ text: 'changed' }, { $set: { text: 'original' } });
   });
 });

@@ -1,5 +1,5 @@
 import { MongoClient, ObjectId, type Collection, type Document } from 'mongodb';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { DocDbService } from 'plume/docdb';
 import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 import { sendHostile, type Answer, type HostileRequest } from './http.js';
@@ -61,6 +61,27 @@ export async function serveItems(transport: HostileTransport): Promise<ItemsServ
       await client.close();
       await database.stop();
     },
+  };
+}
+
+/**
+ * Registers, in the calling `describe`, an `ItemsServer` on `transport` started before its tests, checked
+ * untouched after each (`expectUntouched`) and closed after all; returns a getter for it.
+ */
+export function useItemsServer(transport: HostileTransport): () => ItemsServer {
+  let server: ItemsServer | undefined;
+  beforeAll(async () => {
+    server = await serveItems(transport);
+  });
+  afterEach(async () => {
+    await server?.expectUntouched();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (!server) throw new Error('the items server did not start');
+    return server;
   };
 }
 

@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { HostileRequest } from './http.js';
-import { expectError, ITEM_ID, serveItems, type ItemsServer } from './items.js';
+import { expectError, ITEM_ID, useItemsServer } from './items.js';
 import { hostileTransports } from './servers.js';
 
 /**
@@ -24,17 +24,7 @@ const form = (body: string): HostileRequest => ({
 });
 
 describe.each(hostileTransports)('text that cannot be stored as sent ($name)', (transport) => {
-  let server: ItemsServer;
-
-  beforeAll(async () => {
-    server = await serveItems(transport);
-  });
-  afterEach(async () => {
-    await server.expectUntouched();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useItemsServer(transport);
 
   it.each([
     ['a lone high surrogate', json('POST', '/items', '{"text":"\\ud800"}')],
@@ -44,7 +34,7 @@ describe.each(hostileTransports)('text that cannot be stored as sent ($name)', (
     ['a lone surrogate in a patch', json('PATCH', `/items/${ITEM_ID}`, '{"$set":{"text":"\\udfff"}}')],
   ])('JSON with %s is a 400 and nothing is written', async (_name, request) => {
     expectError(
-      await server.send(request),
+      await server().send(request),
       400,
       /^Invalid application\/json request body: a string holds a lone UTF-16 surrogate/,
     );
@@ -57,7 +47,7 @@ describe.each(hostileTransports)('text that cannot be stored as sent ($name)', (
     ['a bad key', '%C0%AF=x'],
   ])('a form with %s is a 400 and nothing is written', async (_name, body) => {
     expectError(
-      await server.send(form(body)),
+      await server().send(form(body)),
       400,
       /^Invalid application\/x-www-form-urlencoded request body: percent-encoded bytes that are not UTF-8$/,
     );
@@ -65,10 +55,10 @@ describe.each(hostileTransports)('text that cannot be stored as sent ($name)', (
 
   it('well-formed text is stored exactly as sent', async () => {
     const stored = async (request: HostileRequest): Promise<unknown> => {
-      const answer = await server.send(request);
+      const answer = await server().send(request);
       expect(answer.status, answer.text).toBe(201);
       const { _id: id, ...rest } = answer.json as { _id: string };
-      await server.items.deleteOne({ text: (rest as { text: unknown }).text });
+      await server().items.deleteOne({ text: (rest as { text: unknown }).text });
       expect(id).toMatch(/^[0-9a-f]{24}$/);
       return rest;
     };

@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, ITEM_ID, serveItems, type ItemsServer } from './items.js';
+import { describe, expect, it } from 'vitest';
+import { expectError, ITEM_ID, useItemsServer } from './items.js';
 import { hostileTransports } from './servers.js';
 
 /**
@@ -23,17 +23,7 @@ function nested(depth: number): unknown {
 }
 
 describe.each(hostileTransports)('update operators in patch data ($name)', (transport) => {
-  let server: ItemsServer;
-
-  beforeAll(async () => {
-    server = await serveItems(transport);
-  });
-  afterEach(async () => {
-    await server.expectUntouched();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useItemsServer(transport);
 
   it.each([
     ['$expr', { $pull: { tags: { $expr: { $eq: ['$$this', 'x'] } } } }],
@@ -42,25 +32,25 @@ describe.each(hostileTransports)('update operators in patch data ($name)', (tran
     ['$accumulator', { $pull: { tags: { $or: [{ $accumulator: {} }] } } }],
   ])('a $pull condition with %s is a 400', async (operator, body) => {
     expectError(
-      await server.send(patch(body)),
+      await server().send(patch(body)),
       400,
       new RegExp(`^Query operator '\\${operator}' is not allowed$`),
     );
   });
 
   it('a $pull condition with a catastrophic $regex is a 400', async () => {
-    const answer = await server.send(patch({ $pull: { tags: { $regex: '(a+)+$' } } }));
+    const answer = await server().send(patch({ $pull: { tags: { $regex: '(a+)+$' } } }));
     expectError(answer, 400, /^Invalid \$regex '\(a\+\)\+\$'/);
   });
 
   it('an ordinary $pull still runs', async () => {
-    const answer = await server.send(patch({ $pull: { tags: { $in: ['x', 'y'] } } }));
+    const answer = await server().send(patch({ $pull: { tags: { $in: ['x', 'y'] } } }));
     expect(answer.status, answer.text).toBe(200);
     expect(answer.json).toEqual({ _id: ITEM_ID, text: 'original' });
   });
 
   it('data nested deeper than the database stores is a 400', async () => {
-    const answer = await server.send(patch({ deep: nested(150) }));
+    const answer = await server().send(patch({ deep: nested(150) }));
     expectError(answer, 400, /^Invalid query or data: /);
   });
 });
