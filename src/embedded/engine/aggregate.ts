@@ -14,7 +14,7 @@ import type { Index } from './indexes.js';
 import { matchDocs } from './read.js';
 import { normalizePipeline } from './specs.js';
 import { checkPipeline } from './pipeline-check.js';
-import { mingoOptions } from './query.js';
+import { mingoOptions } from './mingo-options.js';
 import { parseTextQuery, textScore } from './text.js';
 import type { Transaction } from './transaction.js';
 import { writeOut } from './out-stage.js';

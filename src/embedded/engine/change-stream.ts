@@ -9,7 +9,7 @@ import { Aggregator } from 'mingo/aggregator';
 import type { ChangeHistory, ChangeRecord, ClusterTime } from './change-history.js';
 import { MAX_BATCH_BYTES } from './limits.js';
 import type { Engine } from './database.js';
-import { mingoOptions } from './query.js';
+import { mingoOptions } from './mingo-options.js';
 import { normalizePipeline } from './specs.js';
 import { cloneValue, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';

@@ -7,7 +7,7 @@
  */
 import type { Options } from 'mingo/types';
 import { checkDateFromStringArgument, dateFromString } from './date-from-string.js';
-import { mingoOptions } from './query.js';
+import { mingoOptions } from './mingo-options.js';
 import { isPlainObject } from './values.js';
 import { CommandError } from '../errors.js';
 

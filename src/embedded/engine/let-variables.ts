@@ -7,7 +7,7 @@
 import { Timestamp } from 'bson';
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
-import { mingoOptions } from './query.js';
+import { mingoOptions } from './mingo-options.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { checkLetValueReadsNoDocument, checkVariables } from './variable-check.js';

@@ -4,9 +4,7 @@
  * are cached by filter and collation.
  */
 import { Query } from 'mingo/query';
-import { ProcessingMode } from 'mingo/core';
-import type { Options } from 'mingo/types';
-import { CONTEXT } from './context.js';
+import { mingoOptions } from './mingo-options.js';
 import { checkFilter } from './filter-check.js';
 import { checkFilterSchemas } from './schema-check.js';
 import { LinearRegExp } from './linear-regex.js';
@@ -16,22 +14,6 @@ import type { Collation } from './collation.js';
 import { bsonTag, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
-
-/** mingo options for a given collation. */
-export function mingoOptions(
-  collation: Collation | undefined,
-  extra: Partial<Options> = {},
-): Partial<Options> {
-  return {
-    context: CONTEXT,
-    idKey: '_id',
-    processingMode: ProcessingMode.CLONE_OFF,
-    useStrictMode: true,
-    scriptEnabled: true,
-    ...(collation ? { collation: collation as Options['collation'] } : {}),
-    ...extra,
-  };
-}
 
 /**
  * Builds a RegExp from a MongoDB pattern and options string (`i m s x` and `u`); it matches in linear

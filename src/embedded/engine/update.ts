@@ -12,7 +12,7 @@ import type { Modifier } from 'mingo/updater';
 import type { Collation } from './collation.js';
 import { applyPipeline } from './pipeline-update.js';
 import { withSystemVariables } from './let-variables.js';
-import { mingoOptions } from './query.js';
+import { mingoOptions } from './mingo-options.js';
 import { cloneValue, idFirst, keyOf } from './values.js';
 import { checkDollarFields, hideDollarFields } from './dollar-fields.js';
 import { checkPullConditions } from './pull-condition.js';
