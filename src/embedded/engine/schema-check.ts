@@ -1,56 +1,39 @@
 /**
- * `$jsonSchema` arguments checked when a filter or validator is parsed, as MongoDB's
- * `json_schema_parser.cpp` refuses them before any document is read (so a bad validator fails `create` or
- * `collMod`, and a bad filter fails even on an empty or missing collection). The walk follows every place
- * MongoDB parses a subschema: `properties`, `patternProperties`, `additionalProperties`, `items`,
- * `additionalItems` and `dependencies` (field schemas), and `allOf`, `anyOf`, `oneOf`, `not` (the same
- * level). Only `multipleOf` is checked so far (multiple-of.ts); `schema.ts` ignores malformed values of
- * the other keywords.
+ * `$jsonSchema` documents checked when a filter or validator is parsed, as MongoDB 7.0's
+ * `json_schema_parser.cpp` (`_parse`) refuses them before any document is read: a bad validator fails
+ * `create` or `collMod`, and a bad filter fails even on an empty or missing collection. Each schema level
+ * is checked in `_parse`'s order, so that a schema with several faults is refused for the one MongoDB
+ * names: field names, metadata, type keywords, then scalar, array, encryption, object and logical keywords,
+ * each group descending into its subschemas as it goes (json-schema-*.ts). `schema.ts` matches the schemas
+ * that pass.
  */
-import { checkMultipleOf } from './multiple-of.js';
+import { checkArrayKeywords } from './json-schema-arrays.js';
+import { checkEncryptKeywords } from './json-schema-encrypt.js';
+import { checkKeywordNames, checkMetadataKeywords } from './json-schema-keywords.js';
+import { checkLogicalKeywords } from './json-schema-logical.js';
+import { checkObjectKeywords } from './json-schema-objects.js';
+import { checkScalarKeywords } from './json-schema-scalars.js';
+import { checkTypeKeywords } from './json-schema-types.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
-/** `value` when it is a schema (a document). */
-function schemaAt(value: unknown): Doc[] {
-  return isPlainObject(value) ? [value] : [];
-}
-
-/** The schema entries of a list keyword (`allOf`, or `items` given as a list). */
-function schemaList(value: unknown): Doc[] {
-  return Array.isArray(value) ? value.filter(isPlainObject) : [];
-}
-
-/** The values of a `{ name: schema }` map keyword that are schemas. */
-function schemaValues(value: unknown): Doc[] {
-  return isPlainObject(value) ? Object.values(value).filter(isPlainObject) : [];
-}
-
 /**
  * Checks `schema` and its subschemas. `nested` is false for the `$jsonSchema` document itself (and the
- * logical keywords' schemas at that level), true below a field.
- * @throws CommandError the code and message MongoDB's parser gives (see checkMultipleOf).
+ * logical keywords' schemas at that level), true below a field: MongoDB builds some match expressions
+ * (a `pattern` regex, a `multipleOf` divisor) only there, and their constructors refuse more.
+ * @throws CommandError the code and message MongoDB's parser gives for the first fault it meets, e.g.
+ *   FailedToParse (9) "Unknown $jsonSchema keyword: foo", TypeMismatch (14) "$jsonSchema keyword 'minimum'
+ *   must be a number", BadValue (2) "Unknown type name alias: foo".
  */
 export function checkSchema(schema: Doc, nested = false): void {
-  if (schema['multipleOf'] !== undefined) checkMultipleOf(schema['multipleOf'], nested);
-  const fieldSchemas = [
-    ...schemaValues(schema['properties']),
-    ...schemaValues(schema['patternProperties']),
-    ...schemaAt(schema['additionalProperties']),
-    ...schemaAt(schema['items']),
-    ...schemaList(schema['items']),
-    ...schemaAt(schema['additionalItems']),
-  ];
-  for (const sub of fieldSchemas) checkSchema(sub, true);
-  // A schema dependency and the logical keywords apply to the value this schema applies to.
-  const sameLevel = [
-    ...schemaValues(schema['dependencies']),
-    ...schemaList(schema['allOf']),
-    ...schemaList(schema['anyOf']),
-    ...schemaList(schema['oneOf']),
-    ...schemaAt(schema['not']),
-  ];
-  for (const sub of sameLevel) checkSchema(sub, nested);
+  checkKeywordNames(schema);
+  checkMetadataKeywords(schema);
+  checkTypeKeywords(schema);
+  checkScalarKeywords(schema, nested);
+  checkArrayKeywords(schema, checkSchema);
+  checkEncryptKeywords(schema);
+  checkObjectKeywords(schema, nested, checkSchema);
+  checkLogicalKeywords(schema, nested, checkSchema);
 }
 
 /**
