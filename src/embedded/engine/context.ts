@@ -2,11 +2,11 @@
  * The mingo operator context the engine uses: mingo's own operators, with collation-aware comparison
  * operators, range operators in MongoDB's comparison order, a BSON-aware `$type`, `$all` as MongoDB's
  * `$and` of clauses (all-operator.ts), MongoDB's `$sort` and `$group`, `$lookup`, `$graphLookup` and
- * `$sample`, the `$elemMatch` projection, the operators that
- * compare or compute numbers (number-operators.ts), the date expressions (date-operators.ts) and the
- * expressions MongoDB refuses where mingo answers null (strict-expressions.ts), registered over the
- * built-ins. Used with the *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge
- * its built-ins over ours).
+ * `$sample`, `$addFields`/`$set` and `$project` computed fields with MongoDB's paths through arrays
+ * (add-fields.ts, project-paths.ts), the `$elemMatch` projection, the operators that compare or compute
+ * numbers (number-operators.ts), the date expressions (date-operators.ts) and the expressions MongoDB
+ * refuses where mingo answers null (strict-expressions.ts), registered over the built-ins. Used with the
+ * *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge its built-ins over ours).
  */
 import { Context, evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
@@ -18,6 +18,7 @@ import * as windowOperators from 'mingo/operators/window';
 import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
 import type { ExpressionOp, Predicate, QueryOp } from './operator-types.js';
+import { addFieldsStage } from './add-fields.js';
 import { allQuery } from './all-operator.js';
 import { numberKind } from './arithmetic.js';
 import { bitQueryOperators } from './bits.js';
@@ -38,7 +39,7 @@ import {
   numberQueryOperators,
   numericQuery,
 } from './number-operators.js';
-import { projectStage } from './project-order.js';
+import { projectPathsStage } from './project-paths.js';
 import { replaceRootStage, replaceWithStage } from './replace-root.js';
 import { sampleStage } from './sample.js';
 import { matchesSchema } from './schema.js';
@@ -175,13 +176,15 @@ export const CONTEXT: Context = Context.init({
   expression: { ...EXPRESSIONS, ...strictConversions(EXPRESSIONS) },
   pipeline: {
     ...pipelineOperators,
+    $addFields: addFieldsStage,
     $graphLookup: graphLookupStage,
     $group: groupStage,
     $lookup: lookupStage,
-    $project: projectStage,
+    $project: projectPathsStage,
     $replaceRoot: replaceRootStage,
     $replaceWith: replaceWithStage,
     $sample: sampleStage,
+    $set: addFieldsStage,
     $sort: sortStage,
   },
   projection: { ...projectionOperators, $elemMatch: elemMatchProjection },
