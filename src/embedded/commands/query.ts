@@ -7,7 +7,7 @@ import { evaluateLet } from '../engine/let-variables.js';
 import { readableCollection } from '../engine/system-views.js';
 import { expandListLocalSessions } from './local-sessions.js';
 import { matchDocs, queryStats, runQuery } from '../engine/read.js';
-import { parseFind } from '../engine/find-parse.js';
+import { parseFilter, parseFind } from '../engine/find-parse.js';
 import { prepareFilter } from '../engine/query.js';
 import {
   checkCountTarget,
@@ -181,8 +181,12 @@ const count: Handler = (cmd, ctx) => {
   const coll = readCollection(cmd, ctx);
   if (isView(coll)) return countOnView(cmd, ctx, coll);
   const hinted = checkHint(cmd['hint'], coll);
-  if (!coll) return { n: 0, ok: 1 };
   const query = docOption(cmd, 'query');
+  // MongoDB parses the filter even when the collection does not exist (SERVER-8514).
+  if (!coll) {
+    parseFilter(query ?? {}, undefined);
+    return { n: 0, ok: 1 };
+  }
   const state = hintedState(ctx.core.engine.readState(coll, ctx.txn), hinted);
   let n =
     query && Object.keys(query).length > 0
@@ -198,7 +202,11 @@ const count: Handler = (cmd, ctx) => {
 const distinct: Handler = (cmd, ctx) => {
   const key = checkDistinct(cmd, ctx.db);
   const coll = readCollection(cmd, ctx);
-  if (!coll) return { values: [], ok: 1 };
+  // ParsedDistinct::parse parses the filter before the collection is looked at.
+  if (!coll) {
+    parseFilter(docOption(cmd, 'query') ?? {}, undefined);
+    return { values: [], ok: 1 };
+  }
   const { docs, collation } = isView(coll)
     ? distinctOnView(cmd, ctx, coll)
     : {
