@@ -181,6 +181,7 @@ export function openChangeStream(cmd: Doc, ctx: CommandContext): Doc {
       ['off', 'whenAvailable', 'required'],
       'off',
     ),
+    showExpandedEvents: spec['showExpandedEvents'] === true,
     stages,
   };
   // A view has no changes of its own to watch (MongoDB: CommandNotSupportedOnView).

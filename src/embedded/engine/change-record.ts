@@ -1,13 +1,18 @@
 /**
- * Turns document writes into change records: insert, update (with its `updateDescription`), replace and
- * delete, with pre- and post-images kept when the collection enables `changeStreamPreAndPostImages`.
+ * Turns document writes into change records: insert, update (with its `updateDescription`, see
+ * change-update-description.ts), replace and delete, with pre- and post-images kept when the collection
+ * enables `changeStreamPreAndPostImages`.
  * Writes of a transaction are staged until it commits.
  */
 import type { ChangeDraft } from './change-history.js';
 import type { Collection } from './collection.js';
 import type { Engine } from './database.js';
 import type { Transaction } from './transaction.js';
-import { isPlainObject, keyOf } from './values.js';
+import { describeDelta } from './change-update-description.js';
+import { modifierDelta } from './update-delta.js';
+import { pipelineDelta } from './update-delta-pipeline.js';
+import type { DocDelta } from './update-delta-tree.js';
+import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
 /** True when the collection keeps pre- and post-images (`changeStreamPreAndPostImages: { enabled: true }`). */
@@ -18,7 +23,10 @@ export function keepsImages(coll: Collection): boolean {
 
 /**
  * Records one document write: `before` undefined is an insert, `after` undefined a delete, otherwise an
- * update, or a replace when `replacement` (a replacement-style update).
+ * update, or a replace when `replacement` (a replacement-style update). `update` is the update applied
+ * (an operator document or a pipeline): the update event's `updateDescription` is read from the delta
+ * MongoDB 7.0 logs for it (update-delta.ts, update-delta-pipeline.ts), and a pipeline update whose delta
+ * would be as large as the new document is logged, as MongoDB logs it, as a replace.
  */
 export function recordWrite(
   engine: Engine,
@@ -27,64 +35,37 @@ export function recordWrite(
   before: Doc | undefined,
   after: Doc | undefined,
   replacement = false,
+  update?: unknown,
 ): void {
   const images = keepsImages(coll);
   const base = { db: coll.db, coll: coll.name, id: (after ?? before)?.['_id'] };
+  const delta = before && after && !replacement ? updateDelta(before, after, update) : undefined;
   let draft: ChangeDraft;
   if (!before) draft = { op: 'insert', ...base, after };
   else if (!after) draft = { op: 'delete', ...base, ...(images ? { before } : {}) };
-  else if (replacement) draft = { op: 'replace', ...base, after, ...(images ? { before } : {}) };
+  else if (replacement || !delta) draft = { op: 'replace', ...base, after, ...(images ? { before } : {}) };
   else
     draft = {
       op: 'update',
       ...base,
-      update: updateDescription(before, after),
+      update: describeDelta(delta) as unknown as Doc,
       ...(images ? { before, after } : {}),
     };
   if (txn) engine.history.stage(txn, draft);
   else engine.history.append([draft]);
 }
 
-type Delta = {
-  updatedFields: Doc;
-  removedFields: string[];
-  truncatedArrays: Doc[];
-};
-
 /**
- * The `updateDescription` of an update, computed by comparing the documents: changed and added fields by
- * dotted path (sub-documents compared field by field), removed fields, elements appended to an array
- * as `path.index`, an array cut short as `truncatedArrays`, any other array change as the whole array.
+ * The delta of an update: the modifiers' own log for an operator update, the documents' diff for a
+ * pipeline update (undefined when MongoDB logs it as a replacement). A write given no update is
+ * `$merge`'s `whenMatched: 'merge'`, which MongoDB runs as `{$set: <merged document>}`.
  */
-export function updateDescription(before: Doc, after: Doc): Delta {
-  const delta: Delta = { updatedFields: {}, removedFields: [], truncatedArrays: [] };
-  diffObjects(before, after, '', delta);
-  return delta;
+function updateDelta(before: Doc, after: Doc, update: unknown): DocDelta | undefined {
+  if (Array.isArray(update)) return pipelineDelta(before, after);
+  return modifierDelta(before, after, isPlainObject(update) ? update : setEveryField(after));
 }
 
-function diffObjects(a: Doc, b: Doc, prefix: string, delta: Delta): void {
-  for (const key of Object.keys(a)) if (!(key in b)) delta.removedFields.push(prefix + key);
-  for (const [key, value] of Object.entries(b)) {
-    const path = prefix + key;
-    if (!(key in a)) delta.updatedFields[path] = value;
-    else {
-      const old = a[key];
-      if (keyOf(old) === keyOf(value) && typeof old === typeof value) continue;
-      if (isPlainObject(old) && isPlainObject(value)) diffObjects(old, value, `${path}.`, delta);
-      else if (Array.isArray(old) && Array.isArray(value)) diffArrays(old, value, path, delta);
-      else delta.updatedFields[path] = value;
-    }
-  }
-}
-
-function diffArrays(a: unknown[], b: unknown[], path: string, delta: Delta): void {
-  const common = Math.min(a.length, b.length);
-  for (let i = 0; i < common; i++) {
-    if (keyOf(a[i]) !== keyOf(b[i])) {
-      delta.updatedFields[path] = b;
-      return;
-    }
-  }
-  if (b.length < a.length) delta.truncatedArrays.push({ field: path, newSize: b.length });
-  for (let i = common; i < b.length; i++) delta.updatedFields[`${path}.${i}`] = b[i];
+/** `{$set: …}` naming every top-level field of `doc` (those it leaves unchanged log nothing). */
+function setEveryField(doc: Doc): Doc {
+  return { $set: Object.fromEntries(Object.keys(doc).map((k) => [k, true])) };
 }

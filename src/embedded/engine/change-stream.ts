@@ -31,6 +31,8 @@ export interface StreamOptions {
   scope: StreamScope;
   fullDocument: 'default' | 'updateLookup' | 'whenAvailable' | 'required';
   fullDocumentBeforeChange: 'off' | 'whenAvailable' | 'required';
+  /** `showExpandedEvents: true`: update events carry `updateDescription.disambiguatedPaths`. */
+  showExpandedEvents?: boolean;
   /** The stages following `$changeStream`. */
   stages: Doc[];
 }
@@ -220,7 +222,7 @@ export class ChangeStreamReader {
     doc['ns'] = ns;
     if (r.to) doc['to'] = { db: r.to.db, coll: r.to.coll };
     if (isDocOp) doc['documentKey'] = { _id: cloneValue(r.id) };
-    if (r.op === 'update') doc['updateDescription'] = cloneValue(r.update);
+    if (r.op === 'update') doc['updateDescription'] = this.updateDescription(r.update ?? {});
     if (isDocOp && r.op !== 'insert' && this.options.fullDocumentBeforeChange !== 'off') {
       if (!r.before && this.options.fullDocumentBeforeChange === 'required') throw missingImage('pre-image');
       doc['fullDocumentBeforeChange'] = r.before ? cloneValue(r.before) : null;
@@ -230,6 +232,15 @@ export class ChangeStreamReader {
       doc['txnNumber'] = Long.fromNumber(r.txn.txnNumber);
     }
     return doc;
+  }
+
+  /**
+   * An update event's `updateDescription`: `disambiguatedPaths` (an empty document when no path is
+   * ambiguous) only with `showExpandedEvents`, as change_stream_event_transform.cpp adds it.
+   */
+  private updateDescription(recorded: Doc): Doc {
+    const { disambiguatedPaths, ...rest } = cloneValue(recorded);
+    return this.options.showExpandedEvents ? { ...rest, disambiguatedPaths: disambiguatedPaths ?? {} } : rest;
   }
 
   private fullDocument(r: ChangeRecord): Doc | null | undefined {

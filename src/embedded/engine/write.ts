@@ -48,7 +48,10 @@ function validate(coll: Collection, doc: Doc, old: Doc | undefined): void {
   });
 }
 
-/** Stores a document (new when `oldIdKey` is undefined); callers have checked it with `checkStorable`. */
+/**
+ * Stores a document (new when `oldIdKey` is undefined); callers have checked it with `checkStorable`.
+ * `update` is the update that produced it, which the change event describes.
+ */
 function put(
   engine: Engine,
   coll: Collection,
@@ -56,12 +59,13 @@ function put(
   doc: Doc,
   oldIdKey?: string,
   replacement = false,
+  update?: unknown,
 ): void {
   const idKey = keyOf(doc['_id']);
   const before = oldIdKey === undefined ? undefined : engine.readState(coll, txn).docs.get(oldIdKey);
   validate(coll, doc, before);
   engine.writeState(coll, txn).put(coll.ns, doc, oldIdKey);
-  recordWrite(engine, coll, txn, before, doc, replacement);
+  recordWrite(engine, coll, txn, before, doc, replacement, update);
   if (txn) recordTxn(txn, coll.ns, idKey, doc);
   else {
     engine.touched(coll, idKey);
@@ -186,7 +190,7 @@ export function updateStatement(
   }
   // A multi update refuses before changing anything when one result may not be stored.
   for (const { doc } of updates) checkStorable(doc, 'update');
-  for (const { idKey, doc } of updates) put(engine, coll, txn, doc, idKey, kind === 'replacement');
+  for (const { idKey, doc } of updates) put(engine, coll, txn, doc, idKey, kind === 'replacement', st.u);
   return { n: matched.length, nModified: updates.length };
 }
 
@@ -303,7 +307,7 @@ export function findAndModify(
   });
   if (changed) {
     checkStorable(doc, 'update');
-    put(engine, coll, txn, doc, idKey, updateKind(args.update) === 'replacement');
+    put(engine, coll, txn, doc, idKey, updateKind(args.update) === 'replacement', args.update);
   }
   return {
     lastErrorObject: { n: 1, updatedExisting: true },

@@ -74,7 +74,7 @@ describe.each(drivers)('change stream conformance ($name)', (driver) => {
     expect(del).not.toHaveProperty('fullDocument');
   });
 
-  it('describes updates by dotted path, appended elements and truncated arrays', async () => {
+  it('describes updates by dotted path, appended elements and pipeline-changed arrays', async () => {
     const coll = t.db.collection<any>('desc');
     await coll.insertOne({ _id: 1, address: { city: 'Paris', zip: '1' }, tags: ['a', 'b'], list: [1, 2, 3] });
     const stream = await open(coll);
@@ -87,10 +87,13 @@ describe.each(drivers)('change stream conformance ($name)', (driver) => {
       removedFields: [],
       truncatedArrays: [],
     });
+    // MongoDB 7.0 diffs a pipeline update's documents (document_diff_calculator.cpp) and logs a sub-diff
+    // only when it is smaller than the value: `{a: true, l: 1}` is not smaller than `[1]`, so the array is
+    // listed whole (update-description.test.ts has the truncation case).
     expect(b!['updateDescription']).toEqual({
-      updatedFields: {},
+      updatedFields: { list: [1] },
       removedFields: [],
-      truncatedArrays: [{ field: 'list', newSize: 1 }],
+      truncatedArrays: [],
     });
   });
 
