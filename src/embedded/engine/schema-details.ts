@@ -8,7 +8,14 @@
  * the caller reports a minimal object rather than a partial or invented one.
  */
 import { multipleOfError } from './multiple-of.js';
-import { asNumber, matchesSchema, typeMatches } from './schema.js';
+import {
+  asNumber,
+  encryptedBytes,
+  encryptedTypeMatches,
+  hasField,
+  matchesSchema,
+  typeMatches,
+} from './schema.js';
 import { bsonTypeName, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 
@@ -30,9 +37,14 @@ const EXPLAINED = new Set([
   'maxItems',
   'uniqueItems',
   'items',
+  'additionalItems',
+  'encrypt',
   'properties',
   'additionalProperties',
   'required',
+  'minProperties',
+  'maxProperties',
+  'dependencies',
   'allOf',
   'anyOf',
   'oneOf',
@@ -83,27 +95,25 @@ function restrictionErrors(schema: Doc, value: unknown, errors: Doc[]): void {
     const length = [...value].length;
     if (typeof schema['pattern'] === 'string' && !new RegExp(schema['pattern'], 'u').test(value))
       leaf('pattern', 'regular expression did not match');
-    if (typeof schema['maxLength'] === 'number' && length > schema['maxLength'])
-      leaf('maxLength', STRING_LENGTH);
-    if (typeof schema['minLength'] === 'number' && length < schema['minLength'])
-      leaf('minLength', STRING_LENGTH);
+    if (length > (asNumber(schema['maxLength']) ?? Infinity)) leaf('maxLength', STRING_LENGTH);
+    if (length < (asNumber(schema['minLength']) ?? 0)) leaf('minLength', STRING_LENGTH);
   }
   // json_schema_parser.cpp translates multipleOf after the string keywords, before maximum and minimum.
   const multipleOf = multipleOfError(schema, value);
   if (multipleOf) errors.push(multipleOf);
   const n = asNumber(value);
   if (n !== undefined) {
-    const max = schema['maximum'];
-    const min = schema['minimum'];
-    if (typeof max === 'number' && (schema['exclusiveMaximum'] === true ? n >= max : n > max))
+    const max = asNumber(schema['maximum']);
+    const min = asNumber(schema['minimum']);
+    if (max !== undefined && (schema['exclusiveMaximum'] === true ? n >= max : n > max))
       leaf('maximum', 'comparison failed');
-    if (typeof min === 'number' && (schema['exclusiveMinimum'] === true ? n <= min : n < min))
+    if (min !== undefined && (schema['exclusiveMinimum'] === true ? n <= min : n < min))
       leaf('minimum', 'comparison failed');
   }
   if (!Array.isArray(value)) return;
-  if (typeof schema['minItems'] === 'number' && value.length < schema['minItems'])
+  if (value.length < (asNumber(schema['minItems']) ?? 0))
     leaf('minItems', ARRAY_LENGTH, { numberOfItems: value.length });
-  if (typeof schema['maxItems'] === 'number' && value.length > schema['maxItems'])
+  if (value.length > (asNumber(schema['maxItems']) ?? Infinity))
     leaf('maxItems', ARRAY_LENGTH, { numberOfItems: value.length });
   if (schema['uniqueItems'] === true) {
     const seen = new Set<string>();
@@ -115,6 +125,7 @@ function restrictionErrors(schema: Doc, value: unknown, errors: Doc[]): void {
   }
   const items = schema['items'];
   if (items === undefined) return;
+  if (Array.isArray(items)) return itemListErrors(schema, items, value, errors);
   if (!isPlainObject(items)) throw new Unexplained();
   const itemIndex = value.findIndex((v) => !matchesSchema(items, v));
   if (itemIndex >= 0) {
@@ -126,6 +137,87 @@ function restrictionErrors(schema: Doc, value: unknown, errors: Doc[]): void {
       details: keywordErrors(items, value[itemIndex], false),
     });
   }
+}
+
+/**
+ * Errors of `items` as a list of schemas and of `additionalItems` after them. Each failing position is
+ * `{ itemIndex, details }` under one `items` error; doc_validation_error.cpp appends that index as a
+ * long (`InternalSchemaMatchArrayIndexMatchExpression::arrayIndex`), the others as ints.
+ */
+function itemListErrors(schema: Doc, items: unknown[], value: unknown[], errors: Doc[]): void {
+  if (!items.every(isPlainObject)) throw new Unexplained();
+  const failing = items.flatMap((sub, i) =>
+    i < value.length && !matchesSchema(sub, value[i])
+      ? [{ itemIndex: BigInt(i), details: keywordErrors(sub, value[i], false) }]
+      : [],
+  );
+  if (failing.length > 0) errors.push({ operatorName: 'items', details: failing });
+  const additional = schema['additionalItems'];
+  if (additional === false && value.length > items.length)
+    errors.push({
+      operatorName: 'additionalItems',
+      specifiedAs: { additionalItems: false },
+      reason: 'found additional items',
+      additionalItems: value.slice(items.length),
+    });
+  if (!isPlainObject(additional)) return;
+  const at = value.findIndex((v, i) => i >= items.length && !matchesSchema(additional, v));
+  if (at >= 0)
+    errors.push({
+      operatorName: 'additionalItems',
+      ...annotations(additional),
+      reason: 'At least one additional item did not match the sub-schema',
+      itemIndex: at,
+      details: keywordErrors(additional, value[at], false),
+    });
+}
+
+/**
+ * The error of `encrypt` for a present, non-root `value` (translateEncryptionKeywords' two expressions;
+ * the BinData type it implies reports nothing of its own).
+ */
+function encryptErrors(schema: Doc, value: unknown, errors: Doc[]): void {
+  const encrypt = schema['encrypt'];
+  if (encrypt === undefined) return;
+  const bytes = encryptedBytes(value);
+  const bsonType = isPlainObject(encrypt) ? encrypt['bsonType'] : undefined;
+  if (bytes === undefined) errors.push({ operatorName: 'encrypt', reason: 'value was not encrypted' });
+  else if (bsonType !== undefined && !encryptedTypeMatches(bytes, bsonType))
+    errors.push({ operatorName: 'encrypt', reason: 'encrypted value has wrong type' });
+}
+
+/**
+ * Errors of `minProperties`, `maxProperties` and `dependencies` for an object `value`, after `required`
+ * as translateObjectKeywords orders them. A failing dependency names its `conditionalProperty` and either
+ * the `missingProperties` of a list or the `details` of a schema.
+ */
+function propertyCountErrors(schema: Doc, value: Doc, top: boolean, errors: Doc[]): void {
+  const count = Object.keys(value).length;
+  for (const keyword of ['minProperties', 'maxProperties']) {
+    const limit = asNumber(schema[keyword]);
+    if (limit === undefined || (keyword === 'minProperties' ? count >= limit : count <= limit)) continue;
+    errors.push({
+      operatorName: keyword,
+      specifiedAs: { [keyword]: schema[keyword] },
+      reason: 'specified number of properties was not satisfied',
+      numberOfProperties: count,
+    });
+  }
+  const dependencies = schema['dependencies'];
+  if (dependencies === undefined) return;
+  if (!isPlainObject(dependencies)) throw new Unexplained();
+  const failing: Doc[] = [];
+  for (const [name, dependency] of Object.entries(dependencies)) {
+    if (!hasField(value, name)) continue;
+    if (Array.isArray(dependency)) {
+      const missing = dependency.filter((k: unknown) => typeof k === 'string' && !hasField(value, k));
+      if (missing.length > 0) failing.push({ conditionalProperty: name, missingProperties: missing });
+    } else if (isPlainObject(dependency) && !matchesSchema(dependency, value))
+      failing.push({ conditionalProperty: name, details: keywordErrors(dependency, value, top) });
+  }
+  // The `title`/`description` strings among the dependencies annotate the keyword's error.
+  if (failing.length > 0)
+    errors.push({ operatorName: 'dependencies', ...annotations(dependencies), failingDependencies: failing });
 }
 
 /** Errors of `properties`, `additionalProperties: false` and `required` for an object `value`. */
@@ -204,7 +296,11 @@ function keywordErrors(schema: Doc, value: unknown, top: boolean): Doc[] {
   const errors: Doc[] = [];
   // A root schema's scalar and array keywords never apply (MongoDB stores objects only).
   if (!top) restrictionErrors(schema, value, errors);
-  if (isPlainObject(value)) objectErrors(schema, value, errors);
+  if (!top) encryptErrors(schema, value, errors);
+  if (isPlainObject(value)) {
+    objectErrors(schema, value, errors);
+    propertyCountErrors(schema, value, top, errors);
+  }
   logicalErrors(schema, value, top, errors);
   const choices = schema['enum'];
   if (Array.isArray(choices)) {
@@ -237,8 +333,9 @@ function keywordErrors(schema: Doc, value: unknown, top: boolean): Doc[] {
  */
 export function jsonSchemaDetails(schema: Doc, doc: Doc): Doc | undefined {
   try {
-    if (!typeMatches(doc, schema['bsonType'], schema['type'])) {
-      // A root type that excludes objects compiles to an always-false expression in MongoDB.
+    if (!typeMatches(doc, schema['bsonType'], schema['type']) || schema['encrypt'] !== undefined) {
+      // A root type that excludes objects (`encrypt` implies BinData) compiles to an always-false
+      // expression in MongoDB.
       return {
         operatorName: '$jsonSchema',
         specifiedAs: { $jsonSchema: schema },

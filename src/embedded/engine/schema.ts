@@ -1,12 +1,15 @@
 /**
- * `$jsonSchema` (MongoDB's JSON Schema draft 4 dialect with `bsonType`), the subset used by collection
- * validators and queries: bsonType/type, required, properties, additionalProperties, patternProperties,
- * enum, minimum/maximum (+exclusive), multipleOf, minLength/maxLength, pattern, items, minItems/maxItems,
- * uniqueItems, allOf/anyOf/oneOf/not.
+ * `$jsonSchema` matching (MongoDB's JSON Schema draft 4 dialect with `bsonType`), for collection validators
+ * and queries: bsonType/type, encrypt, required, properties, additionalProperties, patternProperties,
+ * minProperties/maxProperties, dependencies, enum, minimum/maximum (+exclusive), multipleOf,
+ * minLength/maxLength, pattern, items, additionalItems, minItems/maxItems, uniqueItems,
+ * allOf/anyOf/oneOf/not. A keyword for one BSON type leaves values of other types alone, as the
+ * restrictions `json_schema_parser.cpp` builds (`makeRestriction`) do; the schema is checked beforehand
+ * (json-schema-*.ts), so this only matches.
  */
 import { numberKind } from './arithmetic.js';
 import { isMultipleOf } from './multiple-of.js';
-import { bsonTypeName, hasType, isPlainObject, keyOf } from './values.js';
+import { bsonTag, bsonTypeName, hasType, isPlainObject, keyOf, TYPE_NUMBERS } from './values.js';
 import type { Doc } from './values.js';
 
 const JSON_TYPES: Record<string, string[]> = {
@@ -44,47 +47,131 @@ export function asNumber(value: unknown): number | undefined {
   return Number.isNaN(n) ? undefined : n;
 }
 
+/** True when `doc` has its own field `name` (a stored document never holds `undefined`). */
+export function hasField(doc: Doc, name: string): boolean {
+  return Object.hasOwn(doc, name) && doc[name] !== undefined;
+}
+
+/** BSON type codes of the `$type` aliases, plus the two `TYPE_NUMBERS` leaves out. */
+const TYPE_CODES: Record<string, number[]> = {
+  ...Object.fromEntries(Object.entries(TYPE_NUMBERS).map(([code, alias]) => [alias, [Number(code)]])),
+  dbPointer: [12],
+  javascriptWithScope: [15],
+  number: [1, 16, 18, 19],
+};
+
+/**
+ * The bytes of a BinData of subtype 6 (`BinDataType::Encrypt`), or undefined for any other value: what
+ * `encrypt` requires (`InternalSchemaBinDataSubTypeExpression`, plus the BinData type `_parse` implies).
+ */
+export function encryptedBytes(value: unknown): Uint8Array | undefined {
+  if (bsonTag(value) !== 'Binary') return undefined;
+  const bin = value as { sub_type: number; buffer: Uint8Array; position: number };
+  return bin.sub_type === 6 ? bin.buffer.subarray(0, bin.position) : undefined;
+}
+
+/**
+ * True when encrypted `bytes` hold a value of one of the types `encrypt.bsonType` names
+ * (`InternalSchemaBinDataEncryptedTypeExpression`): an 18-byte `FleBlobHeader` at least (subtype byte,
+ * 16-byte key id, original BSON type byte) of the deterministic (1) or random (2) kind.
+ */
+export function encryptedTypeMatches(bytes: Uint8Array, bsonType: unknown): boolean {
+  if (bytes.length < 18 || (bytes[0] !== 1 && bytes[0] !== 2)) return false;
+  // The type byte is an int8: minKey is stored as 0xff.
+  const original = (bytes[17]! << 24) >> 24;
+  const aliases = Array.isArray(bsonType) ? (bsonType as unknown[]) : [bsonType];
+  return aliases.some((a) => typeof a === 'string' && (TYPE_CODES[a] ?? []).includes(original));
+}
+
+/** `encrypt`: a BinData of subtype 6, of the original type `encrypt.bsonType` names when given. */
+function matchesEncrypt(encrypt: unknown, value: unknown): boolean {
+  const bytes = encryptedBytes(value);
+  if (bytes === undefined) return false;
+  const bsonType = isPlainObject(encrypt) ? encrypt['bsonType'] : undefined;
+  return bsonType === undefined || encryptedTypeMatches(bytes, bsonType);
+}
+
+/**
+ * `items` and `additionalItems` for an array: a list of schemas applies by position
+ * (`InternalSchemaMatchArrayIndexMatchExpression`, an index past the end passes) and `additionalItems`
+ * to every element after them (`InternalSchemaAllElemMatchFromIndexMatchExpression`: `false` allows none);
+ * a single schema applies to every element and leaves `additionalItems` without effect.
+ */
+function matchesItems(schema: Doc, value: unknown[]): boolean {
+  const items = schema['items'];
+  if (isPlainObject(items)) return value.every((v) => matchesSchema(items, v));
+  if (!Array.isArray(items)) return true;
+  if (!items.every((s: unknown, i) => i >= value.length || (isPlainObject(s) && matchesSchema(s, value[i]))))
+    return false;
+  const additional = schema['additionalItems'];
+  const rest = value.slice(items.length);
+  if (additional === false) return rest.length === 0;
+  return !isPlainObject(additional) || rest.every((v) => matchesSchema(additional, v));
+}
+
+/**
+ * `minProperties` and `maxProperties` (`InternalSchemaMin/MaxPropertiesMatchExpression`: every field
+ * counts, `_id` too at the top level), then `dependencies`: when a named field is present, a list names
+ * fields that must be present too and a schema must match the whole object
+ * (`InternalSchemaCondMatchExpression` with an always-true else branch). A string entry is an annotation.
+ */
+function matchesPropertyCounts(schema: Doc, value: Doc): boolean {
+  const count = Object.keys(value).length;
+  const min = asNumber(schema['minProperties']);
+  const max = asNumber(schema['maxProperties']);
+  if ((min !== undefined && count < min) || (max !== undefined && count > max)) return false;
+  const dependencies = isPlainObject(schema['dependencies']) ? schema['dependencies'] : {};
+  for (const [name, dependency] of Object.entries(dependencies)) {
+    if (!hasField(value, name)) continue;
+    if (
+      Array.isArray(dependency) &&
+      !dependency.every((k: unknown) => typeof k === 'string' && hasField(value, k))
+    )
+      return false;
+    if (isPlainObject(dependency) && !matchesSchema(dependency, value)) return false;
+  }
+  return true;
+}
+
 /** True when `value` satisfies `schema`. */
 export function matchesSchema(schema: Doc, value: unknown): boolean {
   if (!typeMatches(value, schema['bsonType'], schema['type'])) return false;
+  // A top-level `encrypt` implies a BinData root, which never matches (`_parse`'s always-false root).
+  if (schema['encrypt'] !== undefined && !matchesEncrypt(schema['encrypt'], value)) return false;
   if (Array.isArray(schema['enum']) && !schema['enum'].some((e: unknown) => keyOf(e) === keyOf(value)))
     return false;
   const n = asNumber(value);
   if (n !== undefined) {
-    const min = schema['minimum'];
-    const max = schema['maximum'];
-    if (typeof min === 'number' && (schema['exclusiveMinimum'] === true ? n <= min : n < min)) return false;
-    if (typeof max === 'number' && (schema['exclusiveMaximum'] === true ? n >= max : n > max)) return false;
+    // Limits may be any BSON number (a Long or Decimal128 limit is as binding as a double).
+    const min = asNumber(schema['minimum']);
+    const max = asNumber(schema['maximum']);
+    if (min !== undefined && (schema['exclusiveMinimum'] === true ? n <= min : n < min)) return false;
+    if (max !== undefined && (schema['exclusiveMaximum'] === true ? n >= max : n > max)) return false;
     if (schema['multipleOf'] !== undefined && !isMultipleOf(value, schema['multipleOf'])) return false;
   }
   if (typeof value === 'string') {
-    if (typeof schema['minLength'] === 'number' && [...value].length < schema['minLength']) return false;
-    if (typeof schema['maxLength'] === 'number' && [...value].length > schema['maxLength']) return false;
+    const length = [...value].length;
+    if (length < (asNumber(schema['minLength']) ?? 0)) return false;
+    if (length > (asNumber(schema['maxLength']) ?? Infinity)) return false;
     if (typeof schema['pattern'] === 'string' && !new RegExp(schema['pattern'], 'u').test(value))
       return false;
   }
   if (Array.isArray(value)) {
-    if (typeof schema['minItems'] === 'number' && value.length < schema['minItems']) return false;
-    if (typeof schema['maxItems'] === 'number' && value.length > schema['maxItems']) return false;
+    if (value.length < (asNumber(schema['minItems']) ?? 0)) return false;
+    if (value.length > (asNumber(schema['maxItems']) ?? Infinity)) return false;
     if (schema['uniqueItems'] === true && new Set(value.map((v) => keyOf(v))).size !== value.length)
       return false;
-    const items = schema['items'];
-    if (isPlainObject(items) && !value.every((v) => matchesSchema(items, v))) return false;
-    if (
-      Array.isArray(items) &&
-      !items.every((s: unknown, i) => i >= value.length || (isPlainObject(s) && matchesSchema(s, value[i])))
-    )
-      return false;
+    if (!matchesItems(schema, value)) return false;
   }
   if (isPlainObject(value)) {
     if (
       Array.isArray(schema['required']) &&
-      !schema['required'].every((k: unknown) => typeof k === 'string' && value[k] !== undefined)
+      !schema['required'].every((k: unknown) => typeof k === 'string' && hasField(value, k))
     )
       return false;
     const props = isPlainObject(schema['properties']) ? schema['properties'] : {};
     for (const [k, s] of Object.entries(props)) {
-      if (value[k] !== undefined && isPlainObject(s) && !matchesSchema(s, value[k])) return false;
+      if (hasField(value, k) && isPlainObject(s) && !matchesSchema(s, value[k])) return false;
     }
     const patterns = isPlainObject(schema['patternProperties']) ? schema['patternProperties'] : {};
     for (const [p, s] of Object.entries(patterns)) {
@@ -95,11 +182,12 @@ export function matchesSchema(schema: Doc, value: unknown): boolean {
     const additional = schema['additionalProperties'];
     if (additional !== undefined && additional !== true) {
       const extra = Object.keys(value).filter(
-        (k) => !(k in props) && !Object.keys(patterns).some((p) => new RegExp(p, 'u').test(k)),
+        (k) => !Object.hasOwn(props, k) && !Object.keys(patterns).some((p) => new RegExp(p, 'u').test(k)),
       );
       if (additional === false && extra.length > 0) return false;
       if (isPlainObject(additional) && !extra.every((k) => matchesSchema(additional, value[k]))) return false;
     }
+    if (!matchesPropertyCounts(schema, value)) return false;
   }
   const sub = (key: string): Doc[] =>
     Array.isArray(schema[key]) ? (schema[key] as unknown[]).filter(isPlainObject) : [];
