@@ -2,11 +2,14 @@
  * Addition and multiplication across BSON's number types with MongoDB's result types, for `$inc`/`$mul`
  * and the aggregation operators that add or multiply: the widest operand type wins (int < long < double <
  * decimal); an int result that leaves 32 bits becomes a long, a long result that leaves 64 bits a double
- * (updates refuse it instead). Decimals are computed exactly, as MongoDB does; a double meeting a decimal
- * is first rounded to 15 significant digits, as MongoDB converts it.
+ * (updates refuse it instead). Decimals are computed as MongoDB's Decimal128 does: each step exact, then
+ * rounded to 34 significant digits, ties to even (decimal-round.ts); a double meeting a decimal is first
+ * rounded to 15 significant digits, as MongoDB converts it.
  */
 import { Decimal128, Double, Long } from 'bson';
 import { parseDecimal } from './decimal.js';
+import { divideDecimal as divideExactly } from './decimal-operations.js';
+import { decToParts, roundDec, roundParts, toDecimal128 } from './decimal-round.js';
 import { asDouble } from './numbers.js';
 import type { Dec } from './decimal.js';
 import { bsonTag, bsonTypeName } from './values.js';
@@ -80,8 +83,7 @@ export function toDec(value: unknown): Dec {
 }
 
 function fromDec(dec: Dec): Decimal128 {
-  if (typeof dec === 'string') return Decimal128.fromString(dec);
-  return Decimal128.fromStringWithRounding(`${dec.coef.toString()}E${dec.exp}`);
+  return toDecimal128(typeof dec === 'string' ? dec : roundParts(decToParts(dec)));
 }
 
 function addDec(a: Dec, b: Dec): Dec {
@@ -123,7 +125,10 @@ function combine(
   },
   identity: number,
 ): number | Double | Long | Decimal128 {
-  if (kind === 'decimal') return fromDec(values.map(toDec).reduce(ops.dec, toDec(identity)));
+  // Rounded after every step, as MongoDB adds (or multiplies) one operand after another.
+  if (kind === 'decimal') {
+    return fromDec(values.map(toDec).reduce((a, b) => roundDec(ops.dec(a, b)), toDec(identity)));
+  }
   if (kind === 'double') return asDouble(values.map((v) => Number(String(v))).reduce(ops.num, identity));
   const result = values.map((v) => BigInt(String(v))).reduce(ops.big, BigInt(identity));
   if (kind === 'int' && result >= INT32_MIN && result <= INT32_MAX) return Number(result);
@@ -194,22 +199,12 @@ export function subtract(a: unknown, b: unknown): number | Double | Long | Decim
   return add([a, negated]);
 }
 
-/** `value ÷ divisor` as a decimal, rounded to decimal128's 34 significant digits (for `$avg`). */
+/**
+ * `value ÷ divisor` as a decimal, rounded to decimal128's 34 significant digits, ties to even (`$avg`'s
+ * `total.divide(Decimal128(count))`).
+ */
 export function divideDecimal(value: unknown, divisor: number): Decimal128 {
-  const dec = toDec(value);
-  if (typeof dec === 'string') return fromDec(dec);
-  // 40 extra digits before the integer division, so that rounding to 34 digits sees the true quotient.
-  const dividend = dec.coef * 10n ** 40n;
-  let coef = dividend / BigInt(divisor);
-  let exp = dec.exp - 40;
-  // An exact quotient takes the dividend's exponent where it can (IEEE 754's preferred exponent).
-  if (coef * BigInt(divisor) === dividend) {
-    while (exp < dec.exp && coef % 10n === 0n) {
-      coef /= 10n;
-      exp++;
-    }
-  }
-  return fromDec({ coef, exp });
+  return toDecimal128(divideExactly(decToParts(toDec(value)), decToParts(toDec(divisor))));
 }
 
 /** A zero of `value`'s number type (what `$mul` leaves in a field that did not exist). */

@@ -17,6 +17,22 @@ export function parseDecimal(text: string): Dec {
   return { coef: sign === '-' ? -coef : coef, exp: Number(exponent) - fraction.length };
 }
 
+/**
+ * A finite double's exact value as a decimal (every double is one: m × 2^e is m × 5^−e × 10^e), the
+ * start of MongoDB's `Decimal128(double, kRoundTo34Digits)`.
+ */
+export function exactDouble(n: number): { coef: bigint; exp: number } {
+  if (n === 0) return { coef: 0n, exp: 0 };
+  // n = m × 2^-k exactly, with m an integer (at most 1074 doublings for the smallest subnormal).
+  let scaled = n;
+  let k = 0;
+  while (!Number.isInteger(scaled)) {
+    scaled *= 2;
+    k++;
+  }
+  return { coef: BigInt(scaled) * 5n ** BigInt(k), exp: -k };
+}
+
 /** The double a decimal is exactly equal to, or undefined when no double is (e.g. `0.1`). */
 export function decimalAsDouble(text: string): number | undefined {
   const dec = parseDecimal(text);

@@ -3,7 +3,8 @@
  * mingo only knows JS numbers: stored int64s are bson `Long`s and decimals `Decimal128`s. Comparisons and
  * most arithmetic get "plain" views in which each `Long` within ±2^53 is a JS number (numbers.ts);
  * addition, subtraction, multiplication, `$sum` and `$avg` are computed here with MongoDB's result types
- * (arithmetic.ts).
+ * (arithmetic.ts), and `$divide`, `$mod`, `$round`, `$trunc`, `$ceil`, `$floor` and `$abs` exactly, decimals
+ * and longs included (decimal-operators.ts).
  */
 import { evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
@@ -14,6 +15,8 @@ import { Decimal128, Long } from 'bson';
 import type { AccumulatorOp, ExpressionOp, QueryOp } from './operator-types.js';
 import { add, divideDecimal, multiply, numberKind, subtract, widestOf } from './arithmetic.js';
 import type { NumberKind } from './arithmetic.js';
+import { exactNumberOperators } from './decimal-operators.js';
+import { decimalAverageTotal, decimalSum } from './decimal-sum.js';
 import { modQuery } from './mod-query.js';
 import { asDouble, plainFields, plainNumbers } from './numbers.js';
 import { bsonTypeName } from './values.js';
@@ -135,6 +138,23 @@ function typedExpression(name: string, op: ExpressionOp): ExpressionOp {
 }
 
 /**
+ * An operator computed exactly (decimal-operators.ts); what that does not take (non-numbers, a wrong
+ * argument count) goes to mingo's operator through {@link typedExpression}, which reports the errors.
+ */
+function exactExpression(name: string): ExpressionOp {
+  const exact = exactNumberOperators[name]!;
+  const fallback = typedExpression(name, expressions[name]!);
+  return (obj, expr, options) => {
+    // An array operand lists the arguments; anything else is the one argument (even an array it yields).
+    const args = Array.isArray(expr)
+      ? (evaluate(obj, expr, options) as unknown[])
+      : [evaluate(obj, expr, options)];
+    const result = exact(args);
+    return result === undefined ? fallback(obj, expr, options) : result;
+  };
+}
+
+/**
  * An operator whose arguments at `positions` are indexes or counts: those are seen as JS numbers (a stored
  * `Double(1)` or `Long(1)` index works), the others (arrays, strings) are handed on untouched so that
  * elements passed through keep their types.
@@ -180,18 +200,20 @@ function numericAccumulator(op: AccumulatorOp): AccumulatorOp {
 
 const isNumber = (value: unknown): boolean => numberKind(value) !== undefined;
 
+const isDecimal = (value: unknown): boolean => numberKind(value) === 'decimal';
+
 /** `$sum` of the numbers among `values` (others are ignored, as in MongoDB); 0 when there are none. */
 function sum(values: unknown[]): unknown {
-  return add(values.filter(isNumber));
+  const numbers = values.filter(isNumber);
+  return numbers.some(isDecimal) ? decimalSum(numbers) : add(numbers);
 }
 
 /** `$avg` of the numbers among `values`: a decimal when one is a decimal, a double otherwise; null when none. */
 function average(values: unknown[]): unknown {
   const numbers = values.filter(isNumber);
   if (numbers.length === 0) return null;
-  const total = add(numbers);
-  if (numberKind(total) !== 'decimal') return asDouble(Number(String(total)) / numbers.length);
-  return divideDecimal(total, numbers.length);
+  if (numbers.some(isDecimal)) return divideDecimal(decimalAverageTotal(numbers), numbers.length);
+  return asDouble(Number(String(add(numbers))) / numbers.length);
 }
 
 /**
@@ -241,6 +263,7 @@ export const numberExpressions: Record<string, ExpressionOp> = {
   ...Object.fromEntries(
     Object.keys(RESULT_KIND).map((name) => [name, typedExpression(name, expressions[name]!)]),
   ),
+  ...Object.fromEntries(Object.keys(exactNumberOperators).map((name) => [name, exactExpression(name)])),
   ...Object.fromEntries(
     Object.entries(INDEX_ARGUMENTS).map(([name, at]) => [name, numericArguments(expressions[name]!, at)]),
   ),
