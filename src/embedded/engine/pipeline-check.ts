@@ -5,6 +5,7 @@
  * MongoDB's code and message even on an empty collection, and so does a read of a variable not defined
  * where it stands (variable-scope.ts). Sub-pipelines (`$facet`, `$lookup`, `$unionWith`) are checked too.
  */
+import { checkAddFieldsPaths } from './add-fields-check.js';
 import { bsonText } from './bson-text.js';
 import { checkExpression, isExpressionOperator } from './expression-check.js';
 import { checkFieldPath } from './field-path.js';
@@ -161,15 +162,16 @@ function checkGroup(spec: unknown, scope: VariableScope): void {
   if (!('_id' in spec)) fail(15955, 'a group specification must include an _id');
 }
 
-/** `$addFields` and `$set`: an object of field paths and expressions (nested objects are field specs). */
+/**
+ * `$addFields` and `$set`: an object of field paths and expressions (nested objects are field specs).
+ * MongoDB validates every path of the spec (add-fields-check.ts) before it parses any expression.
+ */
 function checkAddFields(stage: string, spec: unknown, scope: VariableScope): void {
   if (!isPlainObject(spec))
     fail(40272, `${stage} specification stage must be an object, got ${bsonTypeName(spec)}`);
   const prefix = `Invalid ${stage} :: caused by :: `;
-  for (const [field, value] of Object.entries(spec)) {
-    checkFieldPath(field, prefix);
-    checkExpression(value, prefix, scope);
-  }
+  checkAddFieldsPaths(spec, prefix);
+  for (const value of Object.values(spec)) checkExpression(value, prefix, scope);
 }
 
 /** `$unset`: a path or a non-empty array of paths, none of them a prefix of another. */
