@@ -7,7 +7,6 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BSON } from 'bson';
@@ -15,12 +14,9 @@ import { MongoClient } from 'mongodb';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DataFileError, repairDataDirectory, startEmbeddedServer } from 'plume/embedded';
 import type { EmbeddedServer } from 'plume/embedded';
+import { tempDir } from '../support/temp-dir.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'plume-damage-'));
-}
 
 /** Every file of a directory (recursively) with the hash of its bytes. */
 function contents(dir: string): Record<string, string> {
@@ -66,7 +62,7 @@ async function serverWith(dbPath: string, n: number): Promise<EmbeddedServer> {
 
 /** A crash image: the files of a running server's directory, copied as they are on disk. */
 function crashImage(dbPath: string): string {
-  const copy = tempDir();
+  const copy = tempDir('plume-damage-');
   for (const file of fs.readdirSync(dbPath)) {
     if (file !== 'mongod.lock') fs.copyFileSync(path.join(dbPath, file), path.join(copy, file));
   }
@@ -96,7 +92,7 @@ describe('damaged data files (embedded only)', () => {
   });
 
   it('refuses to start on a flipped byte mid-snapshot, writes nothing, and repairs on request', async () => {
-    const dbPath = tempDir();
+    const dbPath = tempDir('plume-damage-');
     await (await serverWith(dbPath, 900)).stop(); // stop() compacts: all 900 are in the snapshot
     const snapshot = path.join(dbPath, 'snapshot.bson');
     const flipped = Math.floor(fs.statSync(snapshot).size / 2);
@@ -122,7 +118,7 @@ describe('damaged data files (embedded only)', () => {
   });
 
   it('refuses to start on a flipped byte mid-journal, and `plume-db --repair` salvages the rest', async () => {
-    const dbPath = tempDir();
+    const dbPath = tempDir('plume-damage-');
     const running = await serverWith(dbPath, 50); // each insert is one fsynced journal record
     servers.push(running);
     const image = crashImage(dbPath);
@@ -150,7 +146,7 @@ describe('damaged data files (embedded only)', () => {
   });
 
   it('drops a torn final journal record (never acknowledged) and keeps every record before it', async () => {
-    const dbPath = tempDir();
+    const dbPath = tempDir('plume-damage-');
     servers.push(await serverWith(dbPath, 20));
     const image = crashImage(dbPath);
     const journal = journalOf(image);
@@ -161,7 +157,7 @@ describe('damaged data files (embedded only)', () => {
   });
 
   it('refuses a complete final journal record whose checksum does not match', async () => {
-    const dbPath = tempDir();
+    const dbPath = tempDir('plume-damage-');
     servers.push(await serverWith(dbPath, 20));
     const image = crashImage(dbPath);
     const journal = journalOf(image);
@@ -172,7 +168,7 @@ describe('damaged data files (embedded only)', () => {
   });
 
   it('reads format-1 files (no checksums) and rewrites them in format 2', async () => {
-    const dbPath = tempDir();
+    const dbPath = tempDir('plume-damage-');
     const record = (doc: Record<string, unknown>) => Buffer.from(BSON.serialize(doc));
     fs.writeFileSync(
       path.join(dbPath, 'snapshot.bson'),

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Double, Long, MongoClient } from 'mongodb';
@@ -9,13 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedServer } from 'plume/embedded';
 import type { EmbeddedServer } from 'plume/embedded';
 import { parseArgs } from '../../src/embedded/cli.js';
+import { tempDir } from '../support/temp-dir.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
-
-function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'plume-db-'));
-}
 
 /** Runs `node [nodeArgs] file args` and resolves the first line it prints. */
 function runNode(
@@ -56,7 +52,7 @@ describe('persistence (embedded only)', () => {
   });
 
   it('keeps documents, indexes and collection options across restarts', async () => {
-    const dbPath = tempDir();
+    const dbPath = tempDir('plume-db-');
     const first = await startEmbeddedServer({ dbPath });
     await withClient(first.uri, async (client) => {
       const db = client.db('app');
@@ -92,14 +88,14 @@ describe('persistence (embedded only)', () => {
   });
 
   it('refuses a second server on a locked data directory', async () => {
-    const dbPath = tempDir();
+    const dbPath = tempDir('plume-db-');
     const first = await startEmbeddedServer({ dbPath });
     servers.push(first);
     await expect(startEmbeddedServer({ dbPath })).rejects.toThrow(/locked/);
   });
 
   it('ignores a torn record at the end of the journal', async () => {
-    const dbPath = tempDir();
+    const dbPath = tempDir('plume-db-');
     const first = await startEmbeddedServer({ dbPath });
     await withClient(first.uri, (client) =>
       client
@@ -116,7 +112,7 @@ describe('persistence (embedded only)', () => {
   });
 
   it('loses no acknowledged write when the process is killed', async () => {
-    const dbPath = tempDir();
+    const dbPath = tempDir('plume-db-');
     const { child, firstLine } = runNode(
       ['--conditions=source', '--import', 'tsx'],
       path.join(here, 'fixtures/crash-child.ts'),

@@ -5,13 +5,11 @@
  * commands refused with CommandNotSupportedOnView (166, "Namespace <ns> is a view, not a collection",
  * MongoDB's AutoGetCollection). Each case names its source.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MongoClient } from 'mongodb';
 import { startEmbeddedServer } from 'plume/embedded';
 import { connect, drivers, external, failure } from '../helpers.js';
+import { tempDir } from '../../support/temp-dir.js';
 
 const people = [
   { _id: 1, name: 'ann', age: 31, team: 'red' },
@@ -202,7 +200,7 @@ describe.each(drivers)('views ($name)', (driver) => {
 
 describe.skipIf(external)('views across a restart (embedded only)', () => {
   it('keeps a view definition in the data directory', async () => {
-    const dbPath = fs.mkdtempSync(path.join(os.tmpdir(), 'plume-views-'));
+    const dbPath = tempDir('plume-views-');
     const run = async <T>(fn: (client: MongoClient) => Promise<T>): Promise<T> => {
       const server = await startEmbeddedServer({ dbPath });
       const client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 5000 });
