@@ -1,10 +1,10 @@
 /**
  * A query parsed as MongoDB parses it before it reads any document: the filter (filter-check.ts, with its
- * `$expr` clauses) and a find projection's expressions (find-projection-check.ts), both in the scope of
+ * `$expr` clauses) and a find projection (project-check.ts: its expressions, its kind, its paths), both in the scope of
  * the command's `let` names, so that a read of any other variable is 17276 even on an empty collection.
  */
 import { checkFilter } from './filter-check.js';
-import { checkFindProjection } from './find-projection-check.js';
+import { checkFindProjectionShape } from './project-check.js';
 import { prepareFilter } from './query.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -30,11 +30,11 @@ export function parseFilter(rawFilter: unknown, variables: Doc | undefined): Doc
  * Parses a find's filter and projection as MongoDB does before it reads any document (so also when the
  * collection does not exist): the filter, then the projection's expressions, both in the scope of
  * `variables`' names.
- * @throws CommandError as `checkFilter`/`prepareFilter` and `checkFindProjection` do (17276 for an undefined
+ * @throws CommandError as `checkFilter`/`prepareFilter` and `checkFindProjectionShape` do (17276 for an undefined
  * variable, 168 for an unknown expression operator …).
  */
 export function parseFind(filter: unknown, projection: Doc | undefined, variables?: Doc): Doc {
   const prepared = parseFilter(filter, variables);
-  if (projection) checkFindProjection(projection, letScope(variables));
+  if (projection) checkFindProjectionShape(projection, letScope(variables));
   return prepared;
 }

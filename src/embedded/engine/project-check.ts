@@ -1,33 +1,35 @@
 /**
- * A `$project` stage checked as MongoDB's projection parser checks it: at least one field, field paths
- * without `$` parts or positional `.$`, no empty sub-projection, known operators, and either inclusion or
- * exclusion (computed fields count as inclusion; `_id` may be excluded from an inclusion), and no two
- * fields at the same path or at a path and one under it.
+ * A projection checked as MongoDB's projection parser checks it (projection_parser.cpp), for `$project`
+ * and for find: at least one field (`$project`), field paths without `$` parts, no empty sub-projection,
+ * known operators, and either inclusion or exclusion (computed fields and literals count as inclusion;
+ * `_id` may be excluded from an inclusion), and no two fields at the same path or at a path and one under
+ * it. Find adds its own operators (`$slice`, `$elemMatch`, `$meta`) and positional paths (`a.$`).
  */
+import { numberKind } from './arithmetic.js';
+import { bsonText, elementText } from './bson-text.js';
 import { checkExpression, isExpressionOperator } from './expression-check.js';
 import { checkFieldPath } from './field-path.js';
-import { isPlainObject } from './values.js';
+import { bsonTypeName, isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import type { VariableScope } from './variable-scope.js';
-import { CommandError } from '../errors.js';
+import { CommandError, ErrorCodes } from '../errors.js';
 
-const PREFIX = 'Invalid $project :: caused by :: ';
-
-function fail(code: number, message: string): never {
-  throw new CommandError(code, PREFIX + message);
+/** How a projection is read: by `$project` (its messages after a prefix) or by find (find-only operators). */
+interface Policy {
+  find: boolean;
+  prefix: string;
+  scope?: VariableScope;
 }
 
 type Kind = 'inclusion' | 'exclusion';
 
-/** Records the kind a field asks for; the first field that is not `_id` decides for the projection. */
-function record(state: { kind?: Kind }, path: string, kind: Kind, computed: boolean): void {
-  if (path === '_id' && !computed) return;
-  state.kind ??= kind;
-  if (state.kind === kind) return;
-  if (computed) fail(31252, 'Cannot use expression other than $meta in exclusion projection');
-  if (kind === 'exclusion') fail(31254, `Cannot do exclusion on field ${path} in inclusion projection`);
-  fail(31253, `Cannot do inclusion on field ${path} in exclusion projection`);
+/** What the parse has learnt so far: the kind the first field other than a top-level `_id` decided. */
+interface State {
+  kind?: Kind;
 }
+
+/** `$`-names a field path may hold (DBRef fields): a find's `{ a: { $id: 1 } }` is a sub-projection. */
+const DBREF_FIELDS = new Set(['$id', '$ref', '$db']);
 
 /**
  * The tree MongoDB's projection parser builds (projection_ast.h): an inner node maps field names to the
@@ -41,18 +43,18 @@ type Inner = Map<string, Inner | 'leaf'>;
  * print it), creating inner nodes on the way. 31250 when something is already at `path`, 31249 when a
  * leaf stands on the way (its "remaining portion" is the path without its first part, wherever the leaf).
  */
-function addNode(root: Inner, path: string, child: Inner | 'leaf'): void {
+function addNode(root: Inner, path: string, child: Inner | 'leaf', policy: Policy): void {
   const parts = path.split('.');
   let node = root;
   for (const [i, part] of parts.entries()) {
     const existing = node.get(part);
     if (i === parts.length - 1) {
-      if (existing !== undefined) fail(31250, `Path collision at ${path}`);
+      if (existing !== undefined) fail(policy, 31250, `Path collision at ${path}`);
       node.set(part, child);
       return;
     }
     if (existing === 'leaf') {
-      fail(31249, `Path collision at ${path} remaining portion ${parts.slice(1).join('.')}`);
+      fail(policy, 31249, `Path collision at ${path} remaining portion ${parts.slice(1).join('.')}`);
     }
     if (existing === undefined) {
       const inner: Inner = new Map();
@@ -64,68 +66,164 @@ function addNode(root: Inner, path: string, child: Inner | 'leaf'): void {
   }
 }
 
+function fail(policy: Policy, code: number, message: string): never {
+  throw new CommandError(code, policy.prefix + message);
+}
+
+/**
+ * The kind an inclusion or exclusion flag asks for (parseInclusion / parseExclusion). Their messages
+ * name the field as its sub-projection spells it (`{ a: 0, o: { p: 1 } }` names `p`), not its full path.
+ */
+function recordFlag(state: State, field: string, isRoot: boolean, kind: Kind, policy: Policy): void {
+  if (field === '_id' && isRoot) return;
+  if (state.kind !== undefined && state.kind !== kind) {
+    if (kind === 'exclusion')
+      fail(policy, 31254, `Cannot do exclusion on field ${field} in inclusion projection`);
+    fail(policy, 31253, `Cannot do inclusion on field ${field} in exclusion projection`);
+  }
+  state.kind = kind;
+}
+
+/** A literal (parseLiteral): an inclusion, 31310 in an exclusion, naming the element as MongoDB prints it. */
+function recordLiteral(state: State, field: string, value: unknown, policy: Policy): void {
+  if (state.kind === 'exclusion') {
+    fail(policy, 31310, `Cannot use an expression ${elementText(field, value)} in an exclusion projection`);
+  }
+  state.kind = 'inclusion';
+}
+
+/** An operator expression other than `$meta` (attemptToParseGenericExpression): refused in an exclusion. */
+function recordExpression(state: State, policy: Policy, context = ''): void {
+  if (state.kind === 'exclusion') {
+    fail(policy, 31252, `${context}Cannot use expression other than $meta in exclusion projection`);
+  }
+  state.kind = 'inclusion';
+}
+
+/** Why a find `$slice` argument is not the find syntax (attemptToParseFindSlice), as a Status prints. */
+function findSliceFailure(arg: unknown): string | undefined {
+  if (numberKind(arg) !== undefined) return undefined;
+  if (!Array.isArray(arg)) return 'Location31273: $slice only supports numbers and [skip, limit] arrays';
+  if (arg.length !== 2) return 'Location31272: $slice array argument should be of form [skip, limit]';
+  const [skip, limit] = arg as [unknown, unknown];
+  if (numberKind(skip) === undefined)
+    return `Location31257: $slice expects the skip argument to be a number, got ${bsonTypeName(skip)}`;
+  if (numberKind(limit) === undefined)
+    return `Location31258: $slice expects the limit argument to be a number, got ${bsonTypeName(limit)}`;
+  const n = Math.trunc(Number(String(limit)));
+  if (!(n > 0)) return `Location31259: $slice limit must be positive, got ${n}`;
+  return undefined;
+}
+
+/**
+ * A find `$slice`: the find syntax is a leaf that decides no kind; anything else is read as the
+ * expression `$slice`, refused in an exclusion with the context MongoDB adds when both syntaxes fail.
+ */
+function findSlice(value: Doc, state: State, policy: Policy): void {
+  const failure = findSliceFailure(value['$slice']);
+  if (failure === undefined) return;
+  const context =
+    `Invalid $slice syntax. The given syntax ${bsonText(value)} did not match the find() syntax because :: ` +
+    `${failure} :: The given syntax did not match the expression $slice syntax. :: caused by :: `;
+  recordExpression(state, policy, context);
+}
+
 /**
  * The inner node a sub-projection `{ path: { … } }` adds its fields to: the one already at `path`
  * (findLastInnerNodeOnPath, so `{ 'a.b': 1, a: { c: 1 } }` shares `a`), else a new one (which collides
  * with a leaf at or on `path`).
  */
-function subProjectionNode(parent: Inner, path: string): Inner {
+function subProjectionNode(parent: Inner, path: string, policy: Policy): Inner {
   let node: Inner | 'leaf' | undefined = parent;
   for (const part of path.split('.')) node = node instanceof Map ? node.get(part) : undefined;
   if (node instanceof Map) return node;
   const inner: Inner = new Map();
-  addNode(parent, path, inner);
+  addNode(parent, path, inner, policy);
   return inner;
 }
 
-function walk(spec: Doc, parent: string, state: { kind?: Kind }, node: Inner, scope?: VariableScope): void {
+/** A sub-object that is one operator (`{ $add: … }`): true when it was one, false for a sub-projection. */
+function operatorField(field: string, value: Doc, node: Inner, state: State, policy: Policy): boolean {
+  const operator = Object.keys(value)[0]!;
+  if (policy.find && (operator === '$slice' || operator === '$elemMatch')) {
+    if (operator === '$slice') findSlice(value, state, policy);
+    addNode(node, field, 'leaf', policy);
+    return true;
+  }
+  if (!policy.find && operator === '$elemMatch') {
+    fail(policy, ErrorCodes.InvalidPipelineOperator, 'Cannot use $elemMatch in this context');
+  }
+  if (!isExpressionOperator(operator)) {
+    if (policy.find && DBREF_FIELDS.has(operator)) return false;
+    fail(policy, 31325, `Unknown expression ${operator}`);
+  }
+  // An expression other than $meta is refused in an exclusion before it is parsed, and placed after.
+  if (operator !== '$meta') {
+    recordExpression(state, policy);
+    checkExpression(value, policy.prefix, policy.scope);
+  }
+  addNode(node, field, 'leaf', policy);
+  return true;
+}
+
+function walk(spec: Doc, isRoot: boolean, state: State, node: Inner, policy: Policy): void {
   for (const [field, value] of Object.entries(spec)) {
-    checkFieldPath(field, PREFIX, true);
-    const path = parent ? `${parent}.${field}` : field;
-    if (typeof value === 'number' || typeof value === 'boolean') {
-      addNode(node, field, 'leaf');
-      record(state, path, value === 0 || value === false ? 'exclusion' : 'inclusion', false);
+    // A find's positional `a.$` stands at `a` (its own checks are where it is applied).
+    const positional = policy.find && field.endsWith('.$');
+    const nodePath = positional ? field.slice(0, -2) : field;
+    if (!policy.find) checkFieldPath(field, policy.prefix, true);
+    if (typeof value === 'boolean' || numberKind(value) !== undefined) {
+      addNode(node, nodePath, 'leaf', policy);
+      const excludes = value === false || Number(String(value)) === 0;
+      recordFlag(state, field, isRoot, excludes ? 'exclusion' : 'inclusion', policy);
       continue;
     }
     if (!isPlainObject(value)) {
-      checkExpression(value, PREFIX, scope);
-      addNode(node, field, 'leaf');
-      record(state, path, 'inclusion', true);
+      checkExpression(value, policy.prefix, policy.scope);
+      addNode(node, nodePath, 'leaf', policy);
+      recordLiteral(state, field, value, policy);
       continue;
     }
     const keys = Object.keys(value);
     if (keys.length === 0)
-      fail(51270, 'An empty sub-projection is not a valid value. Found empty object at path');
-    const operator = keys[0]!;
-    if (!operator.startsWith('$') || keys.length > 1) {
-      // Not an expression: a sub-projection, whose node is placed before its fields are parsed.
-      const inner = subProjectionNode(node, field);
-      if (operator.startsWith('$')) {
-        fail(16410, "FieldPath field names may not start with '$'. Consider using $getField or $setField.");
-      }
-      walk(value, path, state, inner, scope);
+      fail(policy, 51270, 'An empty sub-projection is not a valid value. Found empty object at path');
+    if (keys.length === 1 && keys[0]!.startsWith('$') && operatorField(field, value, node, state, policy))
       continue;
+    // Not an expression: a sub-projection, whose node is placed before its fields are parsed.
+    const inner = subProjectionNode(node, field, policy);
+    if (!policy.find && keys[0]!.startsWith('$')) {
+      fail(
+        policy,
+        16410,
+        "FieldPath field names may not start with '$'. Consider using $getField or $setField.",
+      );
     }
-    if (!isExpressionOperator(operator)) fail(31325, `Unknown expression ${operator}`);
-    // An expression other than $meta is refused in an exclusion before it is parsed, and placed after.
-    if (operator !== '$meta') {
-      record(state, path, 'inclusion', true);
-      checkExpression(value, PREFIX, scope);
-    }
-    addNode(node, field, 'leaf');
+    walk(value, false, state, inner, policy);
   }
 }
 
 /**
  * Checks a `$project` spec. Errors (message after `Invalid $project :: caused by :: `): 51272 (no field),
- * 51270 (an empty sub-projection), 31253/31254 (inclusion and exclusion mixed), 31252 (a computed field
- * in an exclusion), 31325 (an unknown operator), 31324/31394 (positional paths), 31249/31250 (two fields
- * at colliding paths: `{ a: 1, 'a.b': 1 }`), the field path errors of
- * `checkFieldPath` and the expression errors of `checkExpression` (17276 for a variable `scope` does not
- * define, when given).
+ * 51270 (an empty sub-projection), 31253/31254 (inclusion and exclusion mixed), 31252 (an operator
+ * expression in an exclusion), 31310 (a literal in an exclusion: `{ a: 0, b: 'x' }`), 31325 (an unknown
+ * operator), 168 (`$elemMatch`), 31324/31394 (positional paths), 31249/31250 (two fields at colliding
+ * paths: `{ a: 1, 'a.b': 1 }`), the field path errors of `checkFieldPath` and the expression errors of
+ * `checkExpression` (17276 for a variable `scope` does not define, when given).
  */
 export function checkProject(spec: unknown, scope?: VariableScope): void {
   if (!isPlainObject(spec)) throw new CommandError(15969, '$project specification must be an object');
-  if (Object.keys(spec).length === 0) fail(51272, 'projection specification must have at least one field');
-  walk(spec, '', {}, new Map(), scope);
+  const policy: Policy = { find: false, prefix: 'Invalid $project :: caused by :: ', scope };
+  if (Object.keys(spec).length === 0)
+    fail(policy, 51272, 'projection specification must have at least one field');
+  walk(spec, true, {}, new Map(), policy);
+}
+
+/**
+ * Checks a find projection in `scope` (the command's `let` names), before any document is read: the
+ * errors of `checkProject` without its prefix, with `$slice`, `$elemMatch` and `$meta` as find reads
+ * them (a `$slice` that is not `n` or `[skip, limit]` is the expression, 31252 in an exclusion, with
+ * MongoDB's "Invalid $slice syntax" context) and positional paths allowed. Field names are not checked.
+ */
+export function checkFindProjectionShape(projection: Doc, scope: VariableScope): void {
+  walk(projection, true, {}, new Map(), { find: true, prefix: '', scope });
 }

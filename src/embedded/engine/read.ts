@@ -2,7 +2,7 @@
  * Query execution: candidate selection (the `_id` map, then equality indexes, else a scan), matching
  * with the compiled mingo query, `$text`, and sort/skip/limit/projection. The filter and the projection
  * are parsed first, in the scope of the command's `let` names, as MongoDB parses them before it reads a
- * document (filter-check.ts, find-projection-check.ts).
+ * document (filter-check.ts, project-check.ts).
  */
 import { Aggregator } from 'mingo/aggregator';
 import type { CollectionState } from './collection.js';
@@ -209,7 +209,6 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
       ? Object.keys(projection)
       : undefined;
   if (projection && !metaFields) {
-    checkProjectionKind(projection);
     checkFindSlices(projection, docs.length > skip);
     const p: Doc = {};
     for (const [k, v] of Object.entries(integralSlices(projection))) {
@@ -256,25 +255,4 @@ function sortKeyError(field: string, value: unknown): CommandError {
   if (numberKind(value) === undefined)
     return new CommandError(15974, `Illegal key in $sort specification: ${elementText(field, value)}`);
   return new CommandError(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
-}
-
-/**
- * A find projection either includes or excludes fields (`_id` may be excluded from an inclusion); its
- * first other field decides which. @throws CommandError 31254 / 31253 as MongoDB does.
- */
-function checkProjectionKind(projection: Doc): void {
-  let kind: 'inclusion' | 'exclusion' | undefined;
-  for (const [field, value] of Object.entries(projection)) {
-    if (field === '_id') continue;
-    const excludes = value === 0 || value === false;
-    const includes = value === 1 || value === true || (typeof value === 'number' && value !== 0);
-    if (!excludes && !includes) continue; // expressions and $meta, $slice, $elemMatch
-    const current = excludes ? 'exclusion' : 'inclusion';
-    kind ??= current;
-    if (current !== kind) {
-      throw excludes
-        ? new CommandError(31254, `Cannot do exclusion on field ${field} in inclusion projection`)
-        : new CommandError(31253, `Cannot do inclusion on field ${field} in exclusion projection`);
-    }
-  }
 }
