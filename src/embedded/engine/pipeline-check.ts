@@ -189,8 +189,13 @@ function checkUnset(spec: unknown): void {
     for (const earlier of seen) {
       if (earlier === path || earlier.startsWith(`${path}.`))
         fail(31250, `${prefix}Path collision at ${path}`);
+      // MongoDB parses `$unset` as the exclusion projection `{ <path>: 0, … }`; its 31249 names the
+      // path without its first part (FieldPath::tail), whichever earlier path it met.
       if (path.startsWith(`${earlier}.`)) {
-        fail(31249, `${prefix}Path collision at ${path} remaining portion ${path.slice(earlier.length + 1)}`);
+        fail(
+          31249,
+          `${prefix}Path collision at ${path} remaining portion ${path.slice(path.indexOf('.') + 1)}`,
+        );
       }
     }
     seen.push(path);

@@ -240,6 +240,15 @@ const parseErrors: [string, unknown[], number, string][] = [
     31249,
     'Invalid $unset :: caused by :: Path collision at v.foo remaining portion foo',
   ],
+  // projection_parser.cpp, addNodeAtPathHelper: $unset is the exclusion projection { <path>: 0, … }, and
+  // 31249's "remaining portion" is path.tail(), the path without its first part, not without the path
+  // it collided with (document_source_project.cpp, buildExclusionProjectionSpecification).
+  [
+    '$unset of a dotted path and a path under it',
+    [{ $unset: ['v.a', 'v.a.b.c'] }],
+    31249,
+    'Invalid $unset :: caused by :: Path collision at v.a.b.c remaining portion a.b.c',
+  ],
   [
     '$unset of a path twice',
     [{ $unset: ['v', 'v'] }],
