@@ -14,6 +14,8 @@ import {
   encryptedTypeMatches,
   hasField,
   matchesSchema,
+  propertyMatches,
+  propertyValues,
   typeMatches,
 } from './schema.js';
 import { bsonTypeName, isPlainObject, keyOf } from './values.js';
@@ -227,8 +229,8 @@ function objectErrors(schema: Doc, value: Doc, errors: Doc[]): void {
   const failing: Doc[] = [];
   for (const [name, sub] of Object.entries(props ?? {})) {
     if (!isPlainObject(sub)) throw new Unexplained();
-    if (value[name] === undefined || matchesSchema(sub, value[name])) continue;
-    const details = keywordErrors(sub, value[name], false);
+    if (propertyMatches(value, name, sub)) continue;
+    const details = keywordErrors(sub, propertyValues(value, name)[0], false);
     if (details.length > 0) failing.push({ propertyName: name, ...annotations(sub), details });
   }
   if (failing.length > 0) errors.push({ operatorName: 'properties', propertiesNotSatisfied: failing });
@@ -245,7 +247,7 @@ function objectErrors(schema: Doc, value: Doc, errors: Doc[]): void {
   }
   const required = schema['required'];
   if (Array.isArray(required)) {
-    const missing = required.filter((k: unknown) => typeof k === 'string' && value[k] === undefined);
+    const missing = required.filter((k: unknown) => typeof k === 'string' && !hasField(value, k));
     if (missing.length > 0)
       errors.push({ operatorName: 'required', specifiedAs: { required }, missingProperties: missing });
   }

@@ -47,9 +47,46 @@ export function asNumber(value: unknown): number | undefined {
   return Number.isNaN(n) ? undefined : n;
 }
 
-/** True when `doc` has its own field `name` (a stored document never holds `undefined`). */
+/**
+ * The values a property name reaches in `doc`. MongoDB builds each `required`, `properties` and
+ * `dependencies` name into a match expression's path (`ExistsMatchExpression(name)`, `_parse(expCtx,
+ * name, …)` in json_schema_parser.cpp), so `a.b` is the path through `a` to `b`, not a field named
+ * `a.b`; as any path, it reaches into the documents of an array on its way (and a numeric part also
+ * indexes it), while a value it ends at is taken whole. A name without a dot reaches `doc[name]` only.
+ * Own fields only (a stored document never holds `undefined`).
+ */
+export function propertyValues(doc: Doc, name: string): unknown[] {
+  const parts = name.split('.');
+  const out: unknown[] = [];
+  const walk = (value: unknown, i: number): void => {
+    if (i === parts.length) {
+      out.push(value);
+      return;
+    }
+    const part = parts[i]!;
+    if (isPlainObject(value)) {
+      if (Object.hasOwn(value, part) && value[part] !== undefined) walk(value[part], i + 1);
+    } else if (Array.isArray(value)) {
+      if (/^\d+$/.test(part) && Number(part) < value.length) walk(value[Number(part)], i + 1);
+      for (const element of value) if (isPlainObject(element)) walk(element, i);
+    }
+  };
+  walk(doc, 0);
+  return out;
+}
+
+/** True when the property `name` (a path when dotted, see `propertyValues`) exists in `doc`. */
 export function hasField(doc: Doc, name: string): boolean {
-  return Object.hasOwn(doc, name) && doc[name] !== undefined;
+  return propertyValues(doc, name).length > 0;
+}
+
+/**
+ * True when property `name` of `doc` satisfies `schema` or is missing. A dotted name reaching several
+ * values passes when one of them matches, as a path's match expression does.
+ */
+export function propertyMatches(doc: Doc, name: string, schema: Doc): boolean {
+  const values = propertyValues(doc, name);
+  return values.length === 0 || values.some((v) => matchesSchema(schema, v));
 }
 
 /** BSON type codes of the `$type` aliases, plus the two `TYPE_NUMBERS` leaves out. */
@@ -171,7 +208,7 @@ export function matchesSchema(schema: Doc, value: unknown): boolean {
       return false;
     const props = isPlainObject(schema['properties']) ? schema['properties'] : {};
     for (const [k, s] of Object.entries(props)) {
-      if (hasField(value, k) && isPlainObject(s) && !matchesSchema(s, value[k])) return false;
+      if (isPlainObject(s) && !propertyMatches(value, k, s)) return false;
     }
     const patterns = isPlainObject(schema['patternProperties']) ? schema['patternProperties'] : {};
     for (const [p, s] of Object.entries(patterns)) {
