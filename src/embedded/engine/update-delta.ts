@@ -4,8 +4,8 @@
  * v2_log_builder.cpp). So `$set: {a: {b: 1}}` is one updated field `a` whatever `a` held; a path the
  * update creates is logged at its first new component with the whole new value; `$unset` logs a deleted
  * field (or, on an array element, the `null` left there: unset_node.cpp); `$push` that only appends logs
- * each new element by index, any other `$push` the whole array (push_node.cpp); `$pop`, `$pull`,
- * `$pullAll` and the arithmetic operators log the whole new value. A modifier that changes nothing logs
+ * each new element by index, any other `$push` the whole array (push_node.cpp); `$addToSet`, `$pop`,
+ * `$pull`, `$pullAll` and the arithmetic operators log the whole new value. A modifier that changes nothing logs
  * nothing. Rather than hooking each operator, the delta is read from the documents before and after,
  * guided by the update's paths: only the paths the update names are logged, each by its operator's rule.
  */
@@ -15,7 +15,7 @@ import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
 /** How an operator logs the path it names. */
-type LogRule = 'value' | 'unset' | 'push' | 'append';
+type LogRule = 'value' | 'unset' | 'push';
 
 interface Target {
   parts: string[];
@@ -31,12 +31,12 @@ type Change =
   | { type: 'delete' }
   | { type: 'sub'; sub: Delta };
 
+// `$addToSet` keeps ModifierNode's rule in 7.0: AddToSetNode answers kNormalUpdate, so the whole array
+// is logged (its addtoset_node_test.cpp expects `{u: {a: [0, 1]}}`); logging only the appended
+// elements came after 7.0 (SERVER-72941, resolved in the 7.1 cycle).
 const RULES: Record<string, LogRule> = {
   $unset: 'unset',
   $push: 'push',
-  // MongoDB 8 logs `$addToSet` as appended elements (addtoset_node.cpp); which release started is not
-  // established, so the engine keeps reporting appended elements by index.
-  $addToSet: 'append',
 };
 
 /** `$`, `$[]` and `$[name]` stand for array elements (one, all, or those the array filter picks). */
@@ -138,10 +138,9 @@ function changeAt(old: unknown, now: unknown, targets: Target[], depth: number):
  * kArrayAppendUpdate: a non-empty array, no `$sort`, no `$position` within it, nothing sliced off).
  */
 function appendedFrom(target: Target, old: unknown, now: unknown): number | undefined {
-  if (target.rule !== 'push' && target.rule !== 'append') return undefined;
+  if (target.rule !== 'push') return undefined;
   if (!Array.isArray(old) || !Array.isArray(now) || now.length <= old.length) return undefined;
   if (!old.every((v, i) => sameBson(v, now[i]))) return undefined;
-  if (target.rule === 'append') return old.length;
   if (old.length === 0) return undefined;
   const spec = target.spec;
   if (isPlainObject(spec) && '$each' in spec) {

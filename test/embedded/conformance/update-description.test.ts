@@ -117,12 +117,26 @@ const cases: Case[] = [
     update: { $push: { arr: { $each: [3], $slice: -2 } } },
     expected: { updatedFields: { arr: [2, 3] }, ...none },
   },
+  // AddToSetNode (addtoset_node.cpp) keeps ModifierNode's logUpdate in 7.0: the whole array, as its
+  // addtoset_node_test.cpp of that era expects (`{$v: 2, diff: {u: {a: [0, 1]}}}` for [0] + 1). Logging
+  // only the appended elements (`sa: {a: true, u1: 1}`) is SERVER-72941, which came after 7.0.
   {
-    // Not established for 7.0 (MongoDB 8's addtoset_node.cpp logs appended elements): kept as before.
-    name: '$addToSet lists the added element by index',
+    name: '$addToSet lists the whole array',
     doc: { arr: [1, 2, 3] },
     update: { $addToSet: { arr: 4 } },
-    expected: { updatedFields: { 'arr.3': 4 }, ...none },
+    expected: { updatedFields: { arr: [1, 2, 3, 4] }, ...none },
+  },
+  {
+    name: '$addToSet with $each lists the whole array, also when it was empty',
+    doc: { arr: [] },
+    update: { $addToSet: { arr: { $each: [1, 2, 1] } } },
+    expected: { updatedFields: { arr: [1, 2] }, ...none },
+  },
+  {
+    name: '$addToSet on a nested array lists that array',
+    doc: { o: { tags: ['a'] } },
+    update: { $addToSet: { 'o.tags': 'b' } },
+    expected: { updatedFields: { 'o.tags': ['a', 'b'] }, ...none },
   },
   // $pop and $pull keep ModifierNode's logUpdate: the whole array, never truncatedArrays.
   {
