@@ -168,7 +168,7 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
         ErrorCodes.OperationNotSupportedInTransaction,
         `${out.kind} cannot be used in a transaction`,
       );
-    writeOut(engine, args.db, out.kind, out.spec, result);
+    writeOut(engine, args.db, out.kind, out.spec, result, args.variables);
     return [];
   }
   return result;

@@ -2,15 +2,20 @@
  * The `$out` and `$merge` stages: an aggregation's result written into a collection. `$out` replaces
  * the target (keeping its indexes) only once every document is known to be storable, like MongoDB's
  * temporary collection; `$merge` matches each document on its `on` fields and inserts, replaces,
- * merges, keeps or fails as `whenMatched`/`whenNotMatched` say.
+ * merges, keeps, fails or runs an update pipeline as `whenMatched`/`whenNotMatched` say.
  */
+import { evalExpr } from 'mingo/core';
+import type { Options } from 'mingo/types';
 import { recordWrite } from './change-record.js';
 import type { Collection } from './collection.js';
 import { duplicateKeyError } from './collection.js';
 import type { Engine } from './database.js';
 import { defaultIndexName } from './indexes.js';
+import { withSystemVariables } from './let-variables.js';
 import { checkStorable } from './limits.js';
+import { mingoOptions } from './mingo-options.js';
 import { matchDocs } from './read.js';
+import { applyUpdate } from './update.js';
 import { refuseView } from './views.js';
 import { insertOne } from './write.js';
 import { idFirst, isPlainObject, keyOf } from './values.js';
@@ -19,8 +24,9 @@ import { CommandError, ErrorCodes } from '../errors.js';
 
 /**
  * Writes an aggregation's result `docs` as its final `$out` (`spec`: a collection name or
- * `{ db, coll }`) or `$merge` (`{ into, on, whenMatched, whenNotMatched }`) stage asks, in database
- * `defaultDb` unless the spec names another.
+ * `{ db, coll }`) or `$merge` (`{ into, on, let, whenMatched, whenNotMatched }`) stage asks, in database
+ * `defaultDb` unless the spec names another; `variables` are the command's `let` values, which a
+ * `whenMatched` pipeline may read.
  * @throws CommandError BadValue (2) for a spec without a collection name, 166 for a view target, 13113
  * and DuplicateKey (11000) for `$merge`'s `fail` modes, and what the writes throw.
  */
@@ -30,6 +36,7 @@ export function writeOut(
   kind: '$out' | '$merge',
   spec: unknown,
   docs: Doc[],
+  variables?: Doc,
 ): void {
   let db = defaultDb;
   let name: string;
@@ -77,7 +84,15 @@ export function writeOut(
       continue;
     }
     let next: Doc;
-    if (whenMatched === 'replace') next = { ...doc, _id: existing['_id'] };
+    if (Array.isArray(whenMatched)) {
+      // A pipeline update of the matched document (makeBatchUpdateModification): it changes nothing
+      // when its result is the stored document, and is logged as any pipeline update is.
+      const update = applyUpdate(existing, whenMatched, {
+        variables: mergeVariables(m['let'], doc, variables),
+      });
+      if (!update.changed) continue;
+      next = update.doc;
+    } else if (whenMatched === 'replace') next = { ...doc, _id: existing['_id'] };
     else if (whenMatched === 'keepExisting') continue;
     else if (whenMatched === 'fail') throw mergeDuplicate(coll, on, filter);
     else if (whenMatched === 'merge') next = { ...existing, ...doc, _id: existing['_id'] };
@@ -87,7 +102,7 @@ export function writeOut(
     engine.checkWrite(coll, idKey, undefined);
     checkStorable(next, 'update');
     coll.writable().put(coll.ns, next, idKey);
-    recordWrite(engine, coll, undefined, existing, next, whenMatched === 'replace');
+    recordWrite(engine, coll, undefined, existing, next, whenMatched === 'replace', pipelineOf(whenMatched));
     engine.touched(coll, idKey);
     engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);
   }
@@ -103,4 +118,21 @@ function mergeDuplicate(coll: Collection, on: string[], keyValue: Doc): CommandE
       : (coll.state.indexes.find((i) => keyOf(i.spec.key) === keyOf(keyPattern))?.spec.name ??
         defaultIndexName(keyPattern));
   return duplicateKeyError(coll.ns, index, keyPattern, keyValue);
+}
+
+/**
+ * The variables a `whenMatched` pipeline reads: the `$merge` stage's `let` (default `{ new: '$$ROOT' }`),
+ * each expression evaluated against the incoming document `doc`, over the command's `variables`.
+ */
+function mergeVariables(letSpec: unknown, doc: Doc, variables: Doc | undefined): Doc {
+  const spec = isPlainObject(letSpec) ? letSpec : { new: '$$ROOT' };
+  const options = mingoOptions(undefined, { variables: withSystemVariables(variables) }) as Options;
+  const out: Doc = { ...variables };
+  for (const [name, expr] of Object.entries(spec)) out[name] = evalExpr(doc, expr, options);
+  return out;
+}
+
+/** The update a `$merge` write applies, for its change event: the pipeline, or none for the other modes. */
+function pipelineOf(whenMatched: unknown): unknown[] | undefined {
+  return Array.isArray(whenMatched) ? whenMatched : undefined;
 }
