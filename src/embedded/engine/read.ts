@@ -5,11 +5,13 @@
  * document (filter-check.ts, project-check.ts).
  */
 import { Aggregator } from 'mingo/aggregator';
+import type { Options } from 'mingo/types';
 import type { CollectionState } from './collection.js';
 import type { Collation } from './collation.js';
 import { numberKind } from './arithmetic.js';
 import { elementText } from './bson-text.js';
 import { parseFilter, parseFind } from './find-parse.js';
+import { applyExclusionExtras, exclusionExtras, exclusionFlags } from './find-exclusion.js';
 import { checkFindSlices, integralSlices } from './find-slice.js';
 import { withSystemVariables } from './let-variables.js';
 import { plainNumbers } from './numbers.js';
@@ -208,7 +210,13 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     projection && Object.values(projection).every((v) => isPlainObject(v) && v['$meta'] === 'textScore')
       ? Object.keys(projection)
       : undefined;
-  if (projection && !metaFields) {
+  // An exclusion holding `$slice` or `$elemMatch`: mingo excludes, the engine applies those after.
+  const extras = projection && !metaFields ? exclusionExtras(integralSlices(projection)) : undefined;
+  if (projection && !metaFields && extras) {
+    checkFindSlices(projection, docs.length > skip);
+    const flags = exclusionFlags(projection);
+    if (flags) pipeline.push({ $project: flags });
+  } else if (projection && !metaFields) {
     checkFindSlices(projection, docs.length > skip);
     const p: Doc = {};
     for (const [k, v] of Object.entries(integralSlices(projection))) {
@@ -232,9 +240,9 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     });
   }
   let out: Doc[];
+  // Computed fields may read the command's `let` variables and the system ones (`$$NOW` …).
+  const options = mingoOptions(spec.collation, { variables: withSystemVariables(spec.variables) });
   try {
-    // Computed fields may read the command's `let` variables and the system ones (`$$NOW` …).
-    const options = mingoOptions(spec.collation, { variables: withSystemVariables(spec.variables) });
     out = new Aggregator(pipeline, options).run(input);
   } catch (error) {
     if (error instanceof CommandError) throw error;
@@ -242,6 +250,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   }
   return out.map((d) => {
     const c = cloneValue(d);
+    if (extras) applyExclusionExtras(c, extras, options as Options);
     for (const field of metaFields ?? []) c[field] = c[SCORE_FIELD];
     if (meta) delete c[SCORE_FIELD];
     return idFirst(c);

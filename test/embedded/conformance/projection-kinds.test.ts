@@ -141,6 +141,26 @@ describe.each(drivers)('projection kinds ($name)', (driver) => {
     );
   });
 
+  // projection_parser.cpp, computeProjectionType: with no flag, literal or expression to decide, a find
+  // $slice makes an exclusion unless _id: 1 is given and an $elemMatch an inclusion; a flag decides first.
+  it('reads a find $slice alone as an exclusion: every other field is returned', async () => {
+    const coll = t.db.collection<any>('arrays');
+    if ((await coll.countDocuments()) === 0)
+      await coll.insertOne({ _id: 1, a: 1, v: [1, 2, 3], b: 2, w: [{ k: 1 }, { k: 2 }] });
+    const find = (projection: Record<string, unknown>) => coll.find({}, { projection }).toArray();
+    const w = [{ k: 1 }, { k: 2 }];
+    expect(await find({ v: { $slice: 1 } })).toEqual([{ _id: 1, a: 1, v: [1], b: 2, w }]);
+    expect(await find({ _id: 0, v: { $slice: -2 } })).toEqual([{ a: 1, v: [2, 3], b: 2, w }]);
+    expect(await find({ a: 0, v: { $slice: [1, 1] } })).toEqual([{ _id: 1, v: [2], b: 2, w }]);
+    expect(await find({ _id: 1, v: { $slice: 1 } })).toEqual([{ _id: 1, v: [1] }]);
+    expect(await find({ a: 1, v: { $slice: 1 } })).toEqual([{ _id: 1, a: 1, v: [1] }]);
+    expect(await find({ w: { $elemMatch: { k: 2 } } })).toEqual([{ _id: 1, w: [{ k: 2 }] }]);
+    expect(await find({ a: 0, w: { $elemMatch: { k: 2 } } })).toEqual([
+      { _id: 1, v: [1, 2, 3], b: 2, w: [{ k: 2 }] },
+    ]);
+    expect(await find({ a: 0, w: { $elemMatch: { k: 3 } } })).toEqual([{ _id: 1, v: [1, 2, 3], b: 2 }]);
+  });
+
   // projection_parser.cpp, parseSubObjectAsExpression: ErrorCodes::InvalidPipelineOperator (168).
   it('refuses $elemMatch in $project (168)', async () => {
     const coll = await seeded();
