@@ -20,3 +20,18 @@ const THREE = '$substr $substrBytes $substrCP';
 export const FIXED_ARITY = new Map<string, number>(
   [ONE, TWO, THREE].flatMap((names, i) => names.split(' ').map((name) => [name, i + 1] as const)),
 );
+
+/**
+ * The operators MongoDB defines with a range of argument counts (its `ExpressionRangedArity`
+ * expressions): operator name → [least, most]. Another count fails when the pipeline is parsed, with
+ * 28667 "Expression $slice takes at least 2 arguments, and at most 3, but 1 were passed in."
+ */
+export const RANGED_ARITY = new Map<string, readonly [number, number]>([
+  ['$slice', [2, 3]],
+  ['$range', [2, 3]],
+  ['$indexOfArray', [2, 4]],
+  ['$indexOfBytes', [2, 4]],
+  ['$indexOfCP', [2, 4]],
+  ['$round', [1, 2]],
+  ['$trunc', [1, 2]],
+]);

@@ -7,7 +7,7 @@ import { OpType } from 'mingo/core';
 import { bsonText } from './bson-text.js';
 import { CONTEXT } from './context.js';
 import { checkDateFromString } from './date-from-string-fold.js';
-import { FIXED_ARITY } from './expression-arity.js';
+import { FIXED_ARITY, RANGED_ARITY } from './expression-arity.js';
 import { checkPathExpression } from './expression-paths.js';
 import { checkFoldedErrors } from './folded-errors.js';
 import { checkOperatorArguments } from './operator-arguments.js';
@@ -27,7 +27,8 @@ export function isExpressionOperator(name: string): boolean {
 
 /**
  * Checks an expression and everything inside it (not inside `$literal`). Errors, after `prefix`: 168 for
- * an unknown operator, 15983 for an operator object with more than one field, 16020 for a fixed-arity
+ * an unknown operator, 15983 for an operator object with more than one field, 28667 for a ranged-arity
+ * operator given too few or too many arguments, 16020 for a fixed-arity
  * operator given another number of arguments, 16410 for an object literal with a `$`-prefixed field,
  * the field path and variable errors of `checkPathExpression` (17276 for a variable `scope` does not
  * define, when a scope is given; `$let`, `$map`, `$filter` and `$reduce` widen it for the arguments that
@@ -66,6 +67,13 @@ export function checkExpression(expr: unknown, prefix = '', scope?: VariableScop
       throw new CommandError(
         16020,
         `${prefix}Expression ${first} takes exactly ${arity} arguments. ${count} were passed in.`,
+      );
+    }
+    const range = RANGED_ARITY.get(first);
+    if (range !== undefined && (count < range[0] || count > range[1])) {
+      throw new CommandError(
+        28667,
+        `${prefix}Expression ${first} takes at least ${range[0]} arguments, and at most ${range[1]}, but ${count} were passed in.`,
       );
     }
     if (first === '$literal') return;

@@ -223,7 +223,7 @@ export function checkStringArity(name: string, count: number): void {
   if (min === max) fail(16020, `Expression ${op} takes exactly ${min} arguments. ${count} were passed in.`);
   fail(
     28667,
-    `Expression ${op} takes at least ${min} arguments, and at most ${max}. ${count} were passed in.`,
+    `Expression ${op} takes at least ${min} arguments, and at most ${max}, but ${count} were passed in.`,
   );
 }
 

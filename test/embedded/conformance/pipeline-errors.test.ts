@@ -171,6 +171,27 @@ const parseErrors: [string, unknown[], number, string][] = [
     16020,
     'Invalid $addFields :: caused by :: Expression $in takes exactly 2 arguments. 3 were passed in.',
   ],
+  // expression.h, ExpressionRangedArity (28667); the message is the one recorded for find's $slice
+  // fallback in FerretDB's TestQueryProjectionSlice.
+  [
+    '$slice with one argument',
+    [{ $project: { v: { $slice: 1 } } }],
+    28667,
+    'Invalid $project :: caused by :: Expression $slice takes at least 2 arguments, and at most 3, but 1 were passed in.',
+  ],
+  // jstests/aggregation/expressions/indexof_bytes.js: 28667 for one argument.
+  [
+    '$indexOfBytes with one argument',
+    [{ $project: { r: { $indexOfBytes: ['$s'] } } }],
+    28667,
+    'Invalid $project :: caused by :: Expression $indexOfBytes takes at least 2 arguments, and at most 4, but 1 were passed in.',
+  ],
+  [
+    '$indexOfArray with five arguments',
+    [{ $addFields: { i: { $indexOfArray: ['$a', 1, 0, 1, 2] } } }],
+    28667,
+    'Invalid $addFields :: caused by :: Expression $indexOfArray takes at least 2 arguments, and at most 4, but 5 were passed in.',
+  ],
   // FerretDB suite, TestAggregateProjectErrors.
   [
     'an empty $project',

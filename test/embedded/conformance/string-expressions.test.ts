@@ -248,12 +248,6 @@ const runtimeErrors: [string, unknown, number, string][] = [
     31024,
     '$regexMatch found an unknown argument: x',
   ],
-  [
-    '$indexOfBytes of one argument',
-    { $indexOfBytes: ['$s'] },
-    28667,
-    'Expression $indexOfBytes takes at least 2 arguments, and at most 4. 1 were passed in.',
-  ],
 ];
 
 /** [case, operator call, code, message]: constant arguments fail while the pipeline is optimized. */
