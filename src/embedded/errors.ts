@@ -51,6 +51,7 @@ export const ErrorCodes = {
   SnapshotTooOld: 239,
   Overflow: 15,
   MaxTimeMSExpired: 50,
+  ExceededMemoryLimit: 146,
   BSONObjectTooLarge: 10334,
   InvalidPipelineOperator: 168,
   ConversionFailure: 241,

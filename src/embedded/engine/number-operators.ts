@@ -19,6 +19,7 @@ import { exactNumberOperators } from './decimal-operators.js';
 import { decimalAverageTotal, decimalSum } from './decimal-sum.js';
 import { modQuery } from './mod-query.js';
 import { asDouble, plainFields, plainNumbers } from './numbers.js';
+import { rangeExpression } from './range-expression.js';
 import { bsonTypeName } from './values.js';
 import { CommandError } from '../errors.js';
 
@@ -175,7 +176,6 @@ function numericArguments(op: ExpressionOp, positions: readonly number[]): Expre
 const INDEX_ARGUMENTS: Record<string, readonly number[]> = {
   $arrayElemAt: [1],
   $slice: [1, 2],
-  $range: [0, 1, 2],
   $substr: [1, 2],
   $substrCP: [1, 2],
   $substrBytes: [1, 2],
@@ -267,6 +267,7 @@ export const numberExpressions: Record<string, ExpressionOp> = {
   ...Object.fromEntries(
     Object.entries(INDEX_ARGUMENTS).map(([name, at]) => [name, numericArguments(expressions[name]!, at)]),
   ),
+  $range: rangeExpression(expressions['$range']!),
   $in: inExpression,
   $add: arithmetic('$add'),
   $subtract: arithmetic('$subtract'),
