@@ -7,6 +7,7 @@ import { withClusterTime } from './commands/cluster-time.js';
 import { runCommand } from './commands/index.js';
 import { CLOSE_CONNECTION } from './commands/fail-points.js';
 import type { ServerCore } from './commands/context.js';
+import { toCommandError } from './errors.js';
 import {
   MSG_MORE_TO_COME,
   OP_MSG,
@@ -30,8 +31,26 @@ export const logProtocolError: ProtocolErrorLog = (error, remote) => {
 
 let nextConnectionId = 1;
 
-/** Handles one request; returns the encoded reply, undefined when none is due, or 'close'. */
+/**
+ * Handles one request; returns the encoded reply, undefined when none is due, or 'close'. A reply that
+ * cannot be encoded (a computed field name with a NUL byte, which BSON cannot hold) is answered with
+ * that error instead: thrown here, it would reject the connection's chain and end the process.
+ */
 async function respond(
+  core: ServerCore,
+  req: WireRequest,
+  connectionId: number,
+): Promise<Buffer | undefined | 'close'> {
+  try {
+    return await answer(core, req, connectionId);
+  } catch (error) {
+    if (req.opCode === OP_MSG && req.flags & MSG_MORE_TO_COME) return undefined;
+    const reply = toCommandError(error).toReply();
+    return req.opCode === OP_MSG ? encodeOpMsg(req.requestId, reply) : encodeOpReply(req.requestId, reply);
+  }
+}
+
+async function answer(
   core: ServerCore,
   req: WireRequest,
   connectionId: number,

@@ -187,6 +187,24 @@ describe('document size and nesting limits, across a restart (embedded only)', (
     );
   });
 
+  it('refuses a field name with a NUL byte that an expression computes, and keeps serving', async () => {
+    // BSON cannot hold such a name. Sent in a reply, it used to throw from the encoder and end the
+    // process; stored, it made the document unreadable and the journal and snapshot unwritable.
+    const nul = { $arrayToObject: [[['k\u0000', 1]]] };
+    const docs = db.collection<Named>('nul');
+    await docs.insertOne({ _id: 'kept', a: 1 });
+    const error = await docs
+      .aggregate([{ $project: { x: nul } }])
+      .toArray()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MongoServerError);
+    await refused(docs.updateOne({ _id: 'kept' }, [{ $set: { y: nul } }]), 2, /embedded null byte/);
+    await refused(docs.updateOne({ _id: 'kept' }, [{ $replaceWith: nul }]), 2, /embedded null byte/);
+    await refused(docs.aggregate([{ $project: { y: nul } }, { $out: 'nul-out' }]).toArray(), 2, /null byte/);
+    expect(await docs.find().toArray()).toEqual([{ _id: 'kept', a: 1 }]);
+    expect(await db.collection('nul-out').countDocuments()).toBe(0);
+  });
+
   it('after a restart holds exactly what was acknowledged, at full length', async () => {
     await stop();
     await start();
@@ -201,5 +219,6 @@ describe('document size and nesting limits, across a restart (embedded only)', (
     expect(deep.map((d) => d._id)).toEqual(['hundred']);
     expect(deep[0]?.['b']).toBeUndefined();
     expect(await db.collection('out').find().toArray()).toEqual([{ _id: 'kept' }]);
+    expect(await db.collection('nul').find().toArray()).toEqual([{ _id: 'kept', a: 1 }]);
   });
 });

@@ -24,22 +24,30 @@ function nonEmpty(value: unknown[] | Doc): boolean {
 }
 
 /**
- * True when `value` nests objects or arrays deeper than `max` levels (iterative: no stack overflow).
+ * What makes `value` unstorable, looking at every level without recursion (no stack overflow): `'deep'`
+ * when it nests objects or arrays deeper than `max` levels, `'nul'` when a field name holds a NUL byte.
  * With `skipEmpty`, an empty object or array does not count as a level, as MongoDB's insert check
  * (validateDepth in insert.cpp) does not count it.
  */
-function deeperThan(value: Doc, max: number, skipEmpty: boolean): boolean {
+function unstorable(value: Doc, max: number, skipEmpty: boolean): 'deep' | 'nul' | undefined {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;
-    if (depth > max) return true;
-    const children = Array.isArray(current) ? current : Object.values(current as Doc);
+    if (depth > max) return 'deep';
+    let children: unknown[];
+    if (Array.isArray(current)) children = current;
+    else {
+      // BSON field names are NUL-terminated: such a name (only an expression such as `$arrayToObject`
+      // can make one) could be kept in memory but never written to the journal or sent to a client.
+      if (Object.keys(current as Doc).some((key) => key.includes('\0'))) return 'nul';
+      children = Object.values(current as Doc);
+    }
     for (const child of children) {
       if (!Array.isArray(child) && !isPlainObject(child)) continue;
       if (!skipEmpty || nonEmpty(child)) stack.push([child, depth + 1]);
     }
   }
-  return false;
+  return undefined;
 }
 
 /** `_id: ObjectId('…')` as MongoDB names a document's first element in its errors. */
@@ -58,11 +66,16 @@ function firstElement(doc: Doc): string {
  * Refuses a document MongoDB would not store: nested deeper than 100 levels (Overflow, 15), or larger
  * than 16 MiB. An insert MongoDB could not even parse (over 16 MiB + 16 KiB) is BSONObjectTooLarge
  * (10334), a smaller one BadValue (2) "object to insert too large"; an update's result over 16 MiB is
- * DocumentTooLarge (17419), as MongoDB answers.
+ * DocumentTooLarge (17419), as MongoDB answers. A field name with a NUL byte, which BSON cannot hold, is
+ * BadValue (2).
  * @throws CommandError as above.
  */
 export function checkStorable(doc: Doc, op: 'insert' | 'update'): void {
-  if (deeperThan(doc, MAX_NESTING_DEPTH, op === 'insert')) {
+  const problem = unstorable(doc, MAX_NESTING_DEPTH, op === 'insert');
+  if (problem === 'nul') {
+    throw new CommandError(ErrorCodes.BadValue, 'Field names cannot contain an embedded null byte');
+  }
+  if (problem === 'deep') {
     throw new CommandError(
       ErrorCodes.Overflow,
       op === 'insert'
