@@ -54,3 +54,7 @@ export interface DocDbParams<Q = Query> extends AdapterParams<Q, DocDbServiceOpt
   /** Collation for `find`, `remove` and `patch` (and their counts), e.g. `{ locale: 'en', strength: 1 }`. */
   collation?: CollationOptions;
 }
+
+/** A record change of `update`, as `makeUpdate` returns it: update operators, or a whole replacement. */
+export type RecordChange =
+  { operators: Document; replacement?: undefined } | { replacement: Document; operators?: undefined };

@@ -1,4 +1,6 @@
-import { BadRequest, Conflict, GeneralError, isPlumeError, Unavailable } from '../errors/index.js';
+import { describeValue } from '../adapter/index.js';
+import { BadRequest, Conflict, GeneralError, isPlumeError, NotFound, Unavailable } from '../errors/index.js';
+import type { AdapterId } from './declarations.js';
 
 /** Driver error classes that mean the database cannot be reached right now. */
 const UNAVAILABLE_ERRORS = new Set([
@@ -137,4 +139,24 @@ export function handleDriverError(error: unknown): never {
     throw new BadRequest(`Invalid query or data: ${String(shape.message).slice(0, 200)}`, { cause: error });
   }
   throw new GeneralError('Database error', { cause: error });
+}
+
+/**
+ * Runs a driver call and maps its errors with `handleDriverError`, thrown or rejected. Not an
+ * `async` function: a call waiting for the database then holds no suspended frame of it.
+ */
+export function mapDriverErrors<T>(call: () => Promise<T>): Promise<T> {
+  let pending: Promise<T>;
+  try {
+    pending = call();
+  } catch (error: unknown) {
+    return Promise.reject(error as Error).then(undefined, handleDriverError);
+  }
+  return pending.then(undefined, handleDriverError);
+}
+
+/** `found`, or throws `NotFound` (404) "No record found for id '<id>'" when it is `null` or `undefined`. */
+export function foundOrNotFound<T>(found: T | null | undefined, id: AdapterId): T {
+  if (!found) throw new NotFound(`No record found for id '${describeValue(String(id))}'`);
+  return found;
 }

@@ -1,14 +1,9 @@
 import { ObjectId, type AggregationCursor, type Collection, type Document, type FindCursor } from 'mongodb';
-import {
-  AdapterBase,
-  describeValue,
-  filterQuery,
-  isPlainObject,
-  type FilteredQuery,
-  type QueryFilters,
-} from '../adapter/index.js';
+import { AdapterBase, type FilteredQuery, type QueryFilters } from '../adapter/index.js';
 import type { Paginated, Query } from '../core/index.js';
-import { BadRequest, NotFound } from '../errors/index.js';
+import { BadRequest } from '../errors/index.js';
+import { callDriverOptions, internalParams, selectOnly } from './call-params.js';
+import { newRecord } from './create-data.js';
 import type {
   AdapterId,
   DocDbDriverOptions,
@@ -16,26 +11,19 @@ import type {
   DocDbServiceOptions,
   NullableAdapterId,
 } from './declarations.js';
-import { handleDriverError } from './error-handler.js';
-import { checkPlainId, objectifyQuery, toObjectId } from './object-id.js';
-import { getProjection, queryStages } from './pipeline.js';
 import {
   countRecords,
-  insertAll,
   openAggregateCursor,
   openFindCursor,
-  updateAll,
+  readFirst,
   type ReadContext,
-} from './driver-calls.js';
+} from './driver-reads.js';
+import { foundOrNotFound, handleDriverError, mapDriverErrors } from './error-handler.js';
+import { checkModelOption, isThenable, modelOption, ResolvedModel } from './model-source.js';
+import { getProjection, queryStages } from './pipeline.js';
+import { restrictToId, splitTrustedQuery, storedId } from './service-query.js';
 import { DEFAULT_DISABLED_OPERATORS, makePatchUpdate, makeUpdate } from './update-data.js';
-
-/** True for a promise or any object with a `then` method. */
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | undefined)?.then === 'function';
-}
-
-/** Raw queries come from server code, so they may nest deeper than client queries. */
-const TRUSTED_LIMITS = { maxDepth: 100, maxItems: Number.POSITIVE_INFINITY };
+import * as writes from './write-methods.js';
 
 /**
  * The document-database adapter (spec: "What the service does", "Service options (adapter)",
@@ -63,15 +51,7 @@ export class DocDbService<
    * `options.Model` may be typed by the service's `Result` (`db.collection<Message>('messages')`).
    */
   constructor(options: DocDbServiceOptions<Result> | DocDbServiceOptions) {
-    if (
-      typeof options !== 'object' ||
-      options === null ||
-      options.Model === undefined ||
-      options.Model === null
-    ) {
-      throw new TypeError('DocDbService needs the Model option: a Collection or a Promise of one');
-    }
-    if (options.Model instanceof Promise) options.Model.catch(() => undefined);
+    checkModelOption(options);
     // The service builds its filters and updates as plain documents; `Result` types what it returns.
     super({
       id: '_id',
@@ -82,30 +62,17 @@ export class DocDbService<
 
   /** The collection for this call: `params.adapter.Model` when set, else the `Model` option. */
   async getModel(params?: P): Promise<Collection<Document>> {
-    const Model = this.modelOption(params);
+    const Model = modelOption(this.options.Model, params?.adapter);
     if (!isThenable(Model)) return Model as Collection<Document>;
-    const resolved = this.resolvedCollection(Model);
+    const resolved = this.resolvedModel.of(Model);
     if (resolved !== undefined) return resolved;
     const collection = await this.run(async () => (await Model) as Collection<Document>);
-    // A settled promise never changes, so its collection is kept (a rejection is not: it is reported again).
-    this.resolvedModel = { from: Model, collection };
+    this.resolvedModel.remember(Model, collection);
     return collection;
   }
 
   /** The last `Model` promise `getModel` resolved, and its collection. */
-  private resolvedModel: { from: unknown; collection: Collection<Document> } | undefined;
-
-  /** `this.getOptions(params).Model`, without copying every option on each call. */
-  private modelOption(params?: P): unknown {
-    const adapter = params?.adapter;
-    return adapter !== undefined && 'Model' in adapter ? adapter.Model : this.options.Model;
-  }
-
-  /** The collection a `Model` promise resolved to, when `getModel` has already waited for it. */
-  private resolvedCollection(Model: PromiseLike<unknown>): Collection<Document> | undefined {
-    const resolved = this.resolvedModel;
-    return resolved !== undefined && resolved.from === Model ? resolved.collection : undefined;
-  }
+  private readonly resolvedModel = new ResolvedModel();
 
   /**
    * The collection `getModel(params)` would resolve to, when it is known without waiting; else
@@ -114,8 +81,7 @@ export class DocDbService<
    */
   private knownModel(params: P): Collection<Document> | undefined {
     if (this.getModel !== DocDbService.prototype.getModel) return undefined;
-    const Model = this.modelOption(params);
-    return isThenable(Model) ? this.resolvedCollection(Model) : (Model as Collection<Document> | undefined);
+    return this.resolvedModel.known(modelOption(this.options.Model, params.adapter));
   }
 
   /**
@@ -123,10 +89,7 @@ export class DocDbService<
    * Throws `BadRequest` (400) naming an invalid id.
    */
   getObjectId(id: AdapterId, params?: P): AdapterId {
-    const options = this.readOptions(params);
-    return this.id === '_id' && !options.disableObjectify
-      ? toObjectId(id, options.ObjectId)
-      : checkPlainId(id);
+    return storedId(id, this.id, this.readOptions(params));
   }
 
   /**
@@ -136,41 +99,20 @@ export class DocDbService<
    * `$and` when the query has its own condition on the id field).
    */
   prepareQuery(id: NullableAdapterId, params: P): FilteredQuery {
-    const options = this.readOptions(params);
-    const { filters, query } = filterQuery(params.query, {
-      operators: 'all',
-      filters: options.filters,
-      paginate: options.paginate,
-      ...TRUSTED_LIMITS,
-    });
-    let prepared =
-      this.id === '_id' && !options.disableObjectify ? objectifyQuery(query, '_id', options.ObjectId) : query;
-    if (id !== null) {
-      const idValue = this.getObjectId(id, params);
-      // Fields of one filter must all match, so the id goes next to the query's fields: the plainest
-      // filter, which any planner serves from the id index (the embedded database scanned for `$and`
-      // until it learnt to look inside it). A query with its own condition on the id field keeps both
-      // conditions in `$and`.
-      // `prepared` is a new object of this call (filterQuery's, or objectifyQuery's copy of it).
-      if (Object.hasOwn(prepared, this.id)) prepared = { $and: [prepared, { [this.id]: idValue }] };
-      else prepared[this.id] = idValue;
-    }
-    return { filters, query: prepared };
+    const prepared = splitTrustedQuery(params.query, this.id, this.readOptions(params));
+    if (id !== null) prepared.query = restrictToId(prepared.query, this.id, this.getObjectId(id, params));
+    return prepared;
   }
 
   /** Options for every driver call: `params.docdb` plus `params.collation` (which wins). */
   driverOptions(params: P): DocDbDriverOptions {
-    const docdb = params.docdb;
-    const options: DocDbDriverOptions = { ...docdb };
-    const collation = params.collation ?? docdb?.collation;
-    if (collation !== undefined) options.collation = collation;
-    return options;
+    return callDriverOptions(params);
   }
 
   /** The driver's find cursor for `params` (spec: "findRaw"); `$limit: 0` means no limit, as in the driver. */
   async findRaw(params: P = {} as P): Promise<FindCursor<Document>> {
     const { filters, query } = this.prepareQuery(null, params);
-    return this.findCursor(await this.getModel(params), query, filters, params);
+    return openFindCursor(await this.getModel(params), query, filters, this.readContext(params));
   }
 
   /**
@@ -179,7 +121,7 @@ export class DocDbService<
    */
   async aggregateRaw(params: P = {} as P): Promise<AggregationCursor<Document>> {
     const { filters, query } = this.prepareQuery(null, params);
-    return this.aggregateCursor(await this.getModel(params), query, filters, params);
+    return openAggregateCursor(await this.getModel(params), query, filters, this.readContext(params));
   }
 
   /**
@@ -204,8 +146,8 @@ export class DocDbService<
     const readData = async (): Promise<Result[]> => {
       if (filters.$limit === 0) return [];
       const cursor = params.pipeline
-        ? this.aggregateCursor(model, query, filters, params)
-        : this.findCursor(model, query, filters, params);
+        ? openAggregateCursor(model, query, filters, this.readContext(params))
+        : openFindCursor(model, query, filters, this.readContext(params));
       return (await this.run(() => cursor.toArray())) as Result[];
     };
     // `paginate` may be `undefined` when an override spells it out; treat that like `false`.
@@ -235,8 +177,7 @@ export class DocDbService<
         handleDriverError(error);
       }
     }
-    if (!found) throw this.notFound(id);
-    return found as Result;
+    return foundOrNotFound(found as Result | null | undefined, id);
   }
 
   /**
@@ -249,10 +190,7 @@ export class DocDbService<
     filters: QueryFilters,
     params: P,
   ): Promise<Document | undefined> {
-    const single: QueryFilters = { $limit: 1 };
-    if (filters.$select) single.$select = filters.$select;
-    const [found] = await this.run(() => this.aggregateCursor(model, query, single, params).toArray());
-    return found;
+    return this.run(() => readFirst(model, query, filters, this.readContext(params)));
   }
 
   async _create(data: Data | Data[], params: P = {} as P): Promise<Result | Result[]> {
@@ -261,14 +199,11 @@ export class DocDbService<
       // One record without a pipeline: insertOne, then read it back with findOne, as get does, not
       // a general find. Only `$select` matters for the read; it is checked before anything is written.
       const doc = this.prepareNewRecord(data, params);
-      const select = this.selectOnly(params);
+      const select = selectOnly(params);
       const projection =
         select.$select === undefined
           ? undefined
-          : getProjection(
-              this.prepareQuery(null, this.internalParams(params, select)).filters.$select,
-              this.id,
-            );
+          : getProjection(this.prepareQuery(null, internalParams(params, select)).filters.$select, this.id);
       const model = this.knownModel(params) ?? (await this.getModel(params));
       const options = this.driverOptions(params);
       let found: Document | null = null;
@@ -285,25 +220,15 @@ export class DocDbService<
   }
 
   /**
-   * `_create` of an array, or of one record with a pipeline: insert, then read back through `find`.
-   * Apart from `_create`, whose one-record path then allocates no context for these closures.
+   * `_create` of an array, or of one record with a pipeline (see `createRecords`). Apart from
+   * `_create`, whose one-record path then allocates no context for these closures.
    */
   private async createMany(data: Data | Data[], params: P): Promise<Result | Result[]> {
     const items: unknown[] = Array.isArray(data) ? data : [data];
     const docs = items.map((item) => this.prepareNewRecord(item, params));
     if (docs.length === 0) return [];
-    const model = this.knownModel(params) ?? (await this.getModel(params));
-    const options = this.driverOptions(params);
-    if (docs.length === 1 && !Array.isArray(data)) {
-      await this.run(() => model.insertOne(docs[0] as Document, options));
-    } else {
-      await insertAll(model, docs, options);
-    }
-    const ids = docs.map((doc) => doc._id as unknown);
-    const select = this.selectOnly(params);
-    const stored = await this.findAll(this.internalParams(params, { ...select, _id: { $in: ids } }));
-    const byId = new Map(stored.map((doc) => [String(doc._id), doc]));
-    const results = docs.map((doc) => byId.get(String(doc._id)) ?? (doc as Result));
+    const call = this.writeCall(this.knownModel(params) ?? (await this.getModel(params)), params);
+    const results = await writes.createRecords(call, docs, !Array.isArray(data));
     return Array.isArray(data) ? results : (results[0] as Result);
   }
 
@@ -311,141 +236,51 @@ export class DocDbService<
     if ((id as unknown) === null || Array.isArray(data)) {
       throw new BadRequest("You can not replace multiple instances. Did you mean 'patch'?");
     }
-    const { filters, query } = this.prepareQuery(id, params);
-    const { operators, replacement } = makeUpdate(data, this.disabledOperators(params), this.id, id);
-    const model = this.knownModel(params) ?? (await this.getModel(params));
-    const options = this.driverOptions(params);
-    if (params.pipeline) {
-      await this._get(id, params);
-      const idQuery = { [this.id]: this.getObjectId(id, params) };
-      await this.run(() =>
-        operators
-          ? model.updateOne(idQuery, operators, options)
-          : model.replaceOne(idQuery, replacement ?? {}, options),
-      );
-      return this._get(id, { ...params, query: this.selectOnly(params) });
-    }
-    const write = {
-      ...options,
-      projection: getProjection(filters.$select, this.id),
-      returnDocument: 'after' as const,
-    };
-    const result = await this.run(() =>
-      operators
-        ? model.findOneAndUpdate(query, operators, { ...write, includeResultMetadata: false })
-        : model.findOneAndReplace(query, replacement ?? {}, { ...write, includeResultMetadata: false }),
-    );
-    if (!result) throw this.notFound(id);
-    return result as unknown as Result;
+    const prepared = this.prepareQuery(id, params);
+    const change = makeUpdate(data, this.disabledOperators(params), this.id, id);
+    const call = this.writeCall(this.knownModel(params) ?? (await this.getModel(params)), params);
+    if (params.pipeline) return await writes.updateThroughPipeline(call, id, change);
+    return foundOrNotFound((await writes.updateById(call, prepared, change)) as Result | null, id);
   }
 
   async _patch(id: AdapterId | null, data: PatchData, params: P = {} as P): Promise<Result | Result[]> {
     this.checkMulti('patch', id === null, params);
     const update = makePatchUpdate(data, this.disabledOperators(params));
-    const model = this.knownModel(params) ?? (await this.getModel(params));
-    const options = this.driverOptions(params);
-    if (id === null) {
-      const matches = await this.findAll(
-        this.internalParams(params, { ...params.query, $select: [this.id] }),
-      );
-      const ids = matches.map((doc) => doc[this.id] as unknown);
-      if (ids.length === 0) return [];
-      if (update) await updateAll(model, this.id, ids, update, options);
-      const { $select, $sort } = params.query ?? {};
-      const reread: Query = { [this.id]: { $in: ids } };
-      if ($select !== undefined) reread.$select = $select;
-      if ($sort !== undefined) reread.$sort = $sort;
-      return this.findAll(this.internalParams(params, reread));
-    }
+    const call = this.writeCall(this.knownModel(params) ?? (await this.getModel(params)), params);
+    if (id === null) return await writes.patchMatches(call, update);
     if (!update) return this._get(id, params);
-    if (params.pipeline) {
-      await this._get(id, params);
-      await this.run(() => model.updateOne({ [this.id]: this.getObjectId(id, params) }, update, options));
-      return this._get(id, { ...params, query: this.selectOnly(params) });
-    }
-    const { filters, query } = this.prepareQuery(id, params);
-    const projection = getProjection(filters.$select, this.id);
-    const result = await this.run(() =>
-      model.findOneAndUpdate(query, update, {
-        ...options,
-        projection,
-        returnDocument: 'after',
-        includeResultMetadata: false,
-      }),
-    );
-    if (!result) throw this.notFound(id);
-    return result as unknown as Result;
+    if (params.pipeline) return await writes.patchThroughPipeline(call, id, update);
+    return foundOrNotFound((await writes.patchById(call, id, update)) as Result | null, id);
   }
 
   async _remove(id: AdapterId | null, params: P = {} as P): Promise<Result | Result[]> {
     this.checkMulti('remove', id === null, params);
-    const model = this.knownModel(params) ?? (await this.getModel(params));
-    const options = this.driverOptions(params);
-    if (id === null) {
-      const found = await this.findAll(this.internalParams(params, { ...params.query }));
-      const ids = [...new Set(found.map((doc) => doc[this.id] as unknown))];
-      if (ids.length > 0) await this.run(() => model.deleteMany({ [this.id]: { $in: ids } }, options));
-      return found;
-    }
-    if (params.pipeline) {
-      const found = await this._get(id, params);
-      await this.run(() => model.deleteOne({ [this.id]: this.getObjectId(id, params) }, options));
-      return found;
-    }
-    const { filters, query } = this.prepareQuery(id, params);
-    const projection = getProjection(filters.$select, this.id);
-    const result = await this.run(() =>
-      model.findOneAndDelete(query, { ...options, projection, includeResultMetadata: false }),
-    );
-    if (!result) throw this.notFound(id);
-    return result as unknown as Result;
+    const call = this.writeCall(this.knownModel(params) ?? (await this.getModel(params)), params);
+    if (id === null) return await writes.removeMatches(call);
+    if (params.pipeline) return await writes.removeThroughPipeline(call, id);
+    return foundOrNotFound((await writes.removeById(call, id)) as Result | null, id);
   }
 
-  /**
-   * Runs a driver call and maps its errors (see `handleDriverError`), thrown or rejected. Not an
-   * `async` function: a call waiting for the database then holds no suspended frame of it.
-   */
+  /** Runs a driver call and maps its errors, thrown or rejected (see `mapDriverErrors`). */
   protected run<T>(call: () => Promise<T>): Promise<T> {
-    let pending: Promise<T>;
-    try {
-      pending = call();
-    } catch (error: unknown) {
-      return Promise.reject(error as Error).then(undefined, handleDriverError);
-    }
-    return pending.then(undefined, handleDriverError);
-  }
-
-  private notFound(id: AdapterId): NotFound {
-    return new NotFound(`No record found for id '${describeValue(String(id))}'`);
+    return mapDriverErrors(call);
   }
 
   private disabledOperators(params: P): readonly string[] {
     return this.readOptions(params).disabledOperators ?? DEFAULT_DISABLED_OPERATORS;
   }
 
-  /** `{ $select }` of the call's query, the only part `create` and re-reads use. */
-  private selectOnly(params: P): Query {
-    const select = params.query?.$select;
-    return select === undefined ? {} : { $select: select };
+  /** What the write methods of `write-methods` need for one call (see `WriteCall`). */
+  private writeCall(model: Collection<Document>, params: P): writes.WriteCall<Result, P> {
+    return { service: this, params, model, options: this.driverOptions(params), run: this.runCall };
   }
 
-  /** Params for an internal read: same collection, session, collation and pipeline; no pagination. */
-  private internalParams(params: P, query: Query): P {
-    return { ...params, query, paginate: false, adapter: { ...params.adapter, paginate: false } };
-  }
-
-  private async findAll(params: P): Promise<Result[]> {
-    const result = await this._find(params);
-    return Array.isArray(result) ? result : result.data;
-  }
+  /** `run` as a function of its own, for `write-methods`; it calls a subclass's override. */
+  private readonly runCall = <T>(call: () => Promise<T>): Promise<T> => this.run(call);
 
   /** A new record ready to insert: `_id` assigned (converted when given), a custom id generated when absent. */
   private prepareNewRecord(item: unknown, params: P): Document {
-    if (!isPlainObject(item)) throw new BadRequest('The data of create must be an object');
-    const doc: Document = { ...item };
-    if (this.id !== '_id' && (doc[this.id] === undefined || doc[this.id] === null)) {
-      doc[this.id] = new ObjectId().toHexString();
-    }
+    const doc = newRecord(item, this.id);
     if (doc._id === undefined || doc._id === null)
       doc._id = new (this.readOptions(params).ObjectId ?? ObjectId)();
     else if (this.id === '_id') doc._id = this.getObjectId(doc._id as AdapterId, params);
@@ -455,14 +290,6 @@ export class DocDbService<
   /** Where reads of this call go: id field, driver options, pipeline. */
   private readContext(params: P): ReadContext {
     return { idField: this.id, options: this.driverOptions(params), pipeline: params.pipeline };
-  }
-
-  private findCursor(model: Collection<Document>, query: Query, filters: QueryFilters, params: P) {
-    return openFindCursor(model, query, filters, this.readContext(params));
-  }
-
-  private aggregateCursor(model: Collection<Document>, query: Query, filters: QueryFilters, params: P) {
-    return openAggregateCursor(model, query, filters, this.readContext(params));
   }
 
   private async count(model: Collection<Document>, query: Query, params: P): Promise<number> {

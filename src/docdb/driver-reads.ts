@@ -1,15 +1,7 @@
-import type {
-  AggregationCursor,
-  AnyBulkWriteOperation,
-  Collection,
-  Document,
-  FindCursor,
-  ObjectId,
-} from 'mongodb';
+import type { AggregationCursor, Collection, Document, FindCursor } from 'mongodb';
 import type { QueryFilters } from '../adapter/index.js';
 import type { Query } from '../core/index.js';
 import type { DocDbDriverOptions } from './declarations.js';
-import { handleDriverError } from './error-handler.js';
 import { getProjection, queryStages, splitPipeline } from './pipeline.js';
 
 /** What a read needs besides the query: the id field, the driver options and `params.pipeline`. */
@@ -51,6 +43,22 @@ export function openAggregateCursor(
 }
 
 /**
+ * The first record the pipeline of `context` yields for `query` (with `$select` of `filters`), or
+ * `undefined`. Rejects with the driver's error.
+ */
+export async function readFirst(
+  model: Collection<Document>,
+  query: Query,
+  filters: QueryFilters,
+  context: ReadContext,
+): Promise<Document | undefined> {
+  const single: QueryFilters = { $limit: 1 };
+  if (filters.$select) single.$select = filters.$select;
+  const [found] = await openAggregateCursor(model, query, single, context).toArray();
+  return found;
+}
+
+/**
  * Counts the records `query` matches: through the pipeline when there is one (so the total counts
  * what the pipeline yields), with `estimatedDocumentCount` for an unfiltered count when `estimated`
  * is set (never inside a transaction, where the server refuses it), else with `countDocuments`.
@@ -73,57 +81,4 @@ export async function countRecords(
     return model.estimatedDocumentCount(options);
   }
   return model.countDocuments(query, options);
-}
-
-/**
- * `insertMany` (ordered) that removes the records it inserted before a failure, so a failed multi
- * `create` writes nothing (inside a transaction the abort does that). Throws the mapped driver error.
- */
-export async function insertAll(
-  model: Collection<Document>,
-  docs: Document[],
-  options: DocDbDriverOptions,
-): Promise<void> {
-  try {
-    await model.insertMany(docs, { ...options, ordered: true });
-  } catch (error) {
-    const inserted = (error as { insertedCount?: unknown }).insertedCount;
-    const inTransaction = options.session?.inTransaction() === true;
-    if (typeof inserted === 'number' && inserted > 0 && !inTransaction) {
-      const ids: Document = { $in: docs.slice(0, inserted).map((doc) => doc._id as unknown) };
-      await model.deleteMany({ _id: ids }, options).catch(() => undefined);
-    }
-    handleDriverError(error);
-  }
-}
-
-/**
- * `updateMany` of the records `ids` (values of `idField`) that puts back the records as they were
- * when it fails part-way, so a failed multi `patch` leaves nothing half-written: MongoDB applies an
- * update to one document after another and stops at the first it refuses (a unique index, a
- * validator, `$inc` of a string), with the earlier ones changed. The records are read before the
- * update for that; inside a transaction the abort undoes it instead. Throws the mapped driver error.
- */
-export async function updateAll(
-  model: Collection<Document>,
-  idField: string,
-  ids: unknown[],
-  update: Document,
-  options: DocDbDriverOptions,
-): Promise<void> {
-  const filter = { [idField]: { $in: ids } };
-  const inTransaction = options.session?.inTransaction() === true;
-  let originals: Document[] = [];
-  try {
-    if (!inTransaction) originals = await model.find(filter, { ...options, projection: undefined }).toArray();
-    await model.updateMany(filter, update, options);
-  } catch (error) {
-    if (originals.length > 0) {
-      const restore = originals.map((doc): AnyBulkWriteOperation<Document> => ({
-        replaceOne: { filter: { _id: doc._id as ObjectId }, replacement: doc },
-      }));
-      await model.bulkWrite(restore, { ...options, ordered: false }).catch(() => undefined);
-    }
-    handleDriverError(error);
-  }
 }
