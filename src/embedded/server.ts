@@ -32,6 +32,26 @@ export const logProtocolError: ProtocolErrorLog = (error, remote) => {
 let nextConnectionId = 1;
 
 /**
+ * Requests a connection may have read and not yet answered. Past this the server stops reading from it
+ * until replies go out, as MongoDB, which reads a connection's next message only after answering the
+ * last: a client that sends requests and never reads the replies cannot make the server buffer them.
+ */
+const MAX_QUEUED = 16;
+
+/** Resolves once `socket` has flushed its write buffer, or has closed. */
+function drained(socket: net.Socket): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      socket.off('drain', done);
+      socket.off('close', done);
+      resolve();
+    };
+    socket.on('drain', done);
+    socket.on('close', done);
+  });
+}
+
+/**
  * Handles one request; returns the encoded reply, undefined when none is due, or 'close'. A reply that
  * cannot be encoded (a computed field name with a NUL byte, which BSON cannot hold) is answered with
  * that error instead: thrown here, it would reject the connection's chain and end the process.
@@ -85,6 +105,8 @@ export function serveConnection(
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let chain: Promise<void> = Promise.resolve();
+  /** Requests read and not yet answered (see MAX_QUEUED). */
+  let queued = 0;
   /** Logs the error and closes this connection only; every other client is still served. */
   const refuse = (error: ProtocolError): void => {
     log(error, `${socket.remoteAddress ?? '?'}:${socket.remotePort ?? '?'}`);
@@ -120,14 +142,19 @@ export function serveConnection(
         refuse(error instanceof ProtocolError ? error : new ProtocolError(String(error)));
         return;
       }
+      queued++;
       chain = chain.then(async () => {
         const out = await respond(core, req, connectionId);
         if (out === 'close') socket.destroy();
-        else if (out && !socket.destroyed) socket.write(out);
+        // The next request is answered once the kernel has taken this reply (the client reads).
+        else if (out && !socket.destroyed && !socket.write(out)) await drained(socket);
+        queued--;
+        if (queued < MAX_QUEUED && socket.isPaused() && !socket.destroyed) socket.resume();
       });
     }
     pending = buf.length > 0 ? [buf] : [];
     pendingBytes = buf.length;
+    if (queued >= MAX_QUEUED) socket.pause();
   });
   socket.on('error', () => socket.destroy());
   socket.on('close', () => {

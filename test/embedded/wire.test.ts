@@ -170,4 +170,50 @@ describe('wire protocol and session semantics (embedded only)', () => {
     expect(hello['logicalSessionTimeoutMinutes']).toBe(30);
     c.close();
   });
+
+  it('stops reading from a client that never reads its replies, then answers every request', async () => {
+    // MongoDB reads a connection's next message only after answering the last. Replies to pipelined
+    // requests used to pile up in the server's memory: 30 finds of 16 MB took 500 MB.
+    server = await startEmbeddedServer();
+    const setup = await rawClient(server.port);
+    const big = 'x'.repeat(1024 * 1024);
+    const docs = Array.from({ length: 3 }, (_, i) => ({ _id: i, big }));
+    expect(await setup.command({ insert: 'big', $db: 'w' }, [['documents', docs]])).toMatchObject({ n: 3 });
+    setup.close();
+
+    const socket = net.connect(server.port, '127.0.0.1');
+    socket.pause();
+    await new Promise((resolve) => socket.once('connect', resolve));
+    const find = Buffer.from(BSON.serialize({ find: 'big', singleBatch: true, $db: 'w' }));
+    const head = Buffer.alloc(21);
+    head.writeInt32LE(21 + find.length, 0);
+    head.writeInt32LE(2013, 12);
+    const requests = 40; // 40 replies of 3 MiB
+    const before = process.memoryUsage().arrayBuffers;
+    socket.write(Buffer.concat(Array.from({ length: requests }, () => Buffer.concat([head, find]))));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(48 * 1024 * 1024);
+
+    // Every reply is the same size; the first and the last are decoded.
+    const chunks: Buffer[] = [];
+    let received = 0;
+    await new Promise<void>((resolve, reject) => {
+      socket.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        received += chunk.length;
+        const first = Buffer.concat(chunks.slice(0, 4));
+        if (first.length >= 4 && received >= requests * first.readInt32LE(0)) resolve();
+      });
+      socket.on('error', reject);
+      socket.resume();
+    });
+    const all = Buffer.concat(chunks);
+    const length = all.readInt32LE(0);
+    expect(received).toBe(requests * length);
+    for (const at of [0, (requests - 1) * length]) {
+      const reply = BSON.deserialize(all.subarray(at + 21, at + length));
+      expect(reply['cursor']['firstBatch']).toHaveLength(3);
+    }
+    socket.destroy();
+  });
 });
