@@ -5,7 +5,7 @@
 import net from 'node:net';
 import { withClusterTime } from './commands/cluster-time.js';
 import { runCommand } from './commands/index.js';
-import { CLOSE_CONNECTION } from './commands/fail-points.js';
+import { CLOSE_CONNECTION, forgetConnection } from './commands/fail-points.js';
 import type { ServerCore } from './commands/context.js';
 import { toCommandError } from './errors.js';
 import {
@@ -159,5 +159,6 @@ export function serveConnection(
   socket.on('error', () => socket.destroy());
   socket.on('close', () => {
     core.connections--;
+    forgetConnection(core, connectionId);
   });
 }

@@ -1,4 +1,6 @@
 import net from 'node:net';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { BSON, Binary, Long } from 'bson';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -215,5 +217,28 @@ describe('wire protocol and session semantics (embedded only)', () => {
       expect(reply['cursor']['firstBatch']).toHaveLength(3);
     }
     socket.destroy();
+  });
+
+  it("forgets a closed connection's application name", async () => {
+    // Each handshake's client.application.name was kept for the failCommand appName filter and never
+    // dropped: a server that clients reconnect to grew for ever.
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    server = await startEmbeddedServer();
+    const heap = (): number => {
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const before = heap();
+    for (let i = 0; i < 40; i++) {
+      const c = await rawClient(server.port);
+      const name = `${i}`.padEnd(1024 * 1024, 'x');
+      expect(await c.command({ hello: 1, $db: 'admin', client: { application: { name } } })).toMatchObject({
+        ok: 1,
+      });
+      c.close();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(heap() - before).toBeLessThan(16 * 1024 * 1024);
   });
 });

@@ -42,6 +42,11 @@ export function noteHandshake(core: ServerCore, connectionId: number, cmd: Doc):
   if (app && typeof app['name'] === 'string') stateOf(core).appNames.set(connectionId, app['name']);
 }
 
+/** Forgets a closed connection's application name (each connection would otherwise keep it forever). */
+export function forgetConnection(core: ServerCore, connectionId: number): void {
+  states.get(core)?.appNames.delete(connectionId);
+}
+
 /** Error codes MongoDB labels `RetryableWriteError` on a retryable write. */
 const RETRYABLE_CODES = new Set([
   6, 7, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436, 63, 150, 134,
