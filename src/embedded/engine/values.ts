@@ -180,8 +180,18 @@ export function cloneValue<T>(value: T): T {
   if (value instanceof Date) return new Date(value.getTime()) as T;
   if (!isPlainObject(value)) return value;
   const out: Doc = {};
-  for (const key of Object.keys(value)) out[key] = cloneValue((value as Doc)[key]);
+  for (const key of Object.keys(value)) setOwn(out, key, cloneValue((value as Doc)[key]));
   return out as T;
+}
+
+/**
+ * `doc[key] = value` that stores a field named `__proto__` as an own field, as BSON decodes it and
+ * MongoDB stores it; plain assignment would set the object's prototype and drop the field.
+ */
+export function setOwn(doc: Doc, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(doc, key, { value, enumerable: true, writable: true, configurable: true });
+  } else doc[key] = value;
 }
 
 /** Returns `doc` with `_id` as its first field (a new object only when needed). */
@@ -189,7 +199,7 @@ export function idFirst(doc: Doc): Doc {
   const keys = Object.keys(doc);
   if (keys[0] === '_id' || !('_id' in doc)) return doc;
   const out: Doc = { _id: doc['_id'] };
-  for (const key of keys) if (key !== '_id') out[key] = doc[key];
+  for (const key of keys) if (key !== '_id') setOwn(out, key, doc[key]);
   return out;
 }
 
