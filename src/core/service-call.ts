@@ -68,7 +68,18 @@ function startOriginal(
   const fn = (meta.original as Record<string, unknown>)[context.method];
   if (typeof fn !== 'function') throw new BadRequest(`Method '${context.method}' is not implemented`);
   context.arguments = args;
-  return (fn as (...a: unknown[]) => unknown).apply(wrapped, args);
+  const method = fn as (...a: unknown[]) => unknown;
+  // `call` with the arguments spelled out: V8 compiles it to a direct call, `apply` to a generic one.
+  switch (args.length) {
+    case 1:
+      return method.call(wrapped, args[0]);
+    case 2:
+      return method.call(wrapped, args[0], args[1]);
+    case 3:
+      return method.call(wrapped, args[0], args[1], args[2]);
+    default:
+      return method.apply(wrapped, args);
+  }
 }
 
 /**

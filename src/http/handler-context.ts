@@ -8,7 +8,7 @@
 import type { Application, ServiceLookup } from '../core/index.js';
 import type { HandlerContext, HandlerParams } from './declarations.js';
 import { targetPathname, targetSearch } from './request-target.js';
-import { getSimpleTarget, parseRequestUrl } from './runtime-request.js';
+import { getSimpleQuery, getSimpleTarget, parseRequestUrl } from './runtime-request.js';
 
 /** `HandlerContext` with its URL parsed only when read. */
 export class RequestContext implements HandlerContext {
@@ -22,7 +22,7 @@ export class RequestContext implements HandlerContext {
   #url: URL | undefined;
   /** The request target, while `url` has not been parsed. */
   readonly #target: string | undefined;
-  /** The index of `?` in the target, or -1; found once, since both `pathname` and `search` need it. */
+  /** The index of `?` in the target, or -1 (found by the runtime request's check of the target). */
   readonly #query: number = -1;
 
   constructor(app: Application, request: Request, params: HandlerParams) {
@@ -31,7 +31,7 @@ export class RequestContext implements HandlerContext {
     this.params = params;
     this.#target = getSimpleTarget(request);
     if (this.#target === undefined) this.#url = parseRequestUrl(request);
-    else this.#query = this.#target.indexOf('?');
+    else this.#query = getSimpleQuery(request);
   }
 
   get url(): URL {

@@ -1,7 +1,7 @@
 /**
  * The `pathname` and `search` of an origin-form request target (`/path?query`) as the WHATWG URL
  * parser would give them, read without running the parser. Only targets the parser leaves exactly as
- * they are qualify (`isSimpleTarget`); anything else must be parsed with `new URL()`. No Node.js
+ * they are qualify (`simpleTargetQuery`); anything else must be parsed with `new URL()`. No Node.js
  * imports: `createHandler` uses this through the runtime request and must run on any runtime.
  */
 
@@ -42,30 +42,37 @@ function isDotSegment(target: string, dot: number): boolean {
   return target.charCodeAt(dot + 1) === DOT && endsSegment(target, dot + 2);
 }
 
+/** What `simpleTargetQuery` returns for a target that needs the URL parser. */
+export const NOT_SIMPLE = -2;
+
 /**
- * True when `new URL(origin + target)` copies `target` unchanged into its `pathname` and `search`
- * (so `origin + target` is its `href`): an origin-form target of ASCII characters outside the
- * parser's percent-encode sets, without a fragment, and with no dot segment (`.`, `..`) and no
- * percent-encoded dot (`%2e`, which the parser may read as one) in the path. False for anything
- * that needs the parser (absolute form, `*`, `..`, `%2e`, spaces, non-ASCII, `#`, …). One pass over
- * the characters, since this runs for every request.
+ * For a target that `new URL(origin + target)` copies unchanged into its `pathname` and `search`
+ * (so `origin + target` is its `href`), the index of its `?` (-1 when there is none); `NOT_SIMPLE`
+ * for any other. Simple targets are origin-form, of ASCII characters outside the parser's
+ * percent-encode sets, without a fragment, and with no dot segment (`.`, `..`) and no
+ * percent-encoded dot (`%2e`, which the parser may read as one) in the path; anything else needs
+ * the parser (absolute form, `*`, `..`, `%2e`, spaces, non-ASCII, `#`, …). One pass over the
+ * characters, since this runs for every request, and it finds the `?` that `pathname` and `search`
+ * need on the way.
  */
-export function isSimpleTarget(target: string): boolean {
-  if (target.charCodeAt(0) !== SLASH) return false;
+export function simpleTargetQuery(target: string): number {
+  if (target.charCodeAt(0) !== SLASH) return NOT_SIMPLE;
+  let query = -1;
   let where = PATH;
   for (let i = 1; i < target.length; i++) {
     const code = target.charCodeAt(i);
     if (code >= 128 || (copied[code]! & where) === 0) {
-      if (code !== QUESTION || where === QUERY) return false;
+      if (code !== QUESTION || where === QUERY) return NOT_SIMPLE;
       where = QUERY; // the first `?` starts the query
+      query = i;
     } else if (where === PATH) {
-      if (code === DOT && isDotSegment(target, i)) return false;
+      if (code === DOT && isDotSegment(target, i)) return NOT_SIMPLE;
       if (code === PERCENT && target.charCodeAt(i + 1) === 50 && (target.charCodeAt(i + 2) | 32) === 101) {
-        return false; // `%2e` or `%2E`
+        return NOT_SIMPLE; // `%2e` or `%2E`
       }
     }
   }
-  return true;
+  return query;
 }
 
 /** The `URL.pathname` of a simple target: everything before `?` (`query`, the index of `?` or -1). */

@@ -14,7 +14,7 @@
 
 import { isCommonMethod } from '../core/index.js';
 import { forwardMembers } from './forward-members.js';
-import { isSimpleTarget } from './request-target.js';
+import { NOT_SIMPLE, simpleTargetQuery } from './request-target.js';
 
 /**
  * The abort signal of a request, made only when someone asks for it, so that requests whose signal
@@ -109,6 +109,8 @@ class LightRequest implements RuntimeRequestFields {
   parsedUrl: URL | undefined;
   /** The request target (`/path?query`) when the URL was not parsed because the parser would copy it as it is. */
   readonly simpleTarget: string | undefined;
+  /** The index of `?` in `simpleTarget` (-1 when there is none). */
+  readonly simpleQuery: number = -1;
   /** The peer's IP address, when the runtime told it. */
   readonly remoteAddress: string | undefined;
   #raw: string[];
@@ -124,10 +126,12 @@ class LightRequest implements RuntimeRequestFields {
     if (!isCommonMethod(method) && (!token.test(method) || forbiddenMethods.has(method.toUpperCase()))) {
       throw new TypeError(`'${method.slice(0, 20)}' is not a valid request method`);
     }
-    if (origin !== undefined && isSimpleTarget(target)) {
+    const query = origin === undefined ? NOT_SIMPLE : simpleTargetQuery(target);
+    if (query !== NOT_SIMPLE) {
       // The origin is valid and normalised and the parser would not change the target: no need to parse.
       this.url = origin + target;
       this.simpleTarget = target;
+      this.simpleQuery = query;
     } else {
       this.parsedUrl = new URL(origin === undefined ? target : origin + target); // throws a TypeError for a URL `Request` would refuse
       this.url = this.parsedUrl.href;
@@ -229,6 +233,11 @@ export function getRequestHeader(request: Request, name: string): string | null 
  */
 export function getSimpleTarget(request: Request): string | undefined {
   return request instanceof LightRequest ? request.simpleTarget : undefined;
+}
+
+/** The index of `?` in the target `getSimpleTarget` gives (-1 when there is none); -1 for any other request. */
+export function getSimpleQuery(request: Request): number {
+  return request instanceof LightRequest ? request.simpleQuery : -1;
 }
 
 /** The request URL parsed: for a runtime request the `URL` it already parsed (handed out once), else a new one. */
