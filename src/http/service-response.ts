@@ -19,6 +19,12 @@ function buildHeaders(own: Record<string, string>, extra: Record<string, string 
   return headers;
 }
 
+/** True when `record` has an own enumerable property: `Object.keys(record).length > 0` without the array. */
+function hasOwnKeys(record: object): boolean {
+  for (const name in record) if (Object.hasOwn(record, name)) return true;
+  return false;
+}
+
 /**
  * `value instanceof Response`, asked as `isPrototypeOf` of `Response.prototype`: the same answer
  * (both walk `value`'s prototype chain), but V8 compiles `instanceof` Node.js' global `Response` to
@@ -37,7 +43,7 @@ function isResponse(value: unknown): value is Response {
 export function createServiceResponse(hook: HookContext, context: HandlerContext): Response {
   const { status, headers, body } = getResponse(hook);
   if (isResponse(body)) return body;
-  const hasHeaders = Object.keys(headers).length > 0;
+  const hasHeaders = hasOwnKeys(headers);
   if (isAsyncIterable(body)) {
     const own = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform' };
     const stream = createEventStream(body, context.request.signal, context.logError ?? logToConsole);

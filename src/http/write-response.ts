@@ -2,6 +2,7 @@
  * Writing a `Response` to a Node.js `ServerResponse` for `toRuntimeHandler`: status, headers (each
  * `Set-Cookie` apart) and body, streamed with backpressure, compressed when compression applies.
  */
+import { Buffer } from 'node:buffer';
 import type { ServerResponse } from 'node:http';
 import { pipeline, Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
