@@ -18,10 +18,11 @@ import { bsonTag, bsonTypeName } from './values.js';
 export type NumberKind = 'int' | 'long' | 'double' | 'decimal';
 
 const WIDTH: Record<NumberKind, number> = { int: 0, long: 1, double: 2, decimal: 3 };
-const INT32_MIN = -(2n ** 31n);
-const INT32_MAX = 2n ** 31n - 1n;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+/** The bounds of MongoDB's int (32 bits) and long (64 bits), as bigints. */
+export const INT32_MIN = -(2n ** 31n);
+export const INT32_MAX = 2n ** 31n - 1n;
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
 
 /**
  * MongoDB's `trueValue()` of a number: whether it is not zero, exactly for every type (a `Decimal128`

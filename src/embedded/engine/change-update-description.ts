@@ -8,6 +8,7 @@
  * field names as strings (shown with `showExpandedEvents` only: change-stream.ts).
  */
 import type { Delta, DocDelta } from './update-delta-tree.js';
+import { setOwn } from './values.js';
 import type { Doc } from './values.js';
 
 /** The fields of an update event's `updateDescription`. */
@@ -26,11 +27,6 @@ interface Part {
 
 /** FieldRef::isNumericPathComponentStrict: digits only, no leading zero. */
 const isNumeric = (name: string): boolean => /^(0|[1-9][0-9]*)$/.test(name);
-
-/** Sets a field, even one named `__proto__`. */
-function setField(doc: Doc, name: string, value: unknown): void {
-  Object.defineProperty(doc, name, { value, enumerable: true, writable: true, configurable: true });
-}
 
 /** Turns the delta of an update into its `updateDescription`. */
 export function describeDelta(delta: DocDelta): UpdateDescription {
@@ -51,7 +47,7 @@ export function describeDelta(delta: DocDelta): UpdateDescription {
   const record = (): string => {
     const field = dotted();
     if (path[path.length - 1]?.ambiguous)
-      setField(
+      setOwn(
         out.disambiguatedPaths,
         field,
         path.map((p) => p.name),
@@ -69,12 +65,12 @@ export function describeDelta(delta: DocDelta): UpdateDescription {
       for (const [index, entry] of node.entries)
         at(index, () => {
           if ('sub' in entry) walk(entry.sub);
-          else setField(out.updatedFields, record(), entry.value);
+          else setOwn(out.updatedFields, record(), entry.value);
         });
       return;
     }
     for (const [name, value] of [...node.updates, ...node.inserts])
-      at(name, () => setField(out.updatedFields, record(), value));
+      at(name, () => setOwn(out.updatedFields, record(), value));
     for (const name of node.deletes) at(name, () => out.removedFields.push(record()));
     for (const [name, sub] of node.subs) at(name, () => walk(sub));
   };

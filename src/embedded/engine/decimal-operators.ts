@@ -7,19 +7,15 @@
  * errors.
  */
 import { Decimal128, Long } from 'bson';
-import { numberKind, toDec } from './arithmetic.js';
+import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, numberKind, toDec } from './arithmetic.js';
 import { exactDouble } from './decimal.js';
 import { absDecimal, divideDecimal, moduloDecimal, quantizeDecimal } from './decimal-operations.js';
 import { decimalParts, decToParts, roundParts, toDecimal128 } from './decimal-round.js';
 import type { DecimalValue, Rounding } from './decimal-round.js';
 import { asDouble } from './numbers.js';
+import { isIntegral32 } from './value-strings.js';
 import { bsonTypeName } from './values.js';
 import { CommandError } from '../errors.js';
-
-const INT32_MIN = -(2n ** 31n);
-const INT32_MAX = 2n ** 31n - 1n;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
 
 const nullish = (value: unknown): boolean => value === null || value === undefined;
 const isNumber = (value: unknown): boolean => numberKind(value) !== undefined;
@@ -31,12 +27,6 @@ function asDecimal(value: unknown): DecimalValue {
 }
 
 const isZero = (value: DecimalValue): boolean => typeof value !== 'string' && value.coef === 0n;
-
-/** Value::integral(): an integral number that fits 32 bits. */
-function integral(value: unknown): boolean {
-  const n = Number(String(value));
-  return Number.isInteger(n) && n >= -2147483648 && n <= 2147483647;
-}
 
 /** `$divide`: a decimal when either side is one, a double otherwise (longs read as doubles). */
 function divide(args: unknown[]): unknown {
@@ -73,7 +63,7 @@ function modulo(args: unknown[]): unknown {
   }
   const divisor = Number(String(b));
   if (divisor === 0) throw zero();
-  if (numberKind(a) === 'double' || (numberKind(b) === 'double' && !integral(b))) {
+  if (numberKind(a) === 'double' || (numberKind(b) === 'double' && !isIntegral32(b))) {
     return asDouble(Number(String(a)) % divisor);
   }
   const right = numberKind(b) === 'long' ? BigInt(String(b)) : BigInt(divisor);
@@ -108,7 +98,7 @@ function roundOrTrunc(name: string, args: unknown[]): unknown {
   if (args.length === 2) {
     if (nullish(precision)) return null;
     if (!isNumber(precision)) return undefined;
-    if (!integral(precision)) {
+    if (!isIntegral32(precision)) {
       // Two spaces: MongoDB's message has them.
       throw new CommandError(51082, `precision argument to  ${name} must be a integral value`);
     }

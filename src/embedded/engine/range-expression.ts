@@ -6,7 +6,8 @@
  */
 import { evalExpr } from 'mingo/core';
 import type { ExpressionOp } from './operator-types.js';
-import { integralValue, numberKind } from './arithmetic.js';
+import { numberKind } from './arithmetic.js';
+import { isIntegral32, numberOf } from './value-strings.js';
 import { bsonTypeName } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -15,9 +16,6 @@ const MAX_RANGE_BYTES = 100 * 1024 * 1024;
 /** What MongoDB counts per element (`sizeof(Value)`) and for the array itself (`sizeof(std::vector)`). */
 const ELEMENT_BYTES = 16;
 const ARRAY_BYTES = 24;
-
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
 
 /** One argument as an int32, or MongoDB's error: `codes` are [not numeric, not a 32-bit integer]. */
 function int32Argument(value: unknown, what: string, codes: [number, number]): number {
@@ -30,14 +28,13 @@ function int32Argument(value: unknown, what: string, codes: [number, number]): n
       `$range requires a numeric ${what} value, found value of type:${gap}${type}`,
     );
   }
-  const n = integralValue(value);
-  if (n === undefined || n < INT32_MIN || n > INT32_MAX) {
+  if (!isIntegral32(value)) {
     throw new CommandError(
       codes[1],
       `$range requires a${what === 'ending' ? 'n' : ''} ${what} value that can be represented as a 32-bit integer, found value: ${String(value)}`,
     );
   }
-  return n;
+  return numberOf(value);
 }
 
 /**
