@@ -40,11 +40,22 @@ function childOf<T>(node: Node<T>, segment: string): Node<T> | undefined {
 
 /** Removes leading and trailing slashes: `/users/` → `users`. */
 export function stripSlashes(path: string): string {
+  const start = afterSlashes(path);
+  return path.slice(start, beforeSlashes(path, start));
+}
+
+/** The index of the first character of `path` that is not a slash (`path.length` when none is). */
+function afterSlashes(path: string): number {
   let start = 0;
+  while (start < path.length && path.charCodeAt(start) === SLASH) start++;
+  return start;
+}
+
+/** The end of `path` without its trailing slashes, not before `start`. */
+function beforeSlashes(path: string, start: number): number {
   let end = path.length;
-  while (start < end && path.charCodeAt(start) === SLASH) start++;
   while (end > start && path.charCodeAt(end - 1) === SLASH) end--;
-  return path.slice(start, end);
+  return end;
 }
 
 function decode(segment: string): string {
@@ -114,10 +125,8 @@ export class Router<T> {
    */
   lookup(path: string): RouteMatch<T> | null {
     // The path without leading and trailing slashes is `path[start, end)`, not a new string.
-    let start = 0;
-    let end = path.length;
-    while (start < end && path.charCodeAt(start) === SLASH) start++;
-    while (end > start && path.charCodeAt(end - 1) === SLASH) end--;
+    const start = afterSlashes(path);
+    const end = beforeSlashes(path, start);
     const exact = this.matchExact(path, start, end);
     if (exact !== undefined) return exact;
     return this.match(this.root, start === end ? [] : path.slice(start, end).split('/'), 0, {});
