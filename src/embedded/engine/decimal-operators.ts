@@ -28,49 +28,60 @@ function asDecimal(value: unknown): DecimalValue {
 
 const isZero = (value: DecimalValue): boolean => typeof value !== 'string' && value.coef === 0n;
 
-/** `$divide`: a decimal when either side is one, a double otherwise (longs read as doubles). */
-function divide(args: unknown[]): unknown {
+/**
+ * What `$divide` and `$mod` share: null when a side is nullish, `undefined` (mingo reports it) for a
+ * wrong count or a side that is not a number, `zero` for a zero divisor, and `decimal` on both sides as
+ * decimals when either is one; `other` computes every other case from the divisor as a double.
+ */
+function divideBy(
+  args: unknown[],
+  zero: () => CommandError,
+  decimal: (a: DecimalValue, b: DecimalValue) => DecimalValue,
+  other: (a: unknown, b: unknown, divisor: number) => unknown,
+): unknown {
   const [a, b] = args;
   if (args.length !== 2) return undefined;
   if (nullish(a) || nullish(b)) return null;
   if (!isNumber(a) || !isNumber(b)) return undefined;
-  const zero = (): CommandError => new CommandError(16608, "can't $divide by zero");
   if (numberKind(a) === 'decimal' || numberKind(b) === 'decimal') {
     const divisor = asDecimal(b);
     if (isZero(divisor)) throw zero();
-    return toDecimal128(divideDecimal(asDecimal(a), divisor));
+    return toDecimal128(decimal(asDecimal(a), divisor));
   }
   const divisor = Number(String(b));
   if (divisor === 0) throw zero();
-  return asDouble(Number(String(a)) / divisor);
+  return other(a, b, divisor);
 }
+
+/** `$divide`: a decimal when either side is one, a double otherwise (longs read as doubles). */
+const divide = (args: unknown[]): unknown =>
+  divideBy(
+    args,
+    () => new CommandError(16608, "can't $divide by zero"),
+    divideDecimal,
+    (a, _b, divisor) => asDouble(Number(String(a)) / divisor),
+  );
 
 /**
  * `$mod`: a decimal remainder when either side is a decimal; C's `fmod` on doubles when the dividend is
  * a double or the divisor a double that is not a 32-bit integer; otherwise a long when either is a long,
  * an int when not (an integral double divisor counts as an int). `x mod -1` is 0 (mongoSafeMod).
  */
-function modulo(args: unknown[]): unknown {
-  const [a, b] = args;
-  if (args.length !== 2) return undefined;
-  if (nullish(a) || nullish(b)) return null;
-  if (!isNumber(a) || !isNumber(b)) return undefined;
-  const zero = (): CommandError => new CommandError(16610, "can't $mod by zero");
-  if (numberKind(a) === 'decimal' || numberKind(b) === 'decimal') {
-    const divisor = asDecimal(b);
-    if (isZero(divisor)) throw zero();
-    return toDecimal128(moduloDecimal(asDecimal(a), divisor));
-  }
-  const divisor = Number(String(b));
-  if (divisor === 0) throw zero();
-  if (numberKind(a) === 'double' || (numberKind(b) === 'double' && !isIntegral32(b))) {
-    return asDouble(Number(String(a)) % divisor);
-  }
-  const right = numberKind(b) === 'long' ? BigInt(String(b)) : BigInt(divisor);
-  const remainder = right === -1n ? 0n : BigInt(String(a)) % right;
-  if (numberKind(a) === 'long' || numberKind(b) === 'long') return Long.fromBigInt(remainder);
-  return Number(remainder);
-}
+const modulo = (args: unknown[]): unknown =>
+  divideBy(
+    args,
+    () => new CommandError(16610, "can't $mod by zero"),
+    moduloDecimal,
+    (a, b, divisor) => {
+      if (numberKind(a) === 'double' || (numberKind(b) === 'double' && !isIntegral32(b))) {
+        return asDouble(Number(String(a)) % divisor);
+      }
+      const right = numberKind(b) === 'long' ? BigInt(String(b)) : BigInt(divisor);
+      const remainder = right === -1n ? 0n : BigInt(String(a)) % right;
+      if (numberKind(a) === 'long' || numberKind(b) === 'long') return Long.fromBigInt(remainder);
+      return Number(remainder);
+    },
+  );
 
 const ROUNDING: Record<string, Rounding> = {
   $round: 'half-even',
