@@ -2,20 +2,21 @@ import type { IncomingMessage } from 'node:http';
 import { isUtf8 } from 'node:buffer';
 import express from 'express';
 import { BadRequest } from '../errors/index.js';
+import { getBodyCharset } from '../http/body-charset.js';
 import { findUnstorableText } from '../http/body-text.js';
 
 /** Options of `json()`: those of `express.json` (body-parser), e.g. `{ limit: '1mb' }`. */
 export type JsonOptions = NonNullable<Parameters<typeof express.json>[0]>;
 
-/** A 400 body-parser passes on as it is (it wraps `verify` errors, keeping their status). */
+/** A 400 body-parser passes on as it is (it wraps `verify` errors, keeping their `status`; without one they become 403). */
 function refuse(message: string): BadRequest {
   return Object.assign(new BadRequest(message), { status: 400, expose: true });
 }
 
-/** The body as text in the charset body-parser decodes it with; `undefined` for one `TextDecoder` lacks. */
+/** The body as text in `encoding` (`utf-16le` or `utf-16be`: `withBodyCharset` let no other through); `undefined` when its bytes are not that charset. */
 function decodeText(buffer: Buffer, encoding: string): string | undefined {
   try {
-    return new TextDecoder(encoding).decode(buffer);
+    return new TextDecoder(encoding, { fatal: true }).decode(buffer);
   } catch {
     return undefined;
   }
@@ -37,33 +38,77 @@ export function verifyBodyText(
   kind: 'json' | 'form',
 ): void {
   const mediaType = kind === 'json' ? 'application/json' : 'application/x-www-form-urlencoded';
+  try {
+    getBodyCharset(req.headers['content-type'] ?? '', kind);
+  } catch (error: unknown) {
+    throw Object.assign(error as Error, { status: 415, expose: true });
+  }
   if (buffer.length === 0) throw refuse(`A request body is required for ${req.method ?? 'this'} requests`);
   const utf8 = encoding.toLowerCase() === 'utf-8';
   if (utf8 && !isUtf8(buffer)) {
     throw refuse(`Invalid ${mediaType} request body: the body is not valid UTF-8`);
   }
-  // Percent-encoded bytes of a form in another charset (body-parser allows ISO-8859-1) are that charset's.
+  // Every byte of an ISO-8859-1 form (the other charset allowed) is a character, percent-encoded ones too.
   if (kind === 'form' && !utf8) return;
   // Most bodies have no `\u` escape or `%`: they are not decoded a second time (body-parser decodes them).
   if (utf8 && !buffer.includes(kind === 'json' ? '\\u' : '%')) return;
   const text = utf8 ? buffer.toString('utf8') : decodeText(buffer, encoding);
-  const unstorable = text === undefined ? undefined : findUnstorableText(text, kind);
+  // body-parser would keep a lone surrogate of UTF-16 bytes, and the database store U+FFFD for it.
+  if (text === undefined) {
+    throw refuse(`Invalid ${mediaType} request body: the body is not valid ${encoding.toUpperCase()}`);
+  }
+  const unstorable = findUnstorableText(text, kind);
   if (unstorable !== undefined) throw refuse(`Invalid ${mediaType} request body: ${unstorable}`);
+}
+
+/** body-parser's 415 for a charset it does not read (`unsupported charset "LATIN1"`). */
+function isCharsetRefusal(error: unknown): boolean {
+  return (error as { type?: unknown } | undefined)?.type === 'charset.unsupported';
+}
+
+/**
+ * Wraps body-parser's `parser` so that a body in a charset plume's parsers do not decode gets the
+ * Web Standard handler's answer (`getBodyCharset`: 415 `UnsupportedMediaType` naming the charset
+ * and the ones accepted) in place of body-parser's own 415 (`unsupported charset "LATIN1"`). The
+ * charsets body-parser reads but plume does not (for JSON UTF-7, UTF-32, UTF-16 without a byte
+ * order) are refused by `verifyBodyText`.
+ */
+export function withBodyCharset(
+  parser: ReturnType<typeof express.json>,
+  kind: 'json' | 'form',
+): ReturnType<typeof express.json> {
+  return (req, res, next) => {
+    parser(req, res, (error?: unknown) => {
+      if (!isCharsetRefusal(error)) {
+        next(error);
+        return;
+      }
+      try {
+        getBodyCharset(req.headers['content-type'] ?? '', kind);
+      } catch (refusal: unknown) {
+        next(refusal);
+        return;
+      }
+      next(error);
+    });
+  };
 }
 
 /**
  * The JSON body parser (`express.json`, spec: "Server-framework integration API", `json()`), with
  * the checks of `verifyBodyText`: an empty body, a body that is not valid UTF-8, and a string with a
  * lone surrogate escape (`"\ud800"`) are refused with 400 `BadRequest`, as the Web Standard handler
- * refuses them, instead of being stored as `{}` or with U+FFFD. A `verify` option still runs
- * afterwards. Register it before `app.configure(rest())`.
+ * refuses them, instead of being stored as `{}` or with U+FFFD. A charset other than UTF-8,
+ * UTF-16LE or UTF-16BE is refused with 415 `UnsupportedMediaType` (`withBodyCharset`). A `verify`
+ * option still runs afterwards. Register it before `app.configure(rest())`.
  */
 export function json(options: JsonOptions = {}): ReturnType<typeof express.json> {
-  return express.json({
+  const parser = express.json({
     ...options,
     verify(req, res, buffer, encoding) {
       verifyBodyText(req, buffer, encoding, 'json');
       options.verify?.(req, res, buffer, encoding);
     },
   });
+  return withBodyCharset(parser, 'json');
 }

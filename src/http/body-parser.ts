@@ -6,7 +6,8 @@ import {
   type Middleware,
 } from '../core/index.js';
 import { BadRequest, UnsupportedMediaType } from '../errors/index.js';
-import { findUnstorableText } from './body-text.js';
+import { decodeLatin1, forEachLatin1FormField, getBodyCharset } from './body-charset.js';
+import { findUnstorableText, hasReplacedMultipartText } from './body-text.js';
 import type { HandlerContext } from './declarations.js';
 import { getRequestHeader, isRuntimeRequest } from './runtime-request.js';
 
@@ -37,7 +38,10 @@ export function getBodyKind(contentType: string | null | undefined): BodyKind {
 /** True for the methods whose requests carry a body for the service (spec: "REST mapping"). */
 const isBodyMethod = (method: string): boolean => method === 'POST' || method === 'PUT' || method === 'PATCH';
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+/** Strict decoders of the Unicode charsets bodies may be sent in (see `BODY_CHARSETS`): bad bytes are a 400, not U+FFFD. */
+const decoders = new Map(
+  ['utf-8', 'utf-16le', 'utf-16be'].map((charset) => [charset, new TextDecoder(charset, { fatal: true })]),
+);
 
 /**
  * Reads a body stream into one byte array, counting bytes as they arrive; when the count passes
@@ -92,33 +96,45 @@ function createBodyRequired(method: string): BadRequest {
   return new BadRequest(`A request body is required for ${method} requests`);
 }
 
+/** Body bytes as text in `charset` (one `getBodyCharset` accepted); throws the 400 of bytes that are not that charset. */
+function decodeText(bytes: Uint8Array, charset: string, contentType: string): string {
+  if (charset === 'iso-8859-1') return decodeLatin1(bytes);
+  try {
+    return (decoders.get(charset) as TextDecoder).decode(bytes);
+  } catch (error: unknown) {
+    throw invalid(mediaTypeOf(contentType), error);
+  }
+}
+
 /**
- * Parses body bytes as `kind`: at once for JSON and urlencoded bodies (no promise, so a buffered body
- * costs no turn of the event loop), a promise for multipart, which `Response.formData()` reads.
- * Zero bytes are refused like a missing body: a chunked request can send an empty body without a
- * `Content-Length: 0`, and an empty form would otherwise be `{}`, which `update` stores in place of
- * the record. Text that parses but cannot be stored as sent is refused too (see body-text.ts).
+ * Parses body bytes as `kind`, sent in `charset` (which `getBodyCharset` accepted): at once for JSON
+ * and urlencoded bodies (no promise, so a buffered body costs no turn of the event loop), a promise
+ * for multipart, which `Response.formData()` reads. Zero bytes are refused like a missing body: a
+ * chunked request can send an empty body without a `Content-Length: 0`, and an empty form would
+ * otherwise be `{}`, which `update` stores in place of the record. Text that parses but cannot be
+ * stored as sent is refused too (see body-text.ts).
  */
 function parseBytes(
   bytes: Uint8Array,
   kind: 'json' | 'form' | 'multipart',
+  charset: string,
   contentType: string,
   method: string,
 ): unknown {
   if (bytes.byteLength === 0) throw createBodyRequired(method);
   if (kind === 'multipart') return parseMultipart(bytes, contentType);
-  let text: string;
-  try {
-    text = decoder.decode(bytes);
-  } catch (error: unknown) {
-    throw invalid(mediaTypeOf(contentType), error);
+  const text = decodeText(bytes, charset, contentType);
+  const fields: Record<string, unknown> = {};
+  if (kind === 'form' && charset === 'iso-8859-1') {
+    // Every byte is a character, percent-encoded ones too: nothing can be unstorable.
+    forEachLatin1FormField(text, (name, value) => addField(fields, name, value));
+    return fields;
   }
   const unstorable = findUnstorableText(text, kind);
   if (unstorable !== undefined) {
     throw new BadRequest(`Invalid ${mediaTypeOf(contentType)} request body: ${unstorable}`);
   }
   if (kind === 'form') {
-    const fields: Record<string, unknown> = {};
     new URLSearchParams(text).forEach((value, key) => addField(fields, key, value));
     return fields;
   }
@@ -128,6 +144,21 @@ function parseBytes(
   } catch (error: unknown) {
     throw invalid(mediaTypeOf(contentType), error);
   }
+}
+
+/**
+ * The checks made before a parsed body is read: its charset (415 for one the parser does not
+ * decode, see `getBodyCharset`), then its `Content-Encoding` (`refuseContentEncoding`), in
+ * body-parser's order. Returns the charset to decode the body from.
+ */
+function checkBodyHeaders(
+  request: Request,
+  contentType: string,
+  kind: 'json' | 'form' | 'multipart',
+): string {
+  const charset = getBodyCharset(contentType, kind);
+  refuseContentEncoding(request, contentType);
+  return charset;
 }
 
 /**
@@ -154,6 +185,9 @@ async function parseMultipart(bytes: Uint8Array, contentType: string): Promise<u
   } catch (error: unknown) {
     throw invalid(label, error);
   }
+  if (hasReplacedMultipartText(form, bytes)) {
+    throw new BadRequest(`Invalid ${label} request body: a field name or value is not valid UTF-8`);
+  }
   const fields: Record<string, unknown> = {};
   form.forEach((value, key) => addField(fields, key, value));
   return fields;
@@ -170,9 +204,9 @@ function readBody(request: Request, limit: number): unknown {
     const kind = getBodyKind(contentType);
     const buffered = kind === undefined ? undefined : request.takeBytes();
     if (kind !== undefined && buffered !== undefined) {
-      refuseContentEncoding(request, contentType);
+      const charset = checkBodyHeaders(request, contentType, kind);
       if (buffered.byteLength > limit) throw createBodyTooLarge(limit);
-      return parseBytes(buffered, kind, contentType, request.method);
+      return parseBytes(buffered, kind, charset, contentType, request.method);
     }
   }
   return readStreamedBody(request, limit);
@@ -185,14 +219,15 @@ async function readStreamedBody(request: Request, limit: number): Promise<unknow
   const kind = getBodyKind(contentType);
   if (kind === undefined) return body;
   const declared = request.headers.get('content-length');
+  let charset: string;
   try {
-    refuseContentEncoding(request, contentType);
+    charset = checkBodyHeaders(request, contentType, kind);
     if (declared !== null && Number(declared) > limit) throw createBodyTooLarge(limit);
   } catch (error: unknown) {
     body.cancel().catch(() => undefined);
     throw error;
   }
-  return parseBytes(await readLimited(body, limit), kind, contentType, request.method);
+  return parseBytes(await readLimited(body, limit), kind, charset, contentType, request.method);
 }
 
 /**
@@ -202,7 +237,9 @@ async function readStreamedBody(request: Request, limit: number): Promise<unknow
  * (a `ReadableStream`, unread). Throws `BadRequest` (400) for a missing or empty body, one that
  * cannot be parsed as its content type, or one that cannot be stored as sent (a lone surrogate escape
  * in JSON, percent-encoded bytes that are not UTF-8 in a form; see body-text.ts),
- * `UnsupportedMediaType` (415) for a parsed body with a `Content-Encoding` other than `identity`, and
+ * `UnsupportedMediaType` (415) for a parsed body in a charset it does not decode (JSON: UTF-8,
+ * UTF-16LE, UTF-16BE; forms: UTF-8, ISO-8859-1; multipart: UTF-8; see `getBodyCharset`) or with a
+ * `Content-Encoding` other than `identity`, and
  * `PayloadTooLarge` (413) when a parsed body exceeds `limit` bytes (checked against `Content-Length`
  * before reading, and counted while reading).
  */

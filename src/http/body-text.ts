@@ -78,3 +78,30 @@ export function findUnstorableText(text: string, kind: 'json' | 'form'): string 
   }
   return hasInvalidPercentEncoding(text) ? 'percent-encoded bytes that are not UTF-8' : undefined;
 }
+
+/** U+FFFD, the character decoders put in place of bytes that are not UTF-8. */
+const REPLACEMENT = '\uFFFD';
+
+/** How many times U+FFFD's UTF-8 bytes (EF BF BD) occur in `bytes`. */
+function countEncodedReplacements(bytes: Uint8Array): number {
+  let count = 0;
+  for (let i = bytes.indexOf(0xef); i !== -1 && i + 2 < bytes.length; i = bytes.indexOf(0xef, i + 1)) {
+    if (bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) count++;
+  }
+  return count;
+}
+
+/**
+ * True when the text of a multipart body (field names, string values and file names, as `Response.formData()`
+ * gave them) hold more U+FFFD than the body's bytes encode: the parser put some in place of bytes
+ * that are not UTF-8, which it does without an error. A U+FFFD the client sent is never counted as
+ * one (its bytes are in the body); a file holding the bytes EF BF BD can hide a replacement.
+ */
+export function hasReplacedMultipartText(form: FormData, bytes: Uint8Array): boolean {
+  let replacements = 0;
+  form.forEach((value, name) => {
+    replacements += name.split(REPLACEMENT).length - 1;
+    replacements += (typeof value === 'string' ? value : value.name).split(REPLACEMENT).length - 1;
+  });
+  return replacements > 0 && replacements > countEncodedReplacements(bytes);
+}

@@ -1,0 +1,92 @@
+/**
+ * The `charset` parameter of a parsed request body's `Content-Type`. A body is only read in a
+ * charset the parser decodes: read in another, its text would be changed without a word (Latin-1
+ * `é` read as UTF-8 is a decoding error, but the Latin-1 bytes `Ã©` read as UTF-8 are `é`). Both
+ * transports accept the same charsets and answer the same 415 for any other. No Node.js imports:
+ * `createHandler` uses this file and must run on any runtime.
+ */
+
+import { UnsupportedMediaType } from '../errors/index.js';
+
+/**
+ * The charsets each parsed body kind is decoded from, lower case; a body without a charset is
+ * UTF-8. JSON: UTF-8 and UTF-16 with a stated byte order (RFC 8259 §8.1 asks for UTF-8; body-parser
+ * also reads UTF-16, and `TextDecoder` reads both byte orders on any runtime). `utf-16` without a
+ * byte order, `utf-32` and `utf-7` are refused: `TextDecoder` lacks the last two, and would read the
+ * first as little-endian whatever its byte order mark says. Forms: UTF-8 and ISO-8859-1, as
+ * body-parser's `urlencoded`. Multipart: UTF-8 only, as `Response.formData()` decodes its fields.
+ */
+export const BODY_CHARSETS: Readonly<Record<'json' | 'form' | 'multipart', readonly string[]>> = {
+  json: ['utf-8', 'utf-16le', 'utf-16be'],
+  form: ['utf-8', 'iso-8859-1'],
+  multipart: ['utf-8'],
+};
+
+/**
+ * The `charset` parameter of a `Content-Type` value, lower case and unquoted
+ * (`application/json; Charset="UTF-16LE"` → `utf-16le`); `undefined` when there is none.
+ */
+export function getCharsetParameter(contentType: string): string | undefined {
+  const parameters = contentType.split(';');
+  for (let i = 1; i < parameters.length; i++) {
+    const parameter = parameters[i] as string;
+    const equals = parameter.indexOf('=');
+    if (equals === -1 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
+    const value = parameter.slice(equals + 1).trim();
+    const unquoted =
+      value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+    return unquoted.toLowerCase();
+  }
+  return undefined;
+}
+
+/**
+ * The charset a parsed body of `kind` is decoded from: its `Content-Type`'s `charset` parameter, or
+ * `utf-8` when it has none. Throws `UnsupportedMediaType` (415, `data: { charset }`) naming the
+ * charset and the ones accepted when the parser does not decode it (see `BODY_CHARSETS`).
+ */
+export function getBodyCharset(contentType: string, kind: 'json' | 'form' | 'multipart'): string {
+  const charset = getCharsetParameter(contentType);
+  if (charset === undefined) return 'utf-8';
+  const accepted = BODY_CHARSETS[kind];
+  if (accepted.includes(charset)) return charset;
+  const shown = charset.slice(0, 40);
+  const mediaType = contentType.split(';')[0]!.trim().slice(0, 100);
+  throw new UnsupportedMediaType(
+    `Unsupported charset '${shown}' for ${mediaType} request bodies: send ${accepted.join(', ')}`,
+    { data: { charset: shown } },
+  );
+}
+
+/** Bytes read as ISO-8859-1: each byte is the character of the same code (not `TextDecoder`'s windows-1252). */
+export function decodeLatin1(bytes: Uint8Array): string {
+  let text = '';
+  // In slices, so that a large body does not pass the engine's limit on arguments.
+  for (let start = 0; start < bytes.length; start += 0x8000) {
+    text += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
+  }
+  return text;
+}
+
+/** One name or value of an ISO-8859-1 form: `+` is a space and `%XX` the byte (character) XX. */
+function decodeLatin1FormComponent(text: string): string {
+  return text
+    .replaceAll('+', ' ')
+    .replace(/%([0-9A-Fa-f]{2})/g, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+/**
+ * Calls `add(name, value)` for each field of a urlencoded form sent as ISO-8859-1 (text from
+ * `decodeLatin1`), in order. `URLSearchParams` cannot be used: it reads `%E9` as a UTF-8 byte.
+ */
+export function forEachLatin1FormField(text: string, add: (name: string, value: string) => void): void {
+  for (const field of text.split('&')) {
+    if (field === '') continue;
+    const equals = field.indexOf('=');
+    const name = equals === -1 ? field : field.slice(0, equals);
+    add(
+      decodeLatin1FormComponent(name),
+      equals === -1 ? '' : decodeLatin1FormComponent(field.slice(equals + 1)),
+    );
+  }
+}
