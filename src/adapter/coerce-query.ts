@@ -1,5 +1,6 @@
 import { BadRequest } from '../errors/index.js';
 import type { Query } from '../core/index.js';
+import { isDecimalNumber } from '../core/query-string.js';
 import type { QueryConverter } from './declarations.js';
 import { describeValue, isPlainObject } from './filter-query.js';
 
@@ -12,13 +13,13 @@ const LIST_OPERATORS = new Set(['$in', '$nin']);
 
 function coerceScalar(value: unknown, type: CoercedType, field: string): unknown {
   if (typeof value !== 'string') return value;
-  const text = value.trim();
   if (type === 'boolean') {
-    if (text === 'true') return true;
-    if (text === 'false') return false;
+    if (value === 'true') return true;
+    if (value === 'false') return false;
     throw new BadRequest(`Invalid value '${describeValue(value)}' for '${field}': expected true or false`);
   }
-  const number = text === '' ? Number.NaN : Number(text);
+  // Decimal digits only: Number() would also read '0x10', '1e1' and ' 5 ', which a client did not mean.
+  const number = isDecimalNumber(value) ? Number(value) : Number.NaN;
   if (!Number.isFinite(number) || (type === 'integer' && !Number.isInteger(number))) {
     throw new BadRequest(
       `Invalid value '${describeValue(value)}' for '${field}': expected ${type === 'integer' ? 'an integer' : 'a number'}`,
@@ -63,8 +64,10 @@ function coerceLevel(query: Query, types: Readonly<Record<string, CoercedType>>)
  *
  * `coerceQuery({ age: 'number' })` turns `{ age: { $gt: '20' } }` into `{ age: { $gt: 20 } }`,
  * for direct values, `$eq $ne $lt $lte $gt $gte`, the items of `$in`/`$nin`, and inside `$or`/`$and`.
- * Values that are already of another type are left alone. Throws `BadRequest` (400) naming the field
- * when a string does not convert (`'abc'` for a number field).
+ * Values that are already of another type are left alone. Numbers must be written in decimal digits
+ * (`'20'`, `'-1.5'`, core's `isDecimalNumber`), booleans as `true` or `false`. Throws `BadRequest`
+ * (400) naming the field when a string does not convert (`'abc'`, `'0x10'`, `'1e1'` or `' 5'` for a
+ * number field).
  */
 export function coerceQuery(types: Readonly<Record<string, CoercedType>>): QueryConverter {
   return (query) => coerceLevel(query, types);

@@ -72,10 +72,14 @@ export function describeValue(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
-/** Parses a non-negative integer given as a number or a decimal string; `undefined` when it is not one. */
+/**
+ * Parses a non-negative integer given as a number or a string of at most 15 decimal digits (no sign,
+ * spaces, `0x` or exponent, as core's `isDecimalNumber` and the schema validators read numbers);
+ * `undefined` when it is not one.
+ */
 function parseCount(value: unknown): number | undefined {
   if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
-  if (typeof value === 'string' && /^\d{1,15}$/.test(value.trim())) return Number(value.trim());
+  if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
   return undefined;
 }
 

@@ -11,6 +11,20 @@ export interface QueryStringLimits {
   parameterLimit?: number;
 }
 
+/** A number as a query string writes it: decimal digits, an optional minus sign and fraction. */
+const DECIMAL_NUMBER = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * True when `text` is a number written the one way plume reads numbers from query strings (and other
+ * text): decimal digits with an optional leading `-` and `.fraction` (`20`, `-1.5`, `007`). Not
+ * hexadecimal (`0x10`), octal or binary literals, exponents (`1e1`), `+5`, `.5`, `Infinity` or
+ * surrounding spaces, which `Number()` would read: a value a client did not mean as that number is
+ * refused rather than guessed.
+ */
+export function isDecimalNumber(text: string): boolean {
+  return DECIMAL_NUMBER.test(text);
+}
+
 /** Keys that could reach an object's prototype if a service merged client input unsafely. */
 const unsafeKeys = new Set(['__proto__', 'constructor', 'prototype']);
 

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import { default as addFormatsModule } from 'ajv-formats';
 import { BadRequest } from '../errors/index.js';
+import { findNonDecimalStrings, refuseNonDecimalNumbers } from './decimal-coercion.js';
 import { keywordObjectId } from './object-id-keyword.js';
 
 // ajv-formats is CommonJS: depending on the loader its default export is the function or a namespace.
@@ -16,7 +17,8 @@ export type Validator<T = unknown> = (data: unknown, label?: string) => T | Prom
 
 /**
  * Creates the AJV instance plume's schemas expect (spec: SEED.md "Object ids", "Adapter query syntax"):
- * `coerceTypes: true` (query strings such as `'20'` become numbers where the schema says number),
+ * `coerceTypes: true` (query strings such as `'20'` become numbers where the schema says number;
+ * `getValidator` refuses strings not in decimal digits, such as `'0x10'`),
  * `useDefaults: true`, the `ajv-formats` formats and the `objectid` keyword (`keywordObjectId`).
  * `options` are passed to AJV and override these defaults (e.g. `{ coerceTypes: 'array' }` so a single
  * `?$select=name` becomes `['name']`).
@@ -91,7 +93,9 @@ function isAjvValidationError(error: unknown): error is { errors: ErrorObject[] 
 /**
  * Compiles `schema` (JSON schema or TypeBox) with `ajv` (default: a new `createValidator()`) into a
  * `Validator`: it validates in place (coercion, defaults, `objectid` conversion) and returns the data,
- * or throws `BadRequest` (400, see `toValidationError`) with AJV's errors in `errors`. Schemas with
+ * or throws `BadRequest` (400, see `toValidationError`) with AJV's errors in `errors`. A string is
+ * coerced to a number only when written in decimal digits (`'20'`, `'-1.5'`); one AJV alone would
+ * read (`'0x10'`, `'1e1'`, `' 5 '`) is a 400 naming its path (see decimal-coercion.ts). Schemas with
  * `$async: true` give a validator that returns a promise. A schema with an `$id` already known to `ajv`
  * reuses the compiled version. Compiling throws AJV's own error for an invalid schema (a programming error).
  */
@@ -100,17 +104,21 @@ export function getValidator<T = unknown>(schema: object, ajv: Ajv = createValid
   const compiled = (typeof id === 'string' ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema);
   if ((compiled as { $async?: unknown }).$async === true) {
     return async (data, label = 'data') => {
+      const nonDecimal = findNonDecimalStrings(data);
       try {
         await (compiled(data) as unknown as Promise<unknown>);
       } catch (error: unknown) {
         if (isAjvValidationError(error)) throw toValidationError(error.errors, label);
         throw error;
       }
+      refuseNonDecimalNumbers(nonDecimal, label);
       return data as T;
     };
   }
   return (data, label = 'data') => {
+    const nonDecimal = findNonDecimalStrings(data);
     if (!compiled(data)) throw toValidationError(compiled.errors, label);
+    refuseNonDecimalNumbers(nonDecimal, label);
     return data as T;
   };
 }

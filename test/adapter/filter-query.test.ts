@@ -70,6 +70,10 @@ describe('filterQuery', () => {
 
   it.each([
     [{ $limit: 'abc' }, '$limit'],
+    // Decimal digits only, as the schema validators read numbers: not Number()'s hex, exponent or spaces.
+    [{ $limit: '0x10' }, '$limit'],
+    [{ $limit: ' 5 ' }, '$limit'],
+    [{ $skip: '1e1' }, '$skip'],
     [{ $limit: -1 }, '$limit'],
     [{ $limit: 1.5 }, '$limit'],
     [{ $skip: '-3' }, '$skip'],
@@ -163,6 +167,14 @@ describe('coerceQuery', () => {
     expect(badRequest(() => convert({ count: '1.5' })).message).toContain("'count'");
     expect(badRequest(() => convert({ active: 'yes' })).message).toContain("'active'");
     expect(badRequest(() => convert({ age: '' })).message).toContain("'age'");
+  });
+
+  it('reads numbers in decimal digits only: 0x10, 1e1, spaces, + and Infinity are a 400 naming the field', () => {
+    expect(convert({ age: '-1.25', count: '007' })).toEqual({ age: -1.25, count: 7 });
+    for (const text of ['0x10', '1e1', ' 5', '+5', '.5', 'Infinity', '0b1']) {
+      expect(badRequest(() => convert({ age: { $in: [text] } })).message, text).toContain("'age'");
+    }
+    expect(badRequest(() => convert({ active: ' true' })).message).toContain("'active'");
   });
 });
 

@@ -231,6 +231,25 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
       expect((await call('GET', `/messages?createdAt[$gt]=${Date.now() + 60_000}`)).body.total).toBe(0);
     });
 
+    it('reads numbers in the URL only in decimal digits: 0x10, 1e1 or a space is a 400 naming the field', async () => {
+      // AJV's coerceTypes alone read all of these with Number(): ?$limit=0x10 was a limit of 16.
+      for (const [query, field] of [
+        ['$limit=0x10', '/$limit'],
+        ['$skip=1e1', '/$skip'],
+        ['$limit=%205%20', '/$limit'],
+        ['createdAt[$gt]=0x0', '/createdAt/$gt'],
+        ['createdAt[$in][]=1e3', '/createdAt/$in/0'],
+        ['$or[0][createdAt]=Infinity', '/$or/0/createdAt'],
+      ] as const) {
+        const answer = await call('GET', `/messages?${query}`);
+        expect(answer.status, query).toBe(400);
+        expect(answer.body.message, query).toMatch(
+          `Invalid query: ${field} must be a number in decimal digits`,
+        );
+      }
+      expect((await call('GET', '/messages?$limit=2&$skip=01')).body).toMatchObject({ limit: 2, skip: 1 });
+    });
+
     it('refuses operators and fields outside the query schema with 400', async () => {
       for (const query of ['$where=1', 'text[$where]=1', 'secret=1', '$limit=abc', 'text[$options]=zz']) {
         const answer = await call('GET', `/messages?${query}`);

@@ -25,6 +25,38 @@ describe('createValidator and getValidator', () => {
     );
   });
 
+  it('coerces a string to a number only when it is written in decimal digits', async () => {
+    const query = querySyntax(
+      Type.Object({ age: Type.Integer(), score: Type.Number(), code: Type.String() }),
+    );
+    const validate = getValidator(query, ajv);
+    expect(validate({ $limit: '20', age: { $gt: '-3' }, score: '1.50', code: '0x10' }, 'query')).toEqual({
+      $limit: 20,
+      age: { $gt: -3 },
+      score: 1.5,
+      code: '0x10', // a string where the schema says string: left alone
+    });
+    for (const [value, path] of [
+      [{ $limit: '0x10' }, '/$limit'],
+      [{ $skip: '1e1' }, '/$skip'],
+      [{ age: ' 5 ' }, '/age'],
+      [{ score: { $in: ['1', '+2'] } }, '/score/$in/1'],
+      [{ $or: [{ score: 'Infinity' }] }, '/$or/0/score'],
+      [{ score: '0b11' }, '/score'],
+    ] as const) {
+      expect(() => validate(structuredClone(value), 'query'), path).toThrow(
+        `Invalid query: ${path} must be a number in decimal digits, not '`,
+      );
+    }
+    const asyncValidate = getValidator(
+      { $async: true, type: 'object', properties: { n: { type: 'number' } } },
+      ajv,
+    );
+    await expect(asyncValidate({ n: '0x1' })).rejects.toThrow(
+      "Invalid data: /n must be a number in decimal digits, not '0x1'",
+    );
+  });
+
   it('puts the label and AJV errors into the 400', () => {
     const validate = getValidator(Type.Object({ n: Type.Integer() }), ajv);
     try {
