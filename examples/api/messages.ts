@@ -103,11 +103,17 @@ function setAuthor(context: HookContext): void {
   context.data = Array.isArray(context.data) ? context.data.map(stamp) : stamp(context.data);
 }
 
-/** `update` replaces the text; the author and `createdAt` of the stored message stay. */
+/**
+ * `update` replaces the text; the author and `createdAt` of the stored message stay. Without an id
+ * (`PUT /messages`) there is no stored message to read: the service answers that call itself (400
+ * "You can not replace multiple instances. Did you mean 'patch'?"), where reading it here would
+ * answer about a `get` the client never made.
+ */
 async function keepAuthorAndTime(context: HookContext): Promise<void> {
+  if (context.id === null || context.id === undefined) return;
   const user = context.params.user as { _id: unknown } | undefined;
   const query = context.params.provider === undefined || user === undefined ? {} : { userId: user._id };
-  const stored = (await context.app.service(context.path).get(context.id!, { query })) as {
+  const stored = (await context.app.service(context.path).get(context.id, { query })) as {
     userId: unknown;
     createdAt: number;
   };

@@ -287,6 +287,20 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
       expect((await call('GET', `/messages/${id}`)).status).toBe(404);
     });
 
+    it('PUT, PATCH and DELETE without an id answer about the method called, and change nothing', async () => {
+      // PUT /messages answered "get needs an id": a hook read the stored message before the service ran.
+      const put = await call('PUT', '/messages', { text: 'everything' }, bearer(bob.token));
+      expect(put.status).toBe(400);
+      expect(put.body.message).toBe("You can not replace multiple instances. Did you mean 'patch'?");
+      const patch = await call('PATCH', '/messages', { text: 'everything' }, bearer(bob.token));
+      expect(patch.status).toBe(405);
+      expect(patch.body.message).toBe('Can not patch multiple entries');
+      expect((await call('DELETE', '/messages', undefined, bearer(bob.token))).status).toBe(405);
+      const page = await call('GET', '/messages?text=everything');
+      expect(page.body.total).toBe(0);
+      expect((await call('GET', '/messages')).body.total).toBe(4);
+    });
+
     it('the stats custom method counts messages per author', async () => {
       const stats = await call('POST', '/messages', {}, { 'x-service-method': 'stats' });
       expect(stats.status).toBe(200);
