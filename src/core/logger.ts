@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type LevelWithSilent } from 'pino';
+import { isExposedClientError } from '../errors/convert.js';
 import { toPlumeError } from '../errors/index.js';
 
 /**
@@ -105,13 +106,16 @@ export function isLogger(value: unknown): value is Logger {
 
 /**
  * An error logger for `errorHandler({ logger })` (both transports) backed by `logger`: errors with
- * a status below 500 (a 404, a failed validation) become one `debug` line naming the status, class
- * and message; everything else is logged at `error` with its stack.
+ * a status below 500 (a 404, a failed validation, and Express' own client errors such as invalid
+ * JSON or a request aborted mid-body) become one `debug` line naming the status, class and message;
+ * everything else is logged at `error` with its stack. A client cannot fill the error log.
  */
 export function errorLogger(logger: Logger): { error(error: unknown): void } {
   return {
     error(error: unknown): void {
-      const { code, name, message } = toPlumeError(error);
+      const { code, name, message } = isExposedClientError(error)
+        ? { code: error.status, name: error.name, message: error.message }
+        : toPlumeError(error);
       if (code >= 400 && code < 500) logger.debug({ status: code }, `${code} ${name}: ${message}`);
       else logger.error(error instanceof Error ? error : { error }, 'request failed');
     },

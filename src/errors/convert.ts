@@ -25,3 +25,14 @@ export function fromJSON(json: {
   const message = typeof json.message === 'string' ? json.message : undefined;
   return new ErrorClass(message, { data: json.data, errors: json.errors });
 }
+
+/**
+ * True for a client error thrown by Express or its body parsers (`http-errors`: a 4xx `status` and
+ * `expose: true`, e.g. invalid JSON, a request aborted mid-body): an answer for the client, not a
+ * server failure. Not a plume error, so `toPlumeError` alone would count it as a 500.
+ */
+export function isExposedClientError(error: unknown): error is Error & { status: number } {
+  if (!(error instanceof Error)) return false;
+  const { status, expose } = error as { status?: unknown; expose?: unknown };
+  return typeof status === 'number' && status >= 400 && status < 500 && expose === true;
+}

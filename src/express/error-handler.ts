@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import { createBodyTooLarge } from '../core/index.js';
+import { isExposedClientError } from '../errors/convert.js';
 import {
   BadRequest,
   errorsByCode,
@@ -40,13 +41,6 @@ export const defaultHtmlPages: Readonly<HtmlErrorPages> = {
   404: publicPage('404.html'),
   default: publicPage('default.html'),
 };
-
-/** A client error from Express or body-parser (http-errors): 4xx with a message meant for the client. */
-function isExposedClientError(error: unknown): error is Error & { status: number } {
-  if (!(error instanceof Error)) return false;
-  const { status, expose } = error as { status?: unknown; expose?: unknown };
-  return typeof status === 'number' && status >= 400 && status < 500 && expose === true;
-}
 
 /**
  * The error a client sees for anything thrown: plume errors as they are; client errors raised by

@@ -88,6 +88,16 @@ describe.each(['web', 'express'] as const)('the example on the %s transport logs
     expect(parsed(lines).filter((line) => line.level >= 50)).toEqual([]);
   });
 
+  it('a body that is not JSON is one debug line, never an error with a stack', async () => {
+    // Express' body-parser throws a SyntaxError with status 400: errorLogger took it for a 5xx.
+    const bad = await call('/messages', `bad-json-${transport}`, { ...json({}), body: '{"text":' });
+    expect(bad.status).toBe(400);
+    await new Promise((resolve) => setTimeout(resolve, 50)); // Express logs when the response has closed
+    const errors = parsed(lines).filter((line) => line.level >= 50);
+    expect(errors.map((line) => line.err?.message ?? line.msg)).toEqual([]);
+    expect(parsed(lines).some((line) => line.level === 20 && /^400 \w+: /.test(line.msg ?? ''))).toBe(true);
+  });
+
   it('a request id the client sends that is not a plain token is replaced by a UUID', async () => {
     await call('/messages', 'not a plain id!');
     await new Promise((resolve) => setTimeout(resolve, 50));
