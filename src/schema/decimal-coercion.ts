@@ -11,7 +11,7 @@
 import { isDecimalNumber } from '../core/query-string.js';
 import { BadRequest } from '../errors/index.js';
 
-/** A string in the data that AJV would turn into a number, though it is not written in decimal digits. */
+/** A string in the data that AJV would turn into a number, though it is not written in decimal digits or is too large. */
 interface NonDecimalString {
   container: Record<string, unknown> | unknown[];
   key: string | number;
@@ -20,8 +20,15 @@ interface NonDecimalString {
   text: string;
 }
 
-/** True when AJV's coercion would read `text` as a number (its own test: non-empty and `text == +text`). */
-const coercibleToNumber = (text: string): boolean => text !== '' && !Number.isNaN(Number(text));
+/**
+ * True for a string AJV's coercion would read as a number (its own test: non-empty and
+ * `text == +text`) that plume refuses: one not in decimal digits, or one too large for a number
+ * (`'1'` followed by 400 zeros would be `Infinity`).
+ */
+function isRefusedNumber(text: string): boolean {
+  const number = text === '' ? Number.NaN : Number(text);
+  return !Number.isNaN(number) && (!Number.isFinite(number) || !isDecimalNumber(text));
+}
 
 const isWalked = (value: unknown): value is Record<string, unknown> | unknown[] => {
   if (typeof value !== 'object' || value === null) return false;
@@ -36,7 +43,8 @@ const pointerSegment = (key: string | number): string =>
 
 /**
  * The strings in `data` (a value, or plain objects and arrays at any depth) that AJV would coerce to
- * a number but are not written in decimal digits; `undefined` when there are none (the usual case).
+ * a number but are not written in decimal digits or too large (`isRefusedNumber`); `undefined`
+ * when there are none (the usual case).
  * Walks without recursion, so a deeply nested body cannot overflow the stack.
  */
 export function findNonDecimalStrings(data: unknown): NonDecimalString[] | undefined {
@@ -51,7 +59,7 @@ export function findNonDecimalStrings(data: unknown): NonDecimalString[] | undef
     for (const key of keys) {
       const value = (container as Record<string | number, unknown>)[key];
       if (typeof value === 'string') {
-        if (coercibleToNumber(value) && !isDecimalNumber(value)) {
+        if (isRefusedNumber(value)) {
           (found ??= []).push({ container, key, path: `${path}/${pointerSegment(key)}`, text: value });
         }
       } else if (isWalked(value)) {
@@ -70,7 +78,8 @@ function becameNumber(value: unknown): boolean {
 /**
  * Throws `BadRequest` (400) for the first string of `strings` (from `findNonDecimalStrings`, before
  * validation) that validation turned into a number: `Invalid query: /$limit must be a number in
- * decimal digits, not '0x10'`. `label` names what was validated, as in `toValidationError`.
+ * decimal digits, not '0x10'` (or `must be a number small enough to store` for one that would be
+ * `Infinity`). `label` names what was validated, as in `toValidationError`.
  */
 export function refuseNonDecimalNumbers(
   strings: readonly NonDecimalString[] | undefined,
@@ -80,6 +89,7 @@ export function refuseNonDecimalNumbers(
   for (const { container, key, path, text } of strings) {
     if (!becameNumber((container as Record<string | number, unknown>)[key])) continue;
     const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
-    throw new BadRequest(`Invalid ${label}: ${path} must be a number in decimal digits, not '${shown}'`);
+    const expected = isDecimalNumber(text) ? 'a number small enough to store' : 'a number in decimal digits';
+    throw new BadRequest(`Invalid ${label}: ${path} must be ${expected}, not '${shown}'`);
   }
 }

@@ -247,6 +247,12 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
           `Invalid query: ${field} must be a number in decimal digits`,
         );
       }
+      // Decimal but beyond a double: compared as Infinity (or a $skip of 'null') before.
+      const huge = await call('GET', `/messages?createdAt[$lt]=1${'0'.repeat(400)}`);
+      expect(huge.status).toBe(400);
+      expect(huge.body.message).toMatch(
+        /^Invalid query: \/createdAt\/\$lt must be a number small enough to store/,
+      );
       expect((await call('GET', '/messages?$limit=2&$skip=01')).body).toMatchObject({ limit: 2, skip: 1 });
     });
 

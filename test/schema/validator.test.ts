@@ -48,6 +48,10 @@ describe('createValidator and getValidator', () => {
         `Invalid query: ${path} must be a number in decimal digits, not '`,
       );
     }
+    // Decimal, but Infinity as a number: the record would hold something the client never sent.
+    expect(() => validate({ score: `1${'0'.repeat(400)}` }, 'query')).toThrow(
+      "Invalid query: /score must be a number small enough to store, not '1000",
+    );
     const asyncValidate = getValidator(
       { $async: true, type: 'object', properties: { n: { type: 'number' } } },
       ajv,
