@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import express from 'express';
 import { BadRequest } from '../errors/index.js';
 import { getBodyCharset } from '../http/body-charset.js';
-import { findUnstorableText } from '../http/body-text.js';
+import { findUnstorableText, mayHoldHugeNumber } from '../http/body-text.js';
 
 /** Options of `json()`: those of `express.json` (body-parser), e.g. `{ limit: '1mb' }`. */
 export type JsonOptions = NonNullable<Parameters<typeof express.json>[0]>;
@@ -28,7 +28,7 @@ function decodeText(buffer: Buffer, encoding: string): string | undefined {
  * like a missing one (body-parser would parse it as `{}`, which `update` stores in place of the
  * record; a chunked request sends one without `Content-Length: 0`); a body labelled UTF-8 that is not
  * valid UTF-8 is a 400 (body-parser would store U+FFFD in place of the bad bytes); and text that
- * cannot be stored as sent is a 400 (see `findUnstorableText`: lone surrogate escapes in JSON,
+ * cannot be stored as sent is a 400 (see `findUnstorableText`: lone surrogate escapes and numbers too large for a double in JSON,
  * percent-encoded bytes that are not UTF-8 in a form). Throws a `BadRequest` body-parser passes on.
  */
 export function verifyBodyText(
@@ -50,8 +50,13 @@ export function verifyBodyText(
   }
   // Every byte of an ISO-8859-1 form (the other charset allowed) is a character, percent-encoded ones too.
   if (kind === 'form' && !utf8) return;
-  // Most bodies have no `\u` escape or `%`: they are not decoded a second time (body-parser decodes them).
-  if (utf8 && !buffer.includes(kind === 'json' ? '\\u' : '%')) return;
+  // Most bodies have no `\u` escape, huge number or `%`: they are not decoded a second time (body-parser decodes them).
+  if (
+    utf8 &&
+    (kind === 'json' ? !buffer.includes('\\u') && !mayHoldHugeNumber(buffer) : !buffer.includes('%'))
+  ) {
+    return;
+  }
   const text = utf8 ? buffer.toString('utf8') : decodeText(buffer, encoding);
   // body-parser would keep a lone surrogate of UTF-16 bytes, and the database store U+FFFD for it.
   if (text === undefined) {

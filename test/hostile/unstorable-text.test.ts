@@ -53,6 +53,22 @@ describe.each(hostileTransports)('text that cannot be stored as sent ($name)', (
     );
   });
 
+  // JSON.parse reads these as Infinity: the record held Infinity (or "Infinity" once coerced to a string).
+  it.each([
+    ['an exponent', '{"text":1e400}'],
+    ['a negative one', '{"n":-2.5E+999}'],
+    ['309 digits', `{"n":[1,${'9'.repeat(309)}]}`],
+  ])(
+    'JSON with a number too large for a double (%s) is a 400 and nothing is written',
+    async (_name, body) => {
+      expectError(
+        await server().send(json('POST', '/items', body)),
+        400,
+        /^Invalid application\/json request body: a number is too large to store \(it would be Infinity\)$/,
+      );
+    },
+  );
+
   it('well-formed text is stored exactly as sent', async () => {
     const stored = async (request: HostileRequest): Promise<unknown> => {
       const answer = await server().send(request);
@@ -66,6 +82,12 @@ describe.each(hostileTransports)('text that cannot be stored as sent ($name)', (
     expect(await stored(json('POST', '/items', '{"text":"\\ud83d\\ude00 \\\\ud800 \\u00e9"}'))).toEqual({
       text: '😀 \\ud800 é',
     });
+    // The largest double, exponents in strings and keys, and a long run of digits in a string are fine.
+    expect(
+      await stored(
+        json('POST', '/items', `{"text":"e123 ${'7'.repeat(400)}","max":1.7976931348623157e308,"e999":1}`),
+      ),
+    ).toEqual({ text: `e123 ${'7'.repeat(400)}`, max: 1.7976931348623157e308, e999: 1 });
     // Valid percent-encoded UTF-8, and a literal `%` that starts no escape (in a field of its own:
     // Express' `qs` leaves a whole value undecoded when it holds one).
     expect(await stored(form('text=%C3%A9%E2%82%AC+x&note=100%'))).toEqual({ text: 'é€ x', note: '100%' });
