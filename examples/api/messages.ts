@@ -105,12 +105,13 @@ function setAuthor(context: HookContext): void {
 
 /**
  * `update` replaces the text; the author and `createdAt` of the stored message stay. Without an id
- * (`PUT /messages`) there is no stored message to read: the service answers that call itself (400
- * "You can not replace multiple instances. Did you mean 'patch'?"), where reading it here would
- * answer about a `get` the client never made.
+ * (`PUT /messages`) or with an array of data there is no one message to replace: the service
+ * answers that call itself (400 "You can not replace multiple instances. Did you mean 'patch'?").
+ * Going on here would answer about a `get` the client never made, or spread the array into an
+ * object (`{ "0": {...} }`) that the service would store in place of the message.
  */
 async function keepAuthorAndTime(context: HookContext): Promise<void> {
-  if (context.id === null || context.id === undefined) return;
+  if (context.id === null || context.id === undefined || Array.isArray(context.data)) return;
   const user = context.params.user as { _id: unknown } | undefined;
   const query = context.params.provider === undefined || user === undefined ? {} : { userId: user._id };
   const stored = (await context.app.service(context.path).get(context.id, { query })) as {

@@ -293,7 +293,7 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
       expect((await call('GET', `/messages/${id}`)).status).toBe(404);
     });
 
-    it('PUT, PATCH and DELETE without an id answer about the method called, and change nothing', async () => {
+    it('PUT, PATCH and DELETE without an id, and PUT with an array, answer about the method called and change nothing', async () => {
       // PUT /messages answered "get needs an id": a hook read the stored message before the service ran.
       const put = await call('PUT', '/messages', { text: 'everything' }, bearer(bob.token));
       expect(put.status).toBe(400);
@@ -302,6 +302,12 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
       expect(patch.status).toBe(405);
       expect(patch.body.message).toBe('Can not patch multiple entries');
       expect((await call('DELETE', '/messages', undefined, bearer(bob.token))).status).toBe(405);
+      // An array for one message was spread into { "0": { text } } and stored in place of the message.
+      const mine = (await call('GET', '/messages?$limit=1&text=hello%20plume')).body.data[0];
+      const array = await call('PUT', `/messages/${mine._id}`, [{ text: 'everything' }], bearer(bob.token));
+      expect(array.status).toBe(400);
+      expect(array.body.message).toBe("You can not replace multiple instances. Did you mean 'patch'?");
+      expect((await call('GET', `/messages/${mine._id}`)).body).toEqual(mine);
       const page = await call('GET', '/messages?text=everything');
       expect(page.body.total).toBe(0);
       expect((await call('GET', '/messages')).body.total).toBe(4);
