@@ -66,6 +66,7 @@ describe('public exports', () => {
         "UnsupportedMediaType",
         "errorsByCode",
         "fromJSON",
+        "isExposedClientError",
         "isPlumeError",
         "statusOf",
         "toPlumeError",

@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { pino, type DestinationStream, type LevelWithSilent } from 'pino';
-import { isExposedClientError } from '../errors/convert.js';
-import { toPlumeError } from '../errors/index.js';
+import { isExposedClientError, toPlumeError } from '../errors/index.js';
 
 /**
  * What plume logs through: the level methods of a pino logger (`pino()` satisfies it), each taking

@@ -29,7 +29,8 @@ export function fromJSON(json: {
 /**
  * True for a client error thrown by Express or its body parsers (`http-errors`: a 4xx `status` and
  * `expose: true`, e.g. invalid JSON, a request aborted mid-body): an answer for the client, not a
- * server failure. Not a plume error, so `toPlumeError` alone would count it as a 500.
+ * server failure. Not a plume error, so `toPlumeError` alone would count it as a 500. Used by both
+ * transports' error logging (spec: "Errors"); never throws.
  */
 export function isExposedClientError(error: unknown): error is Error & { status: number } {
   if (!(error instanceof Error)) return false;

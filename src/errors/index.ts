@@ -12,4 +12,4 @@ export {
   type ErrorOptions,
 } from './plume-error.js';
 export * from './classes.js';
-export { toPlumeError, fromJSON } from './convert.js';
+export { toPlumeError, fromJSON, isExposedClientError } from './convert.js';

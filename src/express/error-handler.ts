@@ -2,10 +2,10 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ErrorRequestHandler, NextFunction, Request, Response } from 'express';
 import { createBodyTooLarge } from '../core/index.js';
-import { isExposedClientError } from '../errors/convert.js';
 import {
   BadRequest,
   errorsByCode,
+  isExposedClientError,
   isPlumeError,
   statusOf,
   toPlumeError,

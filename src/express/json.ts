@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import express from 'express';
 import { BadRequest } from '../errors/index.js';
 import { getBodyCharset } from '../http/body-charset.js';
-import { findUnstorableText, mayHoldHugeNumber } from '../http/body-text.js';
+import { findUnstorableText, hasNonFiniteNumber, NON_FINITE_NUMBER } from '../http/body-text.js';
 
 /** Options of `json()`: those of `express.json` (body-parser), e.g. `{ limit: '1mb' }`. */
 export type JsonOptions = NonNullable<Parameters<typeof express.json>[0]>;
@@ -28,7 +28,7 @@ function decodeText(buffer: Buffer, encoding: string): string | undefined {
  * like a missing one (body-parser would parse it as `{}`, which `update` stores in place of the
  * record; a chunked request sends one without `Content-Length: 0`); a body labelled UTF-8 that is not
  * valid UTF-8 is a 400 (body-parser would store U+FFFD in place of the bad bytes); and text that
- * cannot be stored as sent is a 400 (see `findUnstorableText`: lone surrogate escapes and numbers too large for a double in JSON,
+ * cannot be stored as sent is a 400 (see `findUnstorableText`: lone surrogate escapes in JSON,
  * percent-encoded bytes that are not UTF-8 in a form). Throws a `BadRequest` body-parser passes on.
  */
 export function verifyBodyText(
@@ -50,13 +50,8 @@ export function verifyBodyText(
   }
   // Every byte of an ISO-8859-1 form (the other charset allowed) is a character, percent-encoded ones too.
   if (kind === 'form' && !utf8) return;
-  // Most bodies have no `\u` escape, huge number or `%`: they are not decoded a second time (body-parser decodes them).
-  if (
-    utf8 &&
-    (kind === 'json' ? !buffer.includes('\\u') && !mayHoldHugeNumber(buffer) : !buffer.includes('%'))
-  ) {
-    return;
-  }
+  // Most bodies have no `\u` escape or `%`: they are not decoded a second time (body-parser decodes them).
+  if (utf8 && !buffer.includes(kind === 'json' ? '\\u' : '%')) return;
   const text = utf8 ? buffer.toString('utf8') : decodeText(buffer, encoding);
   // body-parser would keep a lone surrogate of UTF-16 bytes, and the database store U+FFFD for it.
   if (text === undefined) {
@@ -85,6 +80,11 @@ export function withBodyCharset(
   return (req, res, next) => {
     parser(req, res, (error?: unknown) => {
       if (!isCharsetRefusal(error)) {
+        // Checked in the parsed value, as the Web Standard handler does (`hasNonFiniteNumber`).
+        if (error === undefined && kind === 'json' && hasNonFiniteNumber((req as { body?: unknown }).body)) {
+          next(refuse(`Invalid application/json request body: ${NON_FINITE_NUMBER}`));
+          return;
+        }
         next(error);
         return;
       }
@@ -102,7 +102,8 @@ export function withBodyCharset(
 /**
  * The JSON body parser (`express.json`, spec: "Server-framework integration API", `json()`), with
  * the checks of `verifyBodyText`: an empty body, a body that is not valid UTF-8, and a string with a
- * lone surrogate escape (`"\ud800"`) are refused with 400 `BadRequest`, as the Web Standard handler
+ * lone surrogate escape (`"\ud800"`), and a number too large for a double (`1e400`, which would be
+ * stored as `Infinity`) are refused with 400 `BadRequest`, as the Web Standard handler
  * refuses them, instead of being stored as `{}` or with U+FFFD. A charset other than UTF-8,
  * UTF-16LE or UTF-16BE is refused with 415 `UnsupportedMediaType` (`withBodyCharset`). A `verify`
  * option still runs afterwards. Register it before `app.configure(rest())`.

@@ -27,6 +27,7 @@ export const BODY_CHARSETS: Readonly<Record<'json' | 'form' | 'multipart', reado
  * (`application/json; Charset="UTF-16LE"` → `utf-16le`); `undefined` when there is none.
  */
 export function getCharsetParameter(contentType: string): string | undefined {
+  if (!contentType.includes(';')) return undefined; // the usual `application/json`: nothing to split
   const parameters = contentType.split(';');
   for (let i = 1; i < parameters.length; i++) {
     const parameter = parameters[i] as string;

@@ -7,7 +7,12 @@ import {
 } from '../core/index.js';
 import { BadRequest, UnsupportedMediaType } from '../errors/index.js';
 import { decodeLatin1, forEachLatin1FormField, getBodyCharset } from './body-charset.js';
-import { findUnstorableText, hasReplacedMultipartText } from './body-text.js';
+import {
+  findUnstorableText,
+  hasNonFiniteNumber,
+  hasReplacedMultipartText,
+  NON_FINITE_NUMBER,
+} from './body-text.js';
 import type { HandlerContext } from './declarations.js';
 import { getRequestHeader, isRuntimeRequest } from './runtime-request.js';
 
@@ -39,9 +44,12 @@ export function getBodyKind(contentType: string | null | undefined): BodyKind {
 const isBodyMethod = (method: string): boolean => method === 'POST' || method === 'PUT' || method === 'PATCH';
 
 /** Strict decoders of the Unicode charsets bodies may be sent in (see `BODY_CHARSETS`): bad bytes are a 400, not U+FFFD. */
-const decoders = new Map(
-  ['utf-8', 'utf-16le', 'utf-16be'].map((charset) => [charset, new TextDecoder(charset, { fatal: true })]),
-);
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+const decoders = new Map([
+  ['utf-8', utf8Decoder],
+  ['utf-16le', new TextDecoder('utf-16le', { fatal: true })],
+  ['utf-16be', new TextDecoder('utf-16be', { fatal: true })],
+]);
 
 /**
  * Reads a body stream into one byte array, counting bytes as they arrive; when the count passes
@@ -100,7 +108,7 @@ function createBodyRequired(method: string): BadRequest {
 function decodeText(bytes: Uint8Array, charset: string, contentType: string): string {
   if (charset === 'iso-8859-1') return decodeLatin1(bytes);
   try {
-    return (decoders.get(charset) as TextDecoder).decode(bytes);
+    return (charset === 'utf-8' ? utf8Decoder : (decoders.get(charset) as TextDecoder)).decode(bytes);
   } catch (error: unknown) {
     throw invalid(mediaTypeOf(contentType), error);
   }
@@ -124,9 +132,9 @@ function parseBytes(
   if (bytes.byteLength === 0) throw createBodyRequired(method);
   if (kind === 'multipart') return parseMultipart(bytes, contentType);
   const text = decodeText(bytes, charset, contentType);
-  const fields: Record<string, unknown> = {};
   if (kind === 'form' && charset === 'iso-8859-1') {
     // Every byte is a character, percent-encoded ones too: nothing can be unstorable.
+    const fields: Record<string, unknown> = {};
     forEachLatin1FormField(text, (name, value) => addField(fields, name, value));
     return fields;
   }
@@ -135,15 +143,21 @@ function parseBytes(
     throw new BadRequest(`Invalid ${mediaTypeOf(contentType)} request body: ${unstorable}`);
   }
   if (kind === 'form') {
+    const fields: Record<string, unknown> = {};
     new URLSearchParams(text).forEach((value, key) => addField(fields, key, value));
     return fields;
   }
+  let value: unknown;
   try {
     // JSON.parse makes `__proto__` an own property, never a prototype: no pollution is possible here.
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text);
   } catch (error: unknown) {
     throw invalid(mediaTypeOf(contentType), error);
   }
+  if (hasNonFiniteNumber(value)) {
+    throw new BadRequest(`Invalid ${mediaTypeOf(contentType)} request body: ${NON_FINITE_NUMBER}`);
+  }
+  return value;
 }
 
 /**

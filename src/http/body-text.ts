@@ -66,65 +66,51 @@ export function hasInvalidPercentEncoding(form: string): boolean {
   return false;
 }
 
-/** The fewest digits a JSON number's integer part needs to pass the largest double (about 1.8e308). */
-const OVERFLOW_DIGITS = 309;
-
-const isDigit = (code: number | undefined): boolean => code !== undefined && code >= 0x30 && code <= 0x39;
-
 /**
- * True when JSON text (a string, or its UTF-8 or Latin-1 bytes) may hold a number too large for a
- * double: an exponent of three digits or more (`1e400`), or a run of 309 digits. A cheap test,
- * without parsing, so that the usual body is not parsed twice; `hasHugeNumber` confirms.
+ * True when a parsed JSON value holds a number too large for a double, which `JSON.parse` reads as
+ * `±Infinity` (`1e400`, or a run of 309 digits): the record would hold `Infinity` (or, coerced to a
+ * string, `"Infinity"`) for the number the client sent. The parsed value is walked, once, rather
+ * than the text scanned in JavaScript; without recursion, so a deeply nested body cannot overflow
+ * the stack.
  */
-export function mayHoldHugeNumber(json: string | Uint8Array): boolean {
-  const code =
-    typeof json === 'string' ? (i: number) => json.charCodeAt(i) : (i: number) => json[i] as number;
-  const find = (letter: string, from: number): number =>
-    typeof json === 'string' ? json.indexOf(letter, from) : json.indexOf(letter.charCodeAt(0), from);
-  for (const letter of ['e', 'E']) {
-    for (let i = find(letter, 0); i !== -1; i = find(letter, i + 1)) {
-      const start = code(i + 1) === 0x2b ? i + 2 : i + 1; // `+`
-      if (isDigit(code(start)) && isDigit(code(start + 1)) && isDigit(code(start + 2))) return true;
+export function hasNonFiniteNumber(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null)
+    return typeof value === 'number' && !Number.isFinite(value);
+  let pending: object[] | undefined;
+  for (let current: object | undefined = value; current !== undefined; current = pending?.pop()) {
+    // Indexes and for-in rather than Object.values: no array copied per object.
+    if (Array.isArray(current)) {
+      for (let i = 0; i < current.length; i++) {
+        const item: unknown = current[i];
+        if (typeof item === 'number') {
+          if (!Number.isFinite(item)) return true;
+        } else if (typeof item === 'object' && item !== null) (pending ??= []).push(item);
+      }
+      continue;
     }
-  }
-  if (json.length < OVERFLOW_DIGITS) return false;
-  let run = 0;
-  for (let i = 0; i < json.length; i++) {
-    run = isDigit(code(i)) ? run + 1 : 0;
-    if (run >= OVERFLOW_DIGITS) return true;
+    for (const key in current) {
+      const item = (current as Record<string, unknown>)[key];
+      if (typeof item === 'number') {
+        if (!Number.isFinite(item)) return true;
+      } else if (typeof item === 'object' && item !== null) (pending ??= []).push(item);
+    }
   }
   return false;
 }
 
-/**
- * True when JSON text holds a number too large for a double, which `JSON.parse` reads as
- * `Infinity`: the record would hold `Infinity` (or, coerced to a string, `"Infinity"`) for the
- * `1e400` the client sent. Invalid JSON gives `false` (its parser reports it).
- */
-export function hasHugeNumber(json: string): boolean {
-  if (!mayHoldHugeNumber(json)) return false;
-  let found = false;
-  try {
-    JSON.parse(json, (_key, value: unknown) => {
-      if (typeof value === 'number' && !Number.isFinite(value)) found = true;
-      return value;
-    });
-  } catch {
-    return false;
-  }
-  return found;
-}
+/** The 400 message of a parsed JSON value `hasNonFiniteNumber` finds. */
+export const NON_FINITE_NUMBER = 'a number is too large to store (it would be Infinity)';
 
 /**
  * Why a JSON or urlencoded body text cannot be stored as sent (for the 400 message), or `undefined`
- * when it can: see `hasLoneSurrogateEscape`, `hasHugeNumber` and `hasInvalidPercentEncoding`.
+ * when it can: see `hasLoneSurrogateEscape` and `hasInvalidPercentEncoding`
+ * (numbers too large for a double are found in the parsed value: `hasNonFiniteNumber`).
  */
 export function findUnstorableText(text: string, kind: 'json' | 'form'): string | undefined {
   if (kind === 'json') {
-    if (hasLoneSurrogateEscape(text)) {
-      return 'a string holds a lone UTF-16 surrogate escape (\\uD800–\\uDFFF without its pair), which cannot be stored as UTF-8';
-    }
-    return hasHugeNumber(text) ? 'a number is too large to store (it would be Infinity)' : undefined;
+    return hasLoneSurrogateEscape(text)
+      ? 'a string holds a lone UTF-16 surrogate escape (\\uD800–\\uDFFF without its pair), which cannot be stored as UTF-8'
+      : undefined;
   }
   return hasInvalidPercentEncoding(text) ? 'percent-encoded bytes that are not UTF-8' : undefined;
 }

@@ -58,6 +58,11 @@ describe.each(hostileTransports)('text that cannot be stored as sent ($name)', (
     ['an exponent', '{"text":1e400}'],
     ['a negative one', '{"n":-2.5E+999}'],
     ['309 digits', `{"n":[1,${'9'.repeat(309)}]}`],
+    ['5,000 arrays deep', `{"n":${'['.repeat(5000)}1e400${']'.repeat(5000)}}`],
+    [
+      'after many fields',
+      `{${Array.from({ length: 50 }, (_, i) => `"f${i}":${i}`).join(',')},"last":{"n":1E400}}`,
+    ],
   ])(
     'JSON with a number too large for a double (%s) is a 400 and nothing is written',
     async (_name, body) => {
