@@ -13,7 +13,9 @@ import type { Engine } from './database.js';
 import { defaultIndexName } from './indexes.js';
 import { withSystemVariables } from './let-variables.js';
 import { checkStorable } from './limits.js';
+import { mergeVariableNames } from './merge-check.js';
 import { mingoOptions } from './mingo-options.js';
+import { checkUpdatePipeline } from './pipeline-update.js';
 import { matchDocs } from './read.js';
 import { applyUpdate } from './update.js';
 import { refuseView } from './views.js';
@@ -27,8 +29,9 @@ import { CommandError, ErrorCodes } from '../errors.js';
  * `{ db, coll }`) or `$merge` (`{ into, on, let, whenMatched, whenNotMatched }`) stage asks, in database
  * `defaultDb` unless the spec names another; `variables` are the command's `let` values, which a
  * `whenMatched` pipeline may read.
- * @throws CommandError BadValue (2) for a spec without a collection name, 166 for a view target, 13113
- * and DuplicateKey (11000) for `$merge`'s `fail` modes, and what the writes throw.
+ * @throws CommandError BadValue (2) for a spec without a collection name, 166 for a view target, the
+ * errors of `checkUpdatePipeline` for a pipeline `whenMatched` when `docs` is not empty (before anything
+ * is written), 13113 and DuplicateKey (11000) for `$merge`'s `fail` modes, and what the writes throw.
  */
 export function writeOut(
   engine: Engine,
@@ -71,6 +74,8 @@ export function writeOut(
   const whenMatched = m['whenMatched'] ?? 'merge';
   const whenNotMatched = m['whenNotMatched'] ?? 'insert';
   refuseView(engine.collection(db, name));
+  // MongoDB parses a pipeline `whenMatched` as the update it sends for the first document, matched or not.
+  if (docs.length > 0) checkUpdatePipeline(whenMatched, mergeVariableNames(m, Object.keys(variables ?? {})));
   const coll = engine.create(db, name);
   for (const doc of docs) {
     const state = engine.readState(coll, undefined);
@@ -88,7 +93,7 @@ export function writeOut(
       // A pipeline update of the matched document (makeBatchUpdateModification): it changes nothing
       // when its result is the stored document, and is logged as any pipeline update is.
       const update = applyUpdate(existing, whenMatched, {
-        variables: mergeVariables(m['let'], doc, variables),
+        variables: mergeVariables(m, doc, variables),
       });
       if (!update.changed) continue;
       next = update.doc;
@@ -121,14 +126,16 @@ function mergeDuplicate(coll: Collection, on: string[], keyValue: Doc): CommandE
 }
 
 /**
- * The variables a `whenMatched` pipeline reads: the `$merge` stage's `let` (default `{ new: '$$ROOT' }`),
- * each expression evaluated against the incoming document `doc`, over the command's `variables`.
+ * The variables a `whenMatched` pipeline reads (mergeVariableNames): the `$merge` stage's `let` (default
+ * `{ new: '$$ROOT' }`), each expression evaluated against the incoming document `doc`, over the command's
+ * `variables`; `new` is the incoming document for `whenNotMatched: 'insert'` whatever the `let`.
  */
-function mergeVariables(letSpec: unknown, doc: Doc, variables: Doc | undefined): Doc {
-  const spec = isPlainObject(letSpec) ? letSpec : { new: '$$ROOT' };
+function mergeVariables(stage: Doc, doc: Doc, variables: Doc | undefined): Doc {
+  const spec = isPlainObject(stage['let']) ? stage['let'] : { new: '$$ROOT' };
   const options = mingoOptions(undefined, { variables: withSystemVariables(variables) }) as Options;
   const out: Doc = { ...variables };
   for (const [name, expr] of Object.entries(spec)) out[name] = evalExpr(doc, expr, options);
+  if ((stage['whenNotMatched'] ?? 'insert') === 'insert' && !('new' in spec)) out['new'] = doc;
   return out;
 }
 

@@ -1,14 +1,15 @@
 /**
  * A pipeline checked as MongoDB checks it when it parses the `aggregate` command, before it reads a
  * document: a malformed `$limit`, `$skip`, `$sort`, `$count`, `$lookup`, `$unwind`, `$group`, `$project`,
- * `$addFields`/`$set`, `$unset`, `$replaceRoot`/`$replaceWith` or an unknown expression fails with
- * MongoDB's code and message even on an empty collection, and so does a read of a variable not defined
- * where it stands (variable-scope.ts). Sub-pipelines (`$facet`, `$lookup`, `$unionWith`) are checked too.
+ * `$addFields`/`$set`, `$unset`, `$replaceRoot`/`$replaceWith`, `$merge` (merge-check.ts) or an
+ * unknown expression fails with MongoDB's code and message even on an empty collection, and so does a
+ * read of a variable not defined where it stands (variable-scope.ts). Sub-pipelines (`$facet`, `$lookup`, `$unionWith`) are checked too.
  */
 import { checkAddFieldsPaths } from './add-fields-check.js';
 import { bsonText } from './bson-text.js';
 import { checkExpression, isExpressionOperator } from './expression-check.js';
 import { checkFieldPath } from './field-path.js';
+import { checkMergeStage } from './merge-check.js';
 import { checkOperatorArguments } from './operator-arguments.js';
 import { checkProject } from './project-check.js';
 import { checkStageVariables, lookupScope } from './stage-variables.js';
@@ -265,6 +266,9 @@ function checkStages(pipeline: readonly unknown[], scope: VariableScope): void {
         break;
       case '$replaceRoot':
         if (isPlainObject(spec)) checkExpression(spec['newRoot'], '', scope);
+        break;
+      case '$merge':
+        checkMergeStage(spec, scope);
         break;
       case '$match':
         if (isPlainObject(spec) && '$expr' in spec) checkExpression(spec['$expr'], '', scope);
