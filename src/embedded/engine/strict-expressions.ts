@@ -2,14 +2,15 @@
  * Expression operators that MongoDB refuses to evaluate where mingo quietly answers null or nothing:
  * `$size` of a value that is not an array, `$cond` without all three branches, `$switch` when no branch
  * matches and there is no `default`, `$concat` of a number, `$arrayElemAt` or `$first`/`$last` of a
- * string, a failed `$toInt`; and the string operators (string-expressions.ts, string-named-expressions.ts,
- * regex-expressions.ts). A pipeline that relied on mingo's answer would give MongoDB's users an error;
+ * string, a failed `$toInt`, a malformed `$arrayToObject` input (array-to-object.ts); and the string
+ * operators (string-expressions.ts, string-named-expressions.ts, regex-expressions.ts). A pipeline that relied on mingo's answer would give MongoDB's users an error;
  * the embedded database gives the same error, with MongoDB's code.
  */
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import type { ExpressionOp } from './operator-types.js';
 import { numberKind } from './arithmetic.js';
+import { arrayToObject } from './array-to-object.js';
 import { regexExpressions } from './regex-expressions.js';
 import { stringExpressions } from './string-expressions.js';
 import { stringNamedExpressions } from './string-named-expressions.js';
@@ -198,6 +199,7 @@ export const strictExpressions: Record<string, ExpressionOp> = {
   $switch: switchExpression,
   $concat: concat,
   $arrayElemAt: arrayElemAt,
+  $arrayToObject: arrayToObject,
   $first: endElement('$first'),
   $last: endElement('$last'),
   ...stringExpressions,
