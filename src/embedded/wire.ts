@@ -8,7 +8,8 @@ import { crc32c } from './crc32c.js';
 import { asDouble } from './engine/numbers.js';
 import { serializeBson } from './serialize.js';
 import { CommandError, ErrorCodes } from './errors.js';
-import { MAX_PARSE_DEPTH, bsonDeeperThan } from './engine/limits.js';
+import { scanBson } from './engine/bson-scan.js';
+import { MAX_PARSE_DEPTH } from './engine/limits.js';
 
 export const OP_REPLY = 1;
 export const OP_QUERY = 2004;
@@ -46,11 +47,13 @@ function promoteNumbers(value: unknown): unknown {
  * Decodes one BSON document as the engine stores it. Each value keeps its BSON type on a round trip:
  * regexes stay `BSONRegExp` (all options survive), every int64 stays a `Long`, and a double with an integral
  * value that fits 32 bits stays a bson `Double` (as a JS number the encoder would write it as an int).
- * numbers.ts makes them all compare as numbers.
+ * numbers.ts makes them all compare as numbers. `utf8: false` decodes text that is not UTF-8 lossily
+ * instead of throwing, for a caller that only checks the structure.
  * @throws BSONError for malformed bytes.
  */
-export function decodeDocument(bytes: Uint8Array): Record<string, unknown> {
-  return promoteNumbers(BSON.deserialize(bytes, DESERIALIZE_OPTIONS)) as Record<string, unknown>;
+export function decodeDocument(bytes: Uint8Array, utf8 = true): Record<string, unknown> {
+  const options = utf8 ? DESERIALIZE_OPTIONS : { ...DESERIALIZE_OPTIONS, validation: { utf8: false } };
+  return promoteNumbers(BSON.deserialize(bytes, options)) as Record<string, unknown>;
 }
 
 /** A decoded request. `command` is the OP_MSG body merged with its document sequences, or the OP_QUERY query. */
@@ -95,20 +98,34 @@ function readSize(buf: Buffer, offset: number, end: number, min: number, what: s
   return size;
 }
 
-/** Decodes a BSON document inside a message; malformed bytes are a protocol error. */
+/**
+ * Decodes a BSON document inside a message. Malformed bytes are a protocol error; a well-formed document
+ * nested too deep, or holding text that is not UTF-8, is refused with a command error (see bson-scan.ts).
+ */
 function documentAt(buf: Buffer, offset: number, end: number): [Record<string, unknown>, number] {
   const size = readSize(buf, offset, end, 5, 'document');
-  if (bsonDeeperThan(buf.subarray(offset, offset + size), MAX_PARSE_DEPTH)) {
+  const bytes = buf.subarray(offset, offset + size);
+  const fault = scanBson(bytes, MAX_PARSE_DEPTH);
+  if (fault?.kind === 'depth') {
     throw new CommandError(
       ErrorCodes.Overflow,
       `BSONObj exceeds maximum nested object depth of ${MAX_PARSE_DEPTH} levels`,
     );
   }
+  let doc: Record<string, unknown>;
   try {
-    return [decodeDocument(buf.subarray(offset, offset + size)), offset + size];
+    doc = decodeDocument(bytes, fault === undefined);
   } catch (error) {
     throw new ProtocolError(`invalid BSON document at byte ${offset}: ${(error as Error).message}`);
   }
+  if (fault) {
+    throw new CommandError(
+      ErrorCodes.BadValue,
+      `Invalid UTF-8 in a string or field name at byte ${fault.offset} of a document: the embedded ` +
+        'database holds text as Unicode strings and cannot store these bytes (MongoDB stores them as they are)',
+    );
+  }
+  return [doc, offset + size];
 }
 
 function decodeOpMsg(buf: Buffer, requestId: number): WireRequest {
