@@ -9,6 +9,7 @@ import { asDouble } from './engine/numbers.js';
 import { serializeBson } from './serialize.js';
 import { CommandError, ErrorCodes } from './errors.js';
 import { scanBson } from './engine/bson-scan.js';
+import { aliasIncoming } from './engine/proto-alias.js';
 import { MAX_PARSE_DEPTH } from './engine/limits.js';
 
 export const OP_REPLY = 1;
@@ -47,13 +48,15 @@ function promoteNumbers(value: unknown): unknown {
  * Decodes one BSON document as the engine stores it. Each value keeps its BSON type on a round trip:
  * regexes stay `BSONRegExp` (all options survive), every int64 stays a `Long`, and a double with an integral
  * value that fits 32 bits stays a bson `Double` (as a JS number the encoder would write it as an int).
- * numbers.ts makes them all compare as numbers. `utf8: false` decodes text that is not UTF-8 lossily
+ * numbers.ts makes them all compare as numbers. A field named `__proto__` gets the engine's name for it
+ * (proto-alias.ts). `utf8: false` decodes text that is not UTF-8 lossily
  * instead of throwing, for a caller that only checks the structure.
  * @throws BSONError for malformed bytes.
  */
 export function decodeDocument(bytes: Uint8Array, utf8 = true): Record<string, unknown> {
   const options = utf8 ? DESERIALIZE_OPTIONS : { ...DESERIALIZE_OPTIONS, validation: { utf8: false } };
-  return promoteNumbers(BSON.deserialize(bytes, options)) as Record<string, unknown>;
+  const doc = promoteNumbers(BSON.deserialize(bytes, options)) as Record<string, unknown>;
+  return aliasIncoming(doc, bytes);
 }
 
 /** A decoded request. `command` is the OP_MSG body merged with its document sequences, or the OP_QUERY query. */

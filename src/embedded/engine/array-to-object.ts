@@ -4,12 +4,14 @@
  * element decides which), each checked in that order, the key a string without a NUL byte (BSON field
  * names end at one, so MongoDB refuses it here, 4940400 / 4940401, rather than building a document it
  * cannot store). mingo's own version answers a wrong result instead of most of these errors, flattens a
- * pair's array value, and would turn a `__proto__` key into the result's prototype; a repeated key keeps
- * its first place and takes its last value, as in MongoDB's MutableDocument.
+ * pair's array value, and would turn a `__proto__` key into the result's prototype (here it is a field,
+ * under the engine's name for it, proto-alias.ts); a repeated key keeps its first place and takes its
+ * last value, as in MongoDB's MutableDocument.
  */
 import { evalExpr } from 'mingo/core';
 import type { ExpressionOp } from './operator-types.js';
 import { bsonText } from './bson-text.js';
+import { engineName } from './proto-alias.js';
 import { bsonTypeName, isPlainObject, setOwn } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError } from '../errors.js';
@@ -97,7 +99,7 @@ export const arrayToObject: ExpressionOp = (obj, expr, options) => {
       : fail(40398, `Unrecognised input type format for $arrayToObject: ${bsonTypeName(first)}`);
   for (const element of input) {
     const [key, value] = entry(element);
-    setOwn(out, key, value);
+    setOwn(out, engineName(key), value);
   }
   return out;
 };

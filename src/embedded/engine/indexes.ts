@@ -6,6 +6,7 @@ import type { Query } from 'mingo/query';
 import { nonZeroNumber } from './arithmetic.js';
 import type { Collation } from './collation.js';
 import { describeCollation, normalizeCollation, sameCollation } from './collation.js';
+import { outsideText } from './proto-alias.js';
 import { compile, prepareFilter } from './query.js';
 import { bsonTag, keyOf, pathValues } from './values.js';
 import type { Doc } from './values.js';
@@ -173,8 +174,9 @@ function prefixOf(key: string): string {
 
 /** Default index name: `a_1_b_-1`. */
 export function defaultIndexName(key: Record<string, unknown>): string {
+  // Named as the client names the fields, so a hint or dropIndexes by that name finds it.
   return Object.entries(key)
-    .map(([k, v]) => `${k}_${String(v)}`)
+    .map(([k, v]) => `${outsideText(k)}_${String(v)}`)
     .join('_');
 }
 

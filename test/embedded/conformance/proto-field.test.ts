@@ -1,11 +1,21 @@
 /**
  * A field named `__proto__` is an ordinary field to MongoDB: the driver sends it (BSON.serialize writes
  * every own key) and MongoDB stores and returns it. The embedded database acknowledged such an insert
- * and dropped the field, because copying the document by assignment set the copy's prototype instead.
- * (MongoDB manual, "Field Names": only `$`-prefixed, dotted and NUL-containing names are restricted.)
+ * and dropped the field, because copying the document by assignment set the copy's prototype instead;
+ * then it refused every path through it ("Accessing __proto__ is not allowed"), and a filter naming it
+ * alone matched every document. (MongoDB manual, "Field Names": only `$`-prefixed, dotted and
+ * NUL-containing names are restricted; "Dot Notation": a path is field names joined by dots.)
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { connect, drivers } from '../helpers.js';
+import { startEmbeddedServer } from 'plume/embedded';
+import { connect, drivers, external } from '../helpers.js';
+
+/** A document from JSON, so that `__proto__` is an own field (an object literal would set the prototype). */
+const json = <T = Record<string, unknown>>(text: string): T => JSON.parse(text) as T;
 
 describe.each(drivers)('a field named __proto__ ($name)', (driver) => {
   const state = connect(driver, 'proto_field');
@@ -22,5 +32,90 @@ describe.each(drivers)('a field named __proto__ ($name)', (driver) => {
     await coll.replaceOne({ _id: 1 }, JSON.parse('{ "__proto__": 5, "b": 4 }') as object);
     const [replaced] = await coll.aggregate([{ $addFields: { z: 1 } }]).toArray();
     expect(JSON.stringify(replaced)).toBe('{"_id":1,"__proto__":5,"b":4,"z":1}');
+  });
+
+  it('is matched, updated, projected, sorted, grouped and computed by paths through it', async () => {
+    const coll = state.db.collection<{ _id: number; b?: number }>('paths');
+    await coll.insertMany([
+      json('{ "_id": 1, "__proto__": { "a": 1 }, "x": { "__proto__": { "y": 2 } } }'),
+      { _id: 2, b: 1 },
+      json('{ "_id": 3, "__proto__": 5 }'),
+    ]);
+    const ids = async (filter: object) => (await coll.find(filter).toArray()).map((d) => d._id);
+    expect(await ids({ '__proto__.a': 1 })).toEqual([1]);
+    expect(await ids({ 'x.__proto__.y': 2 })).toEqual([1]);
+    expect(await ids(json('{ "__proto__": 5 }'))).toEqual([3]);
+    expect(await ids(json('{ "__proto__": { "$exists": true } }'))).toEqual([1, 3]);
+    // Object.prototype's own names are not fields of any document.
+    expect(await ids({ '__proto__.toString': { $exists: true } })).toEqual([]);
+    expect(await ids({ $expr: { $eq: ['$__proto__.a', 1] } })).toEqual([1]);
+    expect(await coll.find({}, { projection: { '__proto__.a': 1 } }).toArray()).toEqual([
+      json('{ "_id": 1, "__proto__": { "a": 1 } }'),
+      { _id: 2 },
+      { _id: 3 },
+    ]);
+    expect((await coll.find().sort({ '__proto__.a': -1, _id: 1 }).toArray()).map((d) => d._id)).toEqual([
+      1, 2, 3,
+    ]);
+    expect(await coll.distinct('__proto__.a')).toEqual([1]);
+    expect(await coll.createIndex({ '__proto__.a': 1 })).toBe('__proto__.a_1');
+    expect((await coll.find({ '__proto__.a': 1 }).hint('__proto__.a_1').toArray()).map((d) => d._id)).toEqual(
+      [1],
+    );
+    const computed = await coll
+      .aggregate([
+        { $project: { v: '$__proto__.a', g: { $getField: '__proto__' } } },
+        { $group: { _id: '$v', ids: { $push: '$_id' } } },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
+    expect(computed).toEqual([
+      { _id: null, ids: [2, 3] },
+      { _id: 1, ids: [1] },
+    ]);
+    const fields = await coll.aggregate([{ $project: { g: { $getField: '__proto__' } } }]).toArray();
+    expect(fields).toEqual([{ _id: 1, g: { a: 1 } }, { _id: 2 }, { _id: 3, g: 5 }]);
+
+    await coll.updateOne({ _id: 2 }, { $set: { '__proto__.a': 7 } });
+    await coll.updateOne({ _id: 1 }, { $inc: { '__proto__.a': 1 }, $unset: { 'x.__proto__': '' } });
+    await coll.updateOne({ _id: 2 }, { $rename: { b: '__proto__.b' } });
+    expect(JSON.stringify(await coll.find().toArray())).toBe(
+      '[{"_id":1,"__proto__":{"a":2},"x":{}},{"_id":2,"__proto__":{"a":7,"b":1}},{"_id":3,"__proto__":5}]',
+    );
+    // A delete by the name alone removes only the documents that have it with that value.
+    await coll.deleteMany(json('{ "__proto__": 5 }'));
+    expect(await coll.countDocuments()).toBe(2);
+  });
+
+  it('leaves a string value "__proto__" as it is, also under option-like names', async () => {
+    const coll = state.db.collection<{ _id: number; key?: string; field?: string; as?: string }>('values');
+    await coll.insertOne({ _id: 1, key: '__proto__', field: '__proto__', as: 'x.__proto__' });
+    const found = await coll
+      .find({ key: { $regex: '^__proto__$' }, field: '__proto__', as: { $regex: '^x\\.__proto__$' } })
+      .toArray();
+    expect(found).toEqual([{ _id: 1, key: '__proto__', field: '__proto__', as: 'x.__proto__' }]);
+    expect(await coll.distinct('key')).toEqual(['__proto__']);
+  });
+});
+
+describe.skipIf(external)('a field named __proto__ in the data files', () => {
+  it('is read back after a restart and still found by its paths', async () => {
+    const dbPath = mkdtempSync(join(tmpdir(), 'plume-proto-'));
+    try {
+      for (const round of [1, 2]) {
+        const server = await startEmbeddedServer({ dbPath });
+        const client = await MongoClient.connect(server.uri);
+        const coll = client.db('proto').collection<{ _id: number }>('p');
+        if (round === 1) await coll.insertOne(json('{ "_id": 1, "__proto__": { "a": 1 } }'));
+        else
+          expect(JSON.stringify(await coll.find({ '__proto__.a': 1 }).toArray())).toBe(
+            '[{"_id":1,"__proto__":{"a":1}}]',
+          );
+        await client.close();
+        await server.stop();
+      }
+    } finally {
+      rmSync(dbPath, { recursive: true, force: true });
+    }
   });
 });

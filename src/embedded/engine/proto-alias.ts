@@ -1,0 +1,132 @@
+/**
+ * A field named `__proto__` is an ordinary field to MongoDB, in documents and in paths (`'__proto__.a'`,
+ * `'$x.__proto__'`). mingo refuses every path with such a part ("Accessing __proto__ is not allowed"),
+ * and plain JS assignment of that key sets an object's prototype, so the engine never sees the name:
+ * what arrives (decodeDocument: commands, data files, change history) names it {@link PROTO_ALIAS}, and
+ * what leaves (serializeBson: replies, data files) names it `__proto__` again. The alias starts with a
+ * lone surrogate, which no decoded BSON string holds, so it cannot meet a real name, and no path the
+ * engine evaluates ever reads `Object.prototype`.
+ *
+ * Renamed on the way in: every field name, and each part of a path written as a string — a `$`-prefixed
+ * string (field paths and variables in expressions), `distinct`'s `key`, `$count`, `$unset`, the
+ * targets of `$rename`, and the path options of `$lookup`, `$graphLookup` and `$unwind`; the `field` of
+ * `$getField`, `$setField` and `$unsetField` (or `$getField`'s short form) when it is exactly
+ * `__proto__`. On the way out every name
+ * and string is renamed back, so a stored `$`-prefixed string such as `'$__proto__'` reads back as it
+ * was written (only expressions computing on it would see the engine's name).
+ */
+import { isPlainObject, setOwn } from './values.js';
+
+/** The engine's name for a field named `__proto__` (12 bytes in BSON where the real name takes 9). */
+export const PROTO_ALIAS = '\ud800__proto__';
+
+const PROTO = '__proto__';
+
+/** The options whose string values are paths, by the stage or operator they belong to. */
+const PATH_OPTIONS: Record<string, readonly string[]> = {
+  $lookup: ['localField', 'foreignField', 'as'],
+  $graphLookup: ['connectFromField', 'connectToField', 'as'],
+  $unwind: ['includeArrayIndex'],
+};
+
+/** The operators whose `field` option is one field name. */
+const FIELD_OPERATORS = new Set(['$getField', '$setField', '$unsetField']);
+
+/** Set once a name was renamed on the way in: until then nothing can need renaming on the way out. */
+let aliasSeen = false;
+
+/** `name` as the engine names that field. */
+export function engineName(name: string): string {
+  if (name !== PROTO) return name;
+  aliasSeen = true;
+  return PROTO_ALIAS;
+}
+
+/** A dotted path (after any leading `$`s) with each `__proto__` part renamed. */
+function enginePath(path: string): string {
+  if (!path.includes(PROTO)) return path;
+  const dollars = /^\$*/.exec(path)![0];
+  const parts = path.slice(dollars.length).split('.').map(engineName);
+  return dollars + parts.join('.');
+}
+
+/**
+ * How a string is read where it stands, `option` of an object that is the value of `owner` (a root
+ * document has no owner): a path, one field name, or data.
+ */
+function stringKind(value: string, option: string, owner: string | undefined): 'path' | 'name' | 'data' {
+  if (option === '$count' || option === '$unset' || owner === '$rename') return 'path';
+  if (option === '$getField' || (option === 'field' && owner !== undefined && FIELD_OPERATORS.has(owner)))
+    return 'name';
+  if (owner !== undefined && PATH_OPTIONS[owner]?.includes(option)) return 'path';
+  return value.startsWith('$') ? 'path' : 'data';
+}
+
+function incoming(value: unknown, option: string, owner: string | undefined): unknown {
+  if (typeof value === 'string') {
+    if (!value.includes(PROTO)) return value;
+    const kind = stringKind(value, option, owner);
+    return kind === 'path' ? enginePath(value) : kind === 'name' ? engineName(value) : value;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = incoming(value[i], option, owner);
+    return value;
+  }
+  if (!isPlainObject(value)) return value;
+  const inner = option === '' ? undefined : option;
+  const keys = Object.keys(value);
+  if (!keys.some((k) => k.includes(PROTO))) {
+    for (const key of keys) value[key] = incoming(value[key], key, inner);
+    return value;
+  }
+  // Renaming a key in place would move it last: a new object keeps the field order.
+  const out: Record<string, unknown> = {};
+  for (const key of keys) setOwn(out, enginePath(key), incoming(value[key], key, inner));
+  return out;
+}
+
+/**
+ * A freshly decoded document (a command, or a document of a command's sequence or data file) with
+ * `__proto__` names and path parts renamed for the engine, changed in place where the field order
+ * allows; `bytes` are its encoding, searched first so that most documents cost nothing more.
+ */
+export function aliasIncoming(doc: Record<string, unknown>, bytes: Uint8Array): Record<string, unknown> {
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(PROTO) < 0) return doc;
+  const out = incoming(doc, '', undefined) as Record<string, unknown>;
+  if ('distinct' in out && typeof out['key'] === 'string') out['key'] = enginePath(out['key']);
+  return out;
+}
+
+/** `text` with the engine's name for `__proto__` written as `__proto__` (for names made of field names). */
+export function outsideText(text: string): string {
+  return text.includes(PROTO_ALIAS) ? text.split(PROTO_ALIAS).join(PROTO) : text;
+}
+
+function restored(value: unknown): unknown {
+  if (typeof value === 'string') return outsideText(value);
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const next = restored(value[i]);
+      if (next !== value[i]) (out ??= value.slice())[i] = next;
+    }
+    return out ?? value;
+  }
+  if (!isPlainObject(value)) return value;
+  let changed = false;
+  const entries = Object.keys(value).map((key): [string, unknown] => {
+    const name = restored(key) as string;
+    const next = restored(value[key]);
+    if (name !== key || next !== value[key]) changed = true;
+    return [name, next];
+  });
+  if (!changed) return value;
+  const out: Record<string, unknown> = {};
+  for (const [name, next] of entries) setOwn(out, name, next);
+  return out;
+}
+
+/** `doc` as it leaves the engine: every alias named `__proto__` again (a copy where anything changed). */
+export function restoreOutgoing(doc: Record<string, unknown>): Record<string, unknown> {
+  return aliasSeen ? (restored(doc) as Record<string, unknown>) : doc;
+}
