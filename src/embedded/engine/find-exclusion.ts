@@ -9,19 +9,18 @@
  * exclusions, so the engine excludes with mingo and applies them itself, where the field stands.
  */
 import type { Options } from 'mingo/types';
-import { numberKind } from './arithmetic.js';
 import { elemMatchProjection } from './elem-match-projection.js';
+import { fieldRole, operatorKind } from './projection-field.js';
+import type { ProjectionKind } from './projection-field.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
 const FIND_ONLY = new Set(['$slice', '$elemMatch']);
 
-function isFlag(value: unknown): boolean {
-  return typeof value === 'boolean' || numberKind(value) !== undefined;
-}
-
-function isFalse(value: unknown): boolean {
-  return value === false || Number(String(value)) === 0;
+/** The kind a flag asks for, or undefined for a value that is not a flag. */
+function flagKind(value: unknown): ProjectionKind | undefined {
+  const role = fieldRole(value, true);
+  return role.role === 'flag' ? role.kind : undefined;
 }
 
 /** The operator of a one-field `$` object, or undefined. */
@@ -31,19 +30,19 @@ function operatorOf(value: unknown): string | undefined {
   return keys.length === 1 && keys[0]!.startsWith('$') ? keys[0] : undefined;
 }
 
-/** The kind a flag, literal or expression decides, walking sub-projections; undefined when none does. */
-function decidedKind(spec: Doc, isRoot: boolean): 'inclusion' | 'exclusion' | undefined {
+/**
+ * The kind the first field that decides one decides (a top-level `_id` flag does not), walking
+ * sub-projections; undefined when none does. The rules are the parser's (projection-field.ts).
+ */
+function decidedKind(spec: Doc, isRoot: boolean): ProjectionKind | undefined {
   for (const [field, value] of Object.entries(spec)) {
-    if (isFlag(value)) {
-      if (isRoot && field === '_id') continue;
-      return isFalse(value) ? 'exclusion' : 'inclusion';
-    }
-    if (field.endsWith('.$') || !isPlainObject(value)) return 'inclusion';
-    const op = operatorOf(value);
-    if (op === '$meta' || (op !== undefined && FIND_ONLY.has(op))) continue;
-    if (op !== undefined) return 'inclusion';
-    const inner = decidedKind(value, false);
-    if (inner) return inner;
+    const role = fieldRole(value, true);
+    let kind: ProjectionKind | undefined;
+    if (role.role === 'flag') kind = isRoot && field === '_id' ? undefined : role.kind;
+    else if (role.role === 'literal') kind = 'inclusion';
+    else if (role.role === 'operator') kind = operatorKind(role.operator, value as Doc, true);
+    else if (role.role === 'sub-projection') kind = decidedKind(value as Doc, false);
+    if (kind) return kind;
   }
   return undefined;
 }
@@ -61,7 +60,7 @@ export function exclusionExtras(projection: Doc): [string, Doc][] | undefined {
   let kind = decidedKind(projection, true);
   if (kind === undefined) {
     const id = projection['_id'];
-    const idIncluded = isFlag(id) && !isFalse(id);
+    const idIncluded = flagKind(id) === 'inclusion';
     const hasSlice = extras.some(([, v]) => '$slice' in v);
     kind = hasSlice ? (idIncluded ? 'inclusion' : 'exclusion') : 'inclusion';
   }
@@ -70,7 +69,7 @@ export function exclusionExtras(projection: Doc): [string, Doc][] | undefined {
 
 /** The flags of an exclusion projection, for mingo's `$project` (undefined when there are none). */
 export function exclusionFlags(projection: Doc): Doc | undefined {
-  const flags = Object.entries(projection).filter(([, v]) => isFlag(v) && isFalse(v));
+  const flags = Object.entries(projection).filter(([, v]) => flagKind(v) === 'exclusion');
   return flags.length > 0 ? Object.fromEntries(flags) : undefined;
 }
 

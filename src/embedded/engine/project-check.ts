@@ -5,11 +5,12 @@
  * `_id` may be excluded from an inclusion), and no two fields at the same path or at a path and one under
  * it. Find adds its own operators (`$slice`, `$elemMatch`, `$meta`) and positional paths (`a.$`).
  */
-import { numberKind } from './arithmetic.js';
 import { bsonText, elementText } from './bson-text.js';
 import { checkExpression, isExpressionOperator } from './expression-check.js';
 import { checkFieldPath } from './field-path.js';
-import { bsonTypeName, isPlainObject } from './values.js';
+import { fieldRole, findSliceFailure, operatorKind } from './projection-field.js';
+import type { ProjectionKind } from './projection-field.js';
+import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import type { VariableScope } from './variable-scope.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -21,15 +22,12 @@ interface Policy {
   scope?: VariableScope;
 }
 
-type Kind = 'inclusion' | 'exclusion';
+type Kind = ProjectionKind;
 
 /** What the parse has learnt so far: the kind the first field other than a top-level `_id` decided. */
 interface State {
   kind?: Kind;
 }
-
-/** `$`-names a field path may hold (DBRef fields): a find's `{ a: { $id: 1 } }` is a sub-projection. */
-const DBREF_FIELDS = new Set(['$id', '$ref', '$db']);
 
 /**
  * The tree MongoDB's projection parser builds (projection_ast.h): an inner node maps field names to the
@@ -100,21 +98,6 @@ function recordExpression(state: State, policy: Policy, context = ''): void {
   state.kind = 'inclusion';
 }
 
-/** Why a find `$slice` argument is not the find syntax (attemptToParseFindSlice), as a Status prints. */
-function findSliceFailure(arg: unknown): string | undefined {
-  if (numberKind(arg) !== undefined) return undefined;
-  if (!Array.isArray(arg)) return 'Location31273: $slice only supports numbers and [skip, limit] arrays';
-  if (arg.length !== 2) return 'Location31272: $slice array argument should be of form [skip, limit]';
-  const [skip, limit] = arg as [unknown, unknown];
-  if (numberKind(skip) === undefined)
-    return `Location31257: $slice expects the skip argument to be a number, got ${bsonTypeName(skip)}`;
-  if (numberKind(limit) === undefined)
-    return `Location31258: $slice expects the limit argument to be a number, got ${bsonTypeName(limit)}`;
-  const n = Math.trunc(Number(String(limit)));
-  if (!(n > 0)) return `Location31259: $slice limit must be positive, got ${n}`;
-  return undefined;
-}
-
 /**
  * A find `$slice`: the find syntax is a leaf that decides no kind; anything else is read as the
  * expression `$slice`, refused in an exclusion with the context MongoDB adds when both syntaxes fail.
@@ -142,28 +125,31 @@ function subProjectionNode(parent: Inner, path: string, policy: Policy): Inner {
   return inner;
 }
 
-/** A sub-object that is one operator (`{ $add: … }`): true when it was one, false for a sub-projection. */
-function operatorField(field: string, value: Doc, node: Inner, state: State, policy: Policy): boolean {
-  const operator = Object.keys(value)[0]!;
+/** A field that is one operator (`{ $add: … }`), parsed as MongoDB parses it. */
+function operatorField(
+  field: string,
+  operator: string,
+  value: Doc,
+  node: Inner,
+  state: State,
+  policy: Policy,
+): void {
+  const kind = operatorKind(operator, value, policy.find);
   if (policy.find && (operator === '$slice' || operator === '$elemMatch')) {
-    if (operator === '$slice') findSlice(value, state, policy);
+    if (kind !== undefined) findSlice(value, state, policy);
     addNode(node, field, 'leaf', policy);
-    return true;
+    return;
   }
   if (!policy.find && operator === '$elemMatch') {
     fail(policy, ErrorCodes.InvalidPipelineOperator, 'Cannot use $elemMatch in this context');
   }
-  if (!isExpressionOperator(operator)) {
-    if (policy.find && DBREF_FIELDS.has(operator)) return false;
-    fail(policy, 31325, `Unknown expression ${operator}`);
-  }
+  if (!isExpressionOperator(operator)) fail(policy, 31325, `Unknown expression ${operator}`);
   // An expression other than $meta is refused in an exclusion before it is parsed, and placed after.
-  if (operator !== '$meta') {
+  if (kind !== undefined) {
     recordExpression(state, policy);
     checkExpression(value, policy.prefix, policy.scope);
   }
   addNode(node, field, 'leaf', policy);
-  return true;
 }
 
 function walk(spec: Doc, isRoot: boolean, state: State, node: Inner, policy: Policy): void {
@@ -172,33 +158,30 @@ function walk(spec: Doc, isRoot: boolean, state: State, node: Inner, policy: Pol
     const positional = policy.find && field.endsWith('.$');
     const nodePath = positional ? field.slice(0, -2) : field;
     if (!policy.find) checkFieldPath(field, policy.prefix, true);
-    if (typeof value === 'boolean' || numberKind(value) !== undefined) {
+    const role = fieldRole(value, policy.find);
+    if (role.role === 'flag') {
       addNode(node, nodePath, 'leaf', policy);
-      const excludes = value === false || Number(String(value)) === 0;
-      recordFlag(state, field, isRoot, excludes ? 'exclusion' : 'inclusion', policy);
-      continue;
-    }
-    if (!isPlainObject(value)) {
+      recordFlag(state, field, isRoot, role.kind, policy);
+    } else if (role.role === 'literal') {
       checkExpression(value, policy.prefix, policy.scope);
       addNode(node, nodePath, 'leaf', policy);
       recordLiteral(state, field, value, policy);
-      continue;
-    }
-    const keys = Object.keys(value);
-    if (keys.length === 0)
+    } else if (role.role === 'empty') {
       fail(policy, 51270, 'An empty sub-projection is not a valid value. Found empty object at path');
-    if (keys.length === 1 && keys[0]!.startsWith('$') && operatorField(field, value, node, state, policy))
-      continue;
-    // Not an expression: a sub-projection, whose node is placed before its fields are parsed.
-    const inner = subProjectionNode(node, field, policy);
-    if (!policy.find && keys[0]!.startsWith('$')) {
-      fail(
-        policy,
-        16410,
-        "FieldPath field names may not start with '$'. Consider using $getField or $setField.",
-      );
+    } else if (role.role === 'operator') {
+      operatorField(field, role.operator, value as Doc, node, state, policy);
+    } else {
+      // A sub-projection, whose node is placed before its fields are parsed.
+      const inner = subProjectionNode(node, field, policy);
+      if (!policy.find && Object.keys(value as Doc)[0]!.startsWith('$')) {
+        fail(
+          policy,
+          16410,
+          "FieldPath field names may not start with '$'. Consider using $getField or $setField.",
+        );
+      }
+      walk(value as Doc, false, state, inner, policy);
     }
-    walk(value, false, state, inner, policy);
   }
 }
 

@@ -161,6 +161,16 @@ describe.each(drivers)('projection kinds ($name)', (driver) => {
     expect(await find({ a: 0, w: { $elemMatch: { k: 3 } } })).toEqual([{ _id: 1, v: [1, 2, 3], b: 2 }]);
   });
 
+  // projection_parser.cpp, attemptToParseFindSlice: an argument that is neither `n` nor
+  // `[skip, limit]` of numbers is the expression $slice, which makes the projection an inclusion.
+  it('reads a find $slice of the expression syntax as an inclusion', async () => {
+    const coll = t.db.collection<any>('arrays');
+    if ((await coll.countDocuments()) === 0)
+      await coll.insertOne({ _id: 1, a: 1, v: [1, 2, 3], b: 2, w: [{ k: 1 }, { k: 2 }] });
+    const found = await coll.find({}, { projection: { v: { $slice: ['$v', 1] } } }).toArray();
+    expect(found).toEqual([{ _id: 1, v: [1] }]);
+  });
+
   // projection_parser.cpp, parseSubObjectAsExpression: ErrorCodes::InvalidPipelineOperator (168).
   it('refuses $elemMatch in $project (168)', async () => {
     const coll = await seeded();
