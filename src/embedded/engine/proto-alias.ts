@@ -32,14 +32,15 @@ const PATH_OPTIONS: Record<string, readonly string[]> = {
 /** The operators whose `field` option is one field name. */
 const FIELD_OPERATORS = new Set(['$getField', '$setField', '$unsetField']);
 
-/** Set once a name was renamed on the way in: until then nothing can need renaming on the way out. */
-let aliasSeen = false;
+/**
+ * What BSON holds where the alias was serialized: its lone surrogate is written as U+FFFD's bytes.
+ * A serialized document without these bytes has nothing to rename back (see `restoreOutgoing`).
+ */
+export const SERIALIZED_ALIAS = Buffer.from(PROTO_ALIAS, 'utf8');
 
 /** `name` as the engine names that field. */
 export function engineName(name: string): string {
-  if (name !== PROTO) return name;
-  aliasSeen = true;
-  return PROTO_ALIAS;
+  return name === PROTO ? PROTO_ALIAS : name;
 }
 
 /** A dotted path (after any leading `$`s) with each `__proto__` part renamed. */
@@ -126,7 +127,10 @@ function restored(value: unknown): unknown {
   return out;
 }
 
-/** `doc` as it leaves the engine: every alias named `__proto__` again (a copy where anything changed). */
+/**
+ * `doc` as it leaves the engine: every alias named `__proto__` again (a copy where anything changed).
+ * A walk of the whole document: call it only for one whose serialized bytes hold `SERIALIZED_ALIAS`.
+ */
 export function restoreOutgoing(doc: Record<string, unknown>): Record<string, unknown> {
-  return aliasSeen ? (restored(doc) as Record<string, unknown>) : doc;
+  return restored(doc) as Record<string, unknown>;
 }
