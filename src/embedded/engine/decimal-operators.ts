@@ -21,7 +21,7 @@ const nullish = (value: unknown): boolean => value === null || value === undefin
 const isNumber = (value: unknown): boolean => numberKind(value) !== undefined;
 
 /** MongoDB's `coerceToDecimal()`: a decimal as it is, a double at 15 significant digits, integers exact. */
-function asDecimal(value: unknown): DecimalValue {
+export function asDecimal(value: unknown): DecimalValue {
   if (numberKind(value) === 'decimal') return decimalParts((value as Decimal128).toString());
   return decToParts(toDec(value));
 }

@@ -3,8 +3,9 @@
  * mingo only knows JS numbers: stored int64s are bson `Long`s and decimals `Decimal128`s. Comparisons and
  * most arithmetic get "plain" views in which each `Long` within ±2^53 is a JS number (numbers.ts);
  * addition, subtraction, multiplication, `$sum` and `$avg` are computed here with MongoDB's result types
- * (arithmetic.ts), and `$divide`, `$mod`, `$round`, `$trunc`, `$ceil`, `$floor` and `$abs` exactly, decimals
- * and longs included (decimal-operators.ts).
+ * (arithmetic.ts), `$divide`, `$mod`, `$round`, `$trunc`, `$ceil`, `$floor` and `$abs` exactly, decimals
+ * and longs included (decimal-operators.ts), and roots, exponentials, logarithms, `$pow` of decimals and
+ * the trigonometric operators with MongoDB's decimal results and domain errors (math-operators.ts).
  */
 import { evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
@@ -16,6 +17,7 @@ import type { AccumulatorOp, ExpressionOp, QueryOp } from './operator-types.js';
 import { add, divideDecimal, multiply, numberKind, subtract, widestOf } from './arithmetic.js';
 import type { NumberKind } from './arithmetic.js';
 import { exactNumberOperators } from './decimal-operators.js';
+import { mathOperators } from './math-operators.js';
 import { decimalAverageTotal, decimalSum } from './decimal-sum.js';
 import { modQuery } from './mod-query.js';
 import { asDouble, plainFields, plainNumbers } from './numbers.js';
@@ -139,12 +141,14 @@ function typedExpression(name: string, op: ExpressionOp): ExpressionOp {
 }
 
 /**
- * An operator computed exactly (decimal-operators.ts); what that does not take (non-numbers, a wrong
- * argument count) goes to mingo's operator through {@link typedExpression}, which reports the errors.
+ * An operator computed here (decimal-operators.ts, math-operators.ts); what that does not take
+ * (non-numbers, a wrong argument count, `$pow` without a decimal) goes to mingo's operator, through
+ * {@link typedExpression} when MongoDB types its result, which reports the errors.
  */
-function exactExpression(name: string): ExpressionOp {
-  const exact = exactNumberOperators[name]!;
-  const fallback = typedExpression(name, expressions[name]!);
+function exactExpression(name: string, exact: (args: unknown[]) => unknown): ExpressionOp {
+  const fallback = RESULT_KIND[name]
+    ? typedExpression(name, expressions[name]!)
+    : numericExpression(expressions[name]!);
   return (obj, expr, options) => {
     // An array operand lists the arguments; anything else is the one argument (even an array it yields).
     const args = Array.isArray(expr)
@@ -263,7 +267,12 @@ export const numberExpressions: Record<string, ExpressionOp> = {
   ...Object.fromEntries(
     Object.keys(RESULT_KIND).map((name) => [name, typedExpression(name, expressions[name]!)]),
   ),
-  ...Object.fromEntries(Object.keys(exactNumberOperators).map((name) => [name, exactExpression(name)])),
+  ...Object.fromEntries(
+    Object.entries({ ...exactNumberOperators, ...mathOperators }).map(([name, exact]) => [
+      name,
+      exactExpression(name, exact),
+    ]),
+  ),
   ...Object.fromEntries(
     Object.entries(INDEX_ARGUMENTS).map(([name, at]) => [name, numericArguments(expressions[name]!, at)]),
   ),
