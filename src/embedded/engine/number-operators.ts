@@ -197,9 +197,18 @@ export function collect(collection: unknown[], expr: unknown, options: Options):
   return accumulators['$push']!(collection, expr, options) as unknown[];
 }
 
-/** An accumulator that sees int64 values as numbers (it is given the collected values, as mingo allows). */
-function numericAccumulator(op: AccumulatorOp): AccumulatorOp {
-  return (collection, expr, options) => op(plainNumbers(collect(collection, expr, options)), null, options);
+/**
+ * `$stdDevPop`/`$stdDevSamp`, which MongoDB computes in double precision whatever the input
+ * (accumulator_std_dev.cpp: `coerceToDouble()` of each number, a double result): every number, decimals
+ * and longs included, is handed to mingo's accumulator as a double.
+ */
+function doubleAccumulator(op: AccumulatorOp): AccumulatorOp {
+  return (collection, expr, options) => {
+    const values = collect(collection, expr, options).map((v) => (isNumber(v) ? Number(String(v)) : v));
+    const result = op(values, null, options);
+    // A whole deviation (0, 1) is still a double, which a bare JS number would not encode as.
+    return typeof result === 'number' ? asDouble(result) : result;
+  };
 }
 
 const isNumber = (value: unknown): boolean => numberKind(value) !== undefined;
@@ -288,6 +297,6 @@ export const numberAccumulators: Record<string, AccumulatorOp> = {
   $sum: (collection, expr, options) =>
     typeof expr === 'number' ? multiply([expr, collection.length]) : sum(collect(collection, expr, options)),
   $avg: (collection, expr, options) => average(collect(collection, expr, options)),
-  $stdDevPop: numericAccumulator(accumulators['$stdDevPop']!),
-  $stdDevSamp: numericAccumulator(accumulators['$stdDevSamp']!),
+  $stdDevPop: doubleAccumulator(accumulators['$stdDevPop']!),
+  $stdDevSamp: doubleAccumulator(accumulators['$stdDevSamp']!),
 };

@@ -23,7 +23,7 @@ type Doc = Record<string, any>;
 
 describe.each(drivers)('Decimal128 math operators ($name)', (driver) => {
   const t = connect(driver, 'decimal_math');
-  const { Decimal128 } = driver.bson;
+  const { Decimal128, Double } = driver.bson;
   const dec = (text: string) => Decimal128.fromString(text);
 
   /** Each expression of `fields` evaluated on one document, as `type value` strings. */
@@ -238,5 +238,36 @@ describe.each(drivers)('Decimal128 math operators ($name)', (driver) => {
       50989,
       'cannot apply $acosh to 0.5, value must be in [1,inf]',
     ]);
+  });
+
+  it('$stdDevPop and $stdDevSamp count every decimal and give a double (accumulator_std_dev.cpp)', async () => {
+    const coll = t.db.collection<any>('deviations');
+    await coll.deleteMany({});
+    await coll.insertMany([
+      { g: 'a', v: dec('0.1') },
+      { g: 'a', v: dec('0.3') },
+      { g: 'a', v: new Double(0.2) },
+      { g: 'b', v: dec('1') },
+      { g: 'b', v: 3 },
+    ]);
+    const rows = await coll
+      .aggregate(
+        [
+          { $group: { _id: '$g', pop: { $stdDevPop: '$v' }, samp: { $stdDevSamp: '$v' } } },
+          { $sort: { _id: 1 } },
+        ],
+        { promoteValues: false },
+      )
+      .toArray();
+    // MongoDB converts each number with coerceToDouble() and returns a double.
+    const [a, b] = rows.map((row) => ({
+      pop: (row['pop'] as Doc)['_bsontype'] as string,
+      popValue: Number(row['pop']),
+      samp: Number(row['samp']),
+    }));
+    expect(a!.pop).toBe('Double');
+    expect(a!.popValue).toBeCloseTo(Math.sqrt(2 / 300), 12);
+    expect(a!.samp).toBeCloseTo(0.1, 12);
+    expect(b).toEqual({ pop: 'Double', popValue: 1, samp: Math.SQRT2 });
   });
 });
