@@ -106,3 +106,34 @@ export async function failure(fn: () => Promise<unknown>): Promise<Record<string
   }
   throw new Error('expected the operation to fail');
 }
+
+/** A fresh collection `evaluate` of `db` holding the one document `{ _id: 1 }`. */
+async function oneDocument(db: mongodb7.Db): Promise<mongodb7.Collection<any>> {
+  const coll = db.collection<any>('evaluate');
+  await coll.deleteMany({});
+  await coll.insertOne({ _id: 1 });
+  return coll;
+}
+
+/**
+ * Each expression of `fields` evaluated by `$project` on one document, as `type value` strings
+ * (`Decimal128 2.5`, `Double NaN`), so that a test sees the BSON type MongoDB gives each result.
+ */
+export async function typedResults(
+  db: mongodb7.Db,
+  fields: Record<string, unknown>,
+): Promise<Record<string, string>> {
+  const coll = await oneDocument(db);
+  const [row] = await coll
+    .aggregate([{ $project: { _id: 0, ...fields } }], { promoteValues: false })
+    .toArray();
+  return Object.fromEntries(
+    Object.entries(row!).map(([k, v]) => [k, `${(v as Record<string, string>)['_bsontype']} ${String(v)}`]),
+  );
+}
+
+/** The error evaluating `expression` by `$project` on one document fails with. */
+export async function expressionFailure(db: mongodb7.Db, expression: unknown): Promise<Record<string, any>> {
+  const coll = await oneDocument(db);
+  return failure(() => coll.aggregate([{ $project: { v: expression } }]).toArray());
+}

@@ -11,7 +11,7 @@
  * nearest even value."
  */
 import { describe, expect, it } from 'vitest';
-import { connect, drivers, failure } from '../helpers.js';
+import { connect, drivers, expressionFailure, typedResults } from '../helpers.js';
 
 type Doc = Record<string, any>;
 
@@ -20,25 +20,8 @@ describe.each(drivers)('Decimal128 arithmetic in aggregation ($name)', (driver) 
   const { Decimal128, Double, Long } = driver.bson;
   const dec = (text: string) => Decimal128.fromString(text);
 
-  /** Each expression of `fields` evaluated on one document, as `type value` strings. */
-  async function evaluate(fields: Doc): Promise<Record<string, string>> {
-    const coll = t.db.collection<any>('evaluate');
-    await coll.deleteMany({});
-    await coll.insertOne({ _id: 1 });
-    const [row] = await coll
-      .aggregate([{ $project: { _id: 0, ...fields } }], { promoteValues: false })
-      .toArray();
-    return Object.fromEntries(
-      Object.entries(row!).map(([k, v]) => [k, `${(v as Doc)['_bsontype']} ${String(v)}`]),
-    );
-  }
-
-  /** The code of the error evaluating `expression` on one document fails with. */
-  async function errorCode(expression: Doc): Promise<unknown> {
-    const coll = t.db.collection<any>('evaluate');
-    const error = await failure(() => coll.aggregate([{ $project: { v: expression } }]).toArray());
-    return error['code'];
-  }
+  const evaluate = (fields: Doc) => typedResults(t.db, fields);
+  const errorCode = async (expression: Doc) => (await expressionFailure(t.db, expression))['code'];
 
   it('$divide of decimals has 34 significant digits, ties to even, and the exact exponent', async () => {
     expect(

@@ -17,7 +17,7 @@
  * argument's (IEEE 754-2008 squareRoot's preferred exponent ⌊Q(x)/2⌋).
  */
 import { describe, expect, it } from 'vitest';
-import { connect, drivers, failure } from '../helpers.js';
+import { connect, drivers, expressionFailure, typedResults } from '../helpers.js';
 
 type Doc = Record<string, any>;
 
@@ -26,25 +26,10 @@ describe.each(drivers)('Decimal128 math operators ($name)', (driver) => {
   const { Decimal128, Double } = driver.bson;
   const dec = (text: string) => Decimal128.fromString(text);
 
-  /** Each expression of `fields` evaluated on one document, as `type value` strings. */
-  async function evaluate(fields: Doc): Promise<Record<string, string>> {
-    const coll = t.db.collection<any>('evaluate');
-    await coll.deleteMany({});
-    await coll.insertOne({ _id: 1 });
-    const [row] = await coll
-      .aggregate([{ $project: { _id: 0, ...fields } }], { promoteValues: false })
-      .toArray();
-    return Object.fromEntries(
-      Object.entries(row!).map(([k, v]) => [k, `${(v as Doc)['_bsontype']} ${String(v)}`]),
-    );
-  }
-
+  const evaluate = (fields: Doc) => typedResults(t.db, fields);
   /** The code and message of the error evaluating `expression` on one document fails with. */
   async function error(expression: Doc): Promise<[unknown, unknown]> {
-    const coll = t.db.collection<any>('evaluate');
-    await coll.deleteMany({});
-    await coll.insertOne({ _id: 1 });
-    const e = await failure(() => coll.aggregate([{ $project: { v: expression } }]).toArray());
+    const e = await expressionFailure(t.db, expression);
     return [e['code'], e['message']];
   }
 
