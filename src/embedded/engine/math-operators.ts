@@ -218,6 +218,22 @@ const convertAngle = (decimal: DecimalValue, double: number): Operator =>
       : asDouble(doubleOf(value) * double),
   );
 
+/** The trigonometric and hyperbolic operators: `$sin` is `Math.sin` for doubles, and so on. */
+const TRIGONOMETRIC = [
+  'sin',
+  'cos',
+  'tan',
+  'asin',
+  'acos',
+  'atan',
+  'sinh',
+  'cosh',
+  'tanh',
+  'asinh',
+  'acosh',
+  'atanh',
+] as const;
+
 /** The operators, by name, each given its evaluated arguments (a single argument wrapped). */
 export const mathOperators: Record<string, Operator> = {
   $sqrt: squareRoot,
@@ -228,18 +244,7 @@ export const mathOperators: Record<string, Operator> = {
   $log10: logarithm('$log10', 28761, log10Decimal, Math.log10),
   $log: logWithBase,
   $pow: decimalPower,
-  $sin: trigonometric('$sin', Math.sin),
-  $cos: trigonometric('$cos', Math.cos),
-  $tan: trigonometric('$tan', Math.tan),
-  $asin: trigonometric('$asin', Math.asin),
-  $acos: trigonometric('$acos', Math.acos),
-  $atan: trigonometric('$atan', Math.atan),
-  $sinh: trigonometric('$sinh', Math.sinh),
-  $cosh: trigonometric('$cosh', Math.cosh),
-  $tanh: trigonometric('$tanh', Math.tanh),
-  $asinh: trigonometric('$asinh', Math.asinh),
-  $acosh: trigonometric('$acosh', Math.acosh),
-  $atanh: trigonometric('$atanh', Math.atanh),
+  ...Object.fromEntries(TRIGONOMETRIC.map((f) => [`$${f}`, trigonometric(`$${f}`, (n) => Math[f](n))])),
   $atan2: binary((y, x) =>
     isDecimal(y) || isDecimal(x)
       ? toDecimal128(atan2Decimal(asDecimal(y), asDecimal(x)))
