@@ -199,7 +199,7 @@ export function collect(collection: unknown[], expr: unknown, options: Options):
 
 /**
  * `$stdDevPop`/`$stdDevSamp`, which MongoDB computes in double precision whatever the input
- * (accumulator_std_dev.cpp: `coerceToDouble()` of each number, a double result): every number, decimals
+ * (accumulator_std_dev.cpp: `getDouble()` of each number, a double result): every number, decimals
  * and longs included, is handed to mingo's accumulator as a double.
  */
 function doubleAccumulator(op: AccumulatorOp): AccumulatorOp {

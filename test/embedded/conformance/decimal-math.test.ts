@@ -244,7 +244,7 @@ describe.each(drivers)('Decimal128 math operators ($name)', (driver) => {
         { promoteValues: false },
       )
       .toArray();
-    // MongoDB converts each number with coerceToDouble() and returns a double.
+    // AccumulatorStdDev::processInternal reads each number with getDouble(); the result is a double.
     const [a, b] = rows.map((row) => ({
       pop: (row['pop'] as Doc)['_bsontype'] as string,
       popValue: Number(row['pop']),
