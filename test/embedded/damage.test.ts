@@ -15,6 +15,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DataFileError, repairDataDirectory, startEmbeddedServer } from 'plume/embedded';
 import type { EmbeddedServer } from 'plume/embedded';
 import { tempDir } from '../support/temp-dir.js';
+import { crashImage, journalOf, tearLastAppend } from './crash-image.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -58,22 +59,6 @@ async function serverWith(dbPath: string, n: number): Promise<EmbeddedServer> {
     await client.close();
   }
   return server;
-}
-
-/** A crash image: the files of a running server's directory, copied as they are on disk. */
-function crashImage(dbPath: string): string {
-  const copy = tempDir('plume-damage-');
-  for (const file of fs.readdirSync(dbPath)) {
-    if (file !== 'mongod.lock') fs.copyFileSync(path.join(dbPath, file), path.join(copy, file));
-  }
-  return copy;
-}
-
-function journalOf(dir: string): string {
-  return path.join(
-    dir,
-    fs.readdirSync(dir).find((f) => /^journal\.\d+\.bson$/.test(f))!,
-  );
 }
 
 async function startFails(dbPath: string): Promise<DataFileError> {
@@ -149,8 +134,7 @@ describe('damaged data files (embedded only)', () => {
     const dbPath = tempDir('plume-damage-');
     servers.push(await serverWith(dbPath, 20));
     const image = crashImage(dbPath);
-    const journal = journalOf(image);
-    fs.truncateSync(journal, fs.statSync(journal).size - 7); // the last append was cut short
+    tearLastAppend(image);
     const server = await startEmbeddedServer({ dbPath: image });
     servers.push(server);
     expect(await count(server)).toBe(19);

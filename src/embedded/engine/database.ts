@@ -38,8 +38,27 @@ export class Engine {
   /** Committed changes, read by change streams. */
   history = new ChangeHistory();
 
+  /** Changes held back by {@link atomically}, logged together when it ends. */
+  private batch: Change[] | undefined;
+
   emit(changes: Change[]): void {
-    if (changes.length > 0 && this.onChanges) this.onChanges(changes);
+    if (this.batch) this.batch.push(...changes);
+    else if (changes.length > 0 && this.onChanges) this.onChanges(changes);
+  }
+
+  /**
+   * Runs `fn` with every change it makes logged as one batch, which a crash keeps whole or loses whole
+   * (one journal record). Whatever `fn` changed before throwing is logged too: the log must follow memory.
+   */
+  atomically<T>(fn: () => T): T {
+    if (this.batch) return fn();
+    const batch: Change[] = (this.batch = []);
+    try {
+      return fn();
+    } finally {
+      this.batch = undefined;
+      this.emit(batch);
+    }
   }
 
   collection(db: string, name: string): Collection | undefined {
@@ -93,6 +112,12 @@ export class Engine {
    * @throws CommandError NamespaceNotFound (26) / NamespaceExists (48).
    */
   rename(from: string, to: string, dropTarget: boolean): void {
+    // Dropping the target and moving the source are one change on disk: a crash between the two would
+    // lose the target of a rename that never happened (MongoDB logs them as one oplog entry).
+    this.atomically(() => this.renameNow(from, to, dropTarget));
+  }
+
+  private renameNow(from: string, to: string, dropTarget: boolean): void {
     const [fdb, fname] = splitNs(from);
     const [tdb, tname] = splitNs(to);
     checkCollectionName(tname);

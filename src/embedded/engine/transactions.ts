@@ -63,6 +63,11 @@ export function abortTransaction(engine: Engine, txn: Transaction): void {
  */
 export function commitTransaction(engine: Engine, txn: Transaction): void {
   if (txn.state === 'committed') return;
+  // The collections the transaction creates are logged with its writes: a crash keeps all or none.
+  engine.atomically(() => commitNow(engine, txn));
+}
+
+function commitNow(engine: Engine, txn: Transaction): void {
   const undo: { coll: Collection; idKey: string; prior: Doc | undefined }[] = [];
   const changes: Change[] = [];
   try {
