@@ -1,6 +1,6 @@
 /**
  * `plume-db` command line: starts the embedded server standalone, prints its URI, and stops cleanly on
- * SIGINT/SIGTERM.
+ * SIGINT/SIGTERM; exits with status 1 when its journal cannot be written (a full disk).
  *
  *     plume-db [--port 27017] [--host 127.0.0.1] [--dbpath DIR] [--replSet NAME | --standalone]
  *     plume-db --dbpath DIR --repair     (salvages a damaged data directory, then exits)
@@ -89,7 +89,16 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     );
     return;
   }
-  const server = await startEmbeddedServer(options);
+  let stopNow = (): void => {};
+  const server = await startEmbeddedServer({
+    ...options,
+    // As mongod, which exits when its journal cannot be written: a supervisor sees it stopped.
+    onFatalError(error) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 1;
+      stopNow();
+    },
+  });
   process.stdout.write(`${server.uri}\n`);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
@@ -97,6 +106,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       process.off('SIGTERM', stop);
       void server.stop().then(resolve);
     };
+    stopNow = stop;
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });

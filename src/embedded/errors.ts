@@ -57,6 +57,7 @@ export const ErrorCodes = {
   ConversionFailure: 241,
   GraphContainsCycle: 140,
   ViewDepthLimitExceeded: 149,
+  OutOfDiskSpace: 14031,
   CommandNotSupportedOnView: 166,
   OptionNotSupportedOnView: 167,
 } as const;

@@ -4,11 +4,14 @@
  * committed and compacted to the retained ones when the file holds twice as many. Loaded at start,
  * so a change stream resumes across a server restart with the tokens it had.
  * The file is written without fsync: after a crash (not a clean stop) the newest records may be
- * missing, and resuming from them then fails with ChangeStreamHistoryLost.
+ * missing, and resuming from them then fails with ChangeStreamHistoryLost. A write that fails (a full
+ * disk) stops the appending until a compaction rewrites the whole file: appending after a gap would
+ * let a stream resume across changes it never saw.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChangeHistory, ChangeRecord, ClusterTime } from './engine/change-history.js';
+import { writeAll } from './engine/disk-write.js';
 import { serializeBson } from './serialize.js';
 import { decodeDocument } from './wire.js';
 
@@ -49,12 +52,17 @@ function readDocs(file: string): Record<string, unknown>[] {
 export class HistoryStore {
   private fd: number;
   private written = 0;
+  /** The file's length after its last complete append. */
+  private end = 0;
+  /** An append failed: none until the next compaction. */
+  private broken = false;
 
   private constructor(
     private readonly file: string,
     private readonly history: ChangeHistory,
   ) {
     this.fd = fs.openSync(file, 'a');
+    this.end = fs.fstatSync(this.fd).size;
   }
 
   /** Loads the history saved in `dir` (if any) into `history` and keeps appending to it. */
@@ -73,9 +81,32 @@ export class HistoryStore {
   }
 
   private append(records: ChangeRecord[]): void {
-    fs.writeSync(this.fd, Buffer.concat(records.map((r) => encode(r))));
     this.written += records.length;
-    if (this.written > 2 * this.history.maxRecords) this.compact();
+    if (this.written > 2 * this.history.maxRecords) this.tryCompact();
+    else if (!this.broken) {
+      const bytes = Buffer.concat(records.map((r) => encode(r)));
+      try {
+        writeAll(this.fd, bytes);
+        this.end += bytes.length;
+      } catch {
+        this.broken = true;
+        try {
+          fs.ftruncateSync(this.fd, this.end);
+        } catch {
+          // A torn last record is where reading stops anyway.
+        }
+      }
+    }
+  }
+
+  /** Compacts; on failure the file keeps what it had (the history is not what writes depend on). */
+  private tryCompact(): void {
+    try {
+      this.compact();
+    } catch {
+      fs.rmSync(`${this.file}.tmp`, { force: true });
+      this.broken = true;
+    }
   }
 
   /** Rewrites the file with the retained records (temporary file, then rename). */
@@ -91,13 +122,15 @@ export class HistoryStore {
     fs.renameSync(temp, this.file);
     fs.closeSync(this.fd);
     this.fd = fs.openSync(this.file, 'a');
+    this.end = fs.fstatSync(this.fd).size;
     this.written = records.length;
+    this.broken = false;
   }
 
-  /** Compacts and closes the file (server stop). */
+  /** Compacts (when it can) and closes the file (server stop). */
   close(): void {
     this.history.onAppend = undefined;
-    this.compact();
+    this.tryCompact();
     fs.closeSync(this.fd);
   }
 }

@@ -16,6 +16,7 @@ import v8 from 'node:v8';
 import { ServerCore } from './commands/context.js';
 import { ChangeHistory, DEFAULT_HISTORY_SIZE } from './engine/change-history.js';
 import { Engine } from './engine/database.js';
+import { JournalWriteError } from './engine/disk-write.js';
 import { Persistence } from './engine/persistence.js';
 import { repairDataDirectory } from './engine/repair.js';
 import type { EmbeddedServer, EmbeddedServerOptions } from './declarations.js';
@@ -24,6 +25,10 @@ import { expireDocuments } from './engine/ttl.js';
 import { HistoryStore } from './history-store.js';
 import { serveConnection } from './server.js';
 import { startInWorker } from './worker-host.js';
+
+function logFatalError(error: Error): void {
+  process.stderr.write(`${error.message}\n`);
+}
 
 /** Sessions unused this long are forgotten (logicalSessionTimeoutMinutes: 30). */
 const SESSION_TIMEOUT_MS = 30 * 60_000;
@@ -45,7 +50,8 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   // the process for minutes. This (process-wide) flag makes V8 switch such a regex to its linear-time
   // engine after 50 000 backtracks; results are the same.
   v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
-  if (options.worker) return startInWorker({ ...options, worker: false, onProtocolError: undefined });
+  if (options.worker)
+    return startInWorker({ ...options, worker: false, onProtocolError: undefined, onFatalError: undefined });
   const host = options.host ?? '127.0.0.1';
   const engine = new Engine();
   engine.history = new ChangeHistory(Math.max(1, options.changeStreamHistory ?? DEFAULT_HISTORY_SIZE));
@@ -82,7 +88,14 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
   const advertised =
     host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   settings.me = `${advertised}:${address.port}`;
-  const ttl = setInterval(() => expireDocuments(engine), options.ttlIntervalMs ?? 60_000);
+  const ttl = setInterval(() => {
+    try {
+      expireDocuments(engine);
+    } catch (error) {
+      // Thrown out of a timer it would end the process; the server is already down (onFailure below).
+      if (!(error instanceof JournalWriteError)) throw error;
+    }
+  }, options.ttlIntervalMs ?? 60_000);
   ttl.unref();
   const reaper = setInterval(() => {
     const now = Date.now();
@@ -94,6 +107,19 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
     }
   }, 1_000);
   reaper.unref();
+  if (persistence) {
+    persistence.onFailure = (error) => {
+      core.failure = error;
+      clearInterval(ttl);
+      clearInterval(reaper);
+      server.close();
+      // Once the reply in flight (the failed write's error) has gone out.
+      setImmediate(() => {
+        for (const socket of sockets) socket.end();
+        (options.onFatalError ?? logFatalError)(error);
+      });
+    };
+  }
   let stopped: Promise<void> | undefined;
   return {
     uri: `mongodb://${settings.me}/`,

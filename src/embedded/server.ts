@@ -75,6 +75,7 @@ async function answer(
   req: WireRequest,
   connectionId: number,
 ): Promise<Buffer | undefined | 'close'> {
+  if (core.failure) throw core.failure;
   if (req.opCode === OP_MSG) {
     const reply = req.refused
       ? req.refused.toReply()

@@ -36,6 +36,8 @@ export class ServerCore {
   connections = 0;
   totalConnections = 0;
   readonly opcounters = { insert: 0, query: 0, update: 0, delete: 0, getmore: 0, command: 0 };
+  /** Set when the server stopped serving (its journal cannot be written): every command gets it. */
+  failure: CommandError | undefined;
 
   constructor(
     readonly engine: Engine,

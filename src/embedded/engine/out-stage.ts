@@ -107,9 +107,9 @@ export function writeOut(
     engine.checkWrite(coll, idKey, undefined);
     checkStorable(next, 'update');
     coll.writable().put(coll.ns, next, idKey);
-    recordWrite(engine, coll, undefined, existing, next, whenMatched === 'replace', pipelineOf(whenMatched));
     engine.touched(coll, idKey);
     engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);
+    recordWrite(engine, coll, undefined, existing, next, whenMatched === 'replace', pipelineOf(whenMatched));
   }
 }
 

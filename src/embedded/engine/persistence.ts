@@ -8,6 +8,8 @@
  * Every record carries CRC-32C checksums (data-file.ts). A torn record at the journal's end (crash
  * mid-append) is dropped on load: it was never acknowledged. Any other damage stops start-up with a
  * DataFileError and leaves the files untouched (no compaction); repair.ts salvages them on request.
+ * A journal append that fails (a full disk) is cut back off the file and nothing is written any more
+ * (see {@link Persistence.failure}); a compaction that fails leaves the old pair in place.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +22,7 @@ import type { Doc } from './values.js';
 import { serializeBson } from '../serialize.js';
 import { MAGIC, frameRecord, readDataFile } from './data-file.js';
 import type { DataFileKind } from './data-file.js';
+import { JournalWriteError, writeAll } from './disk-write.js';
 
 const SNAPSHOT = 'snapshot.bson';
 const LOCK = 'mongod.lock';
@@ -125,7 +128,12 @@ const strictLoad: LoadHooks = { read: readDataFile, apply: applyChange };
 export class Persistence {
   private fd: number | undefined;
   private gen = 0;
+  /** Bytes appended since the last compaction. */
   private journalBytes = 0;
+  /** The journal file's length after its last complete append. */
+  private journalEnd = 0;
+  /** Compact once `journalBytes` passes this (pushed back after a failed compaction). */
+  private compactAt: number;
   private timer: NodeJS.Timeout | undefined;
   private readonly fsync: boolean;
   private readonly maxJournalBytes: number;
@@ -137,7 +145,16 @@ export class Persistence {
   ) {
     this.fsync = options.fsync ?? true;
     this.maxJournalBytes = options.maxJournalBytes ?? 64 * 1024 * 1024;
+    this.compactAt = this.maxJournalBytes;
   }
+
+  /**
+   * Set once a journal append failed. From then on nothing is written to the directory: memory holds a
+   * change the journal does not, and a snapshot would make it durable though it was never acknowledged.
+   */
+  failure: JournalWriteError | undefined;
+  /** Called once, with {@link failure}, when a journal append fails (the server stops serving). */
+  onFailure: ((error: JournalWriteError) => void) | undefined;
 
   /**
    * Locks the directory, loads the snapshot and journal into `engine`, and starts logging its changes.
@@ -164,7 +181,7 @@ export class Persistence {
     engine.onChanges = (changes) => p.append(changes);
     const interval = options.snapshotIntervalMs ?? 60_000;
     p.timer = setInterval(() => {
-      if (p.journalBytes > 0) p.compact();
+      if (p.journalBytes > 0) p.tryCompact();
     }, interval);
     p.timer.unref();
     return p;
@@ -238,27 +255,93 @@ export class Persistence {
     }
   }
 
-  /** Appends one batch of changes durably (called synchronously before the command replies). */
+  /**
+   * Appends one batch of changes durably (called synchronously before the command replies).
+   * @throws JournalWriteError when the journal cannot be written (then and on every later call).
+   */
   append(changes: Change[]): void {
     if (this.fd === undefined) return;
+    if (this.failure) throw this.failure;
     const record = frameRecord(serializeBson({ changes }));
-    fs.writeSync(this.fd, record);
-    if (this.fsync) fs.fdatasyncSync(this.fd);
+    try {
+      writeAll(this.fd, record);
+      if (this.fsync) fs.fdatasyncSync(this.fd);
+    } catch (error) {
+      throw this.fail(error as Error);
+    }
+    this.journalEnd += record.length;
     this.journalBytes += record.length;
-    if (this.journalBytes > this.maxJournalBytes) this.compact();
+    if (this.journalBytes > this.compactAt) this.tryCompact();
   }
 
-  /** Writes a snapshot (temp file, fsync, rename) and starts a fresh journal generation. */
+  private fail(cause: Error): JournalWriteError {
+    this.failure = new JournalWriteError(path.join(this.dir, journalName(this.gen)), cause);
+    if (this.timer) clearInterval(this.timer);
+    try {
+      // What part of the record reached the file goes: its write is answered with an error.
+      fs.ftruncateSync(this.fd!, this.journalEnd);
+    } catch {
+      // Left in place, it is the journal's torn last record, which loading drops.
+    }
+    this.onFailure?.(this.failure);
+    return this.failure;
+  }
+
+  /** Compacts, or leaves the journal as it is when that fails (it holds every change; retried later). */
+  private tryCompact(): void {
+    try {
+      this.compact();
+    } catch {
+      this.compactAt = this.journalBytes + this.maxJournalBytes;
+    }
+  }
+
+  /**
+   * Writes a snapshot (temp file, fsync, rename) and starts a fresh journal generation. Does nothing
+   * after a {@link failure}.
+   * @throws the file system's error when a file cannot be written; the snapshot and journal in place
+   *   are then untouched, and the partial new files removed.
+   */
   compact(): void {
+    if (this.failure) return;
     const next = this.gen + 1;
     const tmp = path.join(this.dir, `${SNAPSHOT}.tmp`);
-    const fd = fs.openSync(tmp, 'w');
+    const journal = path.join(this.dir, journalName(next));
+    let fd: number | undefined;
+    try {
+      this.writeSnapshot(tmp, next);
+      // The next journal exists before the snapshot naming it takes over, so a failure up to the rename
+      // leaves the old snapshot and journal as the pair in place.
+      fd = fs.openSync(journal, 'w');
+      writeAll(fd, MAGIC);
+      fs.fsyncSync(fd);
+    } catch (error) {
+      if (fd !== undefined) fs.closeSync(fd);
+      fs.rmSync(tmp, { force: true });
+      fs.rmSync(journal, { force: true });
+      throw error;
+    }
+    fs.renameSync(tmp, path.join(this.dir, SNAPSHOT));
+    fsyncDir(this.dir);
+    const old = this.gen;
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.gen = next;
+    this.fd = fd;
+    this.journalEnd = MAGIC.length;
+    this.journalBytes = 0;
+    this.compactAt = this.maxJournalBytes;
+    fs.rmSync(path.join(this.dir, journalName(old)), { force: true });
+  }
+
+  /** Writes and fsyncs a snapshot of the engine (followed by journal generation `next`) into `file`. */
+  private writeSnapshot(file: string, next: number): void {
+    const fd = fs.openSync(file, 'w');
     try {
       const chunks: Uint8Array[] = [];
       let size = 0;
       const flush = (): void => {
         if (chunks.length === 0) return;
-        fs.writeSync(fd, Buffer.concat(chunks, size));
+        writeAll(fd, Buffer.concat(chunks, size));
         chunks.length = 0;
         size = 0;
       };
@@ -287,26 +370,22 @@ export class Persistence {
     } finally {
       fs.closeSync(fd);
     }
-    fs.renameSync(tmp, path.join(this.dir, SNAPSHOT));
-    fsyncDir(this.dir);
-    const old = this.gen;
-    if (this.fd !== undefined) fs.closeSync(this.fd);
-    this.gen = next;
-    this.fd = fs.openSync(path.join(this.dir, journalName(next)), 'a');
-    if (fs.fstatSync(this.fd).size === 0) fs.writeSync(this.fd, MAGIC);
-    this.journalBytes = 0;
-    fs.rmSync(path.join(this.dir, journalName(old)), { force: true });
   }
 
-  /** Compacts, closes the journal and releases the lock. */
+  /**
+   * Compacts (not after a {@link failure}), closes the journal and releases the lock, even when the
+   * compaction fails (the journal then still holds every change).
+   * @throws the file system's error when the final snapshot cannot be written.
+   */
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.engine.onChanges = undefined;
-    if (this.fd !== undefined) {
-      if (this.journalBytes > 0) this.compact();
-      fs.closeSync(this.fd);
+    try {
+      if (this.fd !== undefined && this.journalBytes > 0) this.compact();
+    } finally {
+      if (this.fd !== undefined) fs.closeSync(this.fd);
       this.fd = undefined;
+      this.unlock();
     }
-    this.unlock();
   }
 }

@@ -28,9 +28,9 @@ export function expireDocuments(engine: Engine, now = Date.now()): number {
           }
           const old = coll.writable().remove(idKey);
           if (!old) continue;
-          recordWrite(engine, coll, undefined, old, undefined);
           engine.touched(coll, idKey);
           engine.emit([{ op: 'delete', ns: coll.ns, id: old['_id'] }]);
+          recordWrite(engine, coll, undefined, old, undefined);
           deleted++;
         }
       }

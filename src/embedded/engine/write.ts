@@ -65,12 +65,13 @@ function put(
   const before = oldIdKey === undefined ? undefined : engine.readState(coll, txn).docs.get(oldIdKey);
   validate(coll, doc, before);
   engine.writeState(coll, txn).put(coll.ns, doc, oldIdKey);
-  recordWrite(engine, coll, txn, before, doc, replacement, update);
-  if (txn) recordTxn(txn, coll.ns, idKey, doc);
-  else {
+  // Journaled before change streams hear of it: a write the journal refuses is never an event.
+  if (!txn) {
     engine.touched(coll, idKey);
     engine.emit([{ op: 'put', ns: coll.ns, doc }]);
   }
+  recordWrite(engine, coll, txn, before, doc, replacement, update);
+  if (txn) recordTxn(txn, coll.ns, idKey, doc);
 }
 
 function remove(
@@ -81,12 +82,12 @@ function remove(
 ): Doc | undefined {
   const old = engine.writeState(coll, txn).remove(idKey);
   if (!old) return undefined;
-  recordWrite(engine, coll, txn, old, undefined);
-  if (txn) recordTxn(txn, coll.ns, idKey, undefined);
-  else {
+  if (!txn) {
     engine.touched(coll, idKey);
     engine.emit([{ op: 'delete', ns: coll.ns, id: old['_id'] }]);
   }
+  recordWrite(engine, coll, txn, old, undefined);
+  if (txn) recordTxn(txn, coll.ns, idKey, undefined);
   return old;
 }
 
