@@ -16,10 +16,13 @@ import { tempDir } from '../support/temp-dir.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** Starts `plume-db` on `dbPath` with files capped at `kib` KiB; resolves its URI. */
-function startCapped(dbPath: string, kib: number) {
-  const cli = `${JSON.stringify(process.execPath)} bin/plume-db.js --port 0 --dbpath ${JSON.stringify(dbPath)}`;
-  const child = spawn('sh', ['-c', `ulimit -f ${kib} && exec ${cli}`], {
+/**
+ * Runs `node args` with the files it writes capped at `blocks` × 512 bytes (`ulimit -f` counts in
+ * 512-byte blocks in a POSIX shell); resolves the URI it prints first.
+ */
+function startCapped(blocks: number, args: string[]) {
+  const command = [process.execPath, ...args].map((a) => JSON.stringify(a)).join(' ');
+  const child = spawn('sh', ['-c', `ulimit -f ${blocks} && exec ${command}`], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -45,7 +48,7 @@ describe.skipIf(process.platform === 'win32')('a full disk (embedded only)', () 
 
   it('refuses the write that does not fit with 14031, stops, and loses no acknowledged write', async () => {
     const dbPath = tempDir('plume-full-');
-    const capped = startCapped(dbPath, 256);
+    const capped = startCapped(512, ['bin/plume-db.js', '--port', '0', '--dbpath', dbPath]);
     const acknowledged: number[] = [];
     let refusal: unknown;
     const client = new MongoClient(await capped.uri, { serverSelectionTimeoutMS: 2000 });
@@ -72,6 +75,36 @@ describe.skipIf(process.platform === 'win32')('a full disk (embedded only)', () 
       const items = again.db('app').collection<{ _id: number }>('items');
       const ids = await items.distinct('_id');
       expect(ids.sort((a, b) => a - b)).toEqual(acknowledged);
+    } finally {
+      await again.close();
+    }
+  }, 30_000);
+
+  it('keeps serving when a snapshot or the change history does not fit, and keeps every write in the journal', async () => {
+    const dbPath = tempDir('plume-full-');
+    // A snapshot every 50 ms: once the data outgrows the cap, every compaction fails, and so does
+    // appending to change-history.bson (which holds every inserted document too).
+    const fixture = path.join(root, 'test/embedded/fixtures/crash-child.ts');
+    const capped = startCapped(512, ['--conditions=source', '--import', 'tsx', fixture, dbPath]);
+    const client = new MongoClient(await capped.uri, { serverSelectionTimeoutMS: 2000 });
+    try {
+      const items = client.db('app').collection<{ _id: number; text: string }>('items');
+      for (let i = 0; i < 80; i++) {
+        await items.insertOne({ _id: i, text: 'x'.repeat(4000) }); // 320 KB in all
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200)); // a few more failed compactions
+      expect(await items.countDocuments()).toBe(80);
+    } finally {
+      await client.close();
+    }
+    capped.child.kill('SIGKILL');
+    await capped.exited;
+    const server = await startEmbeddedServer({ dbPath });
+    servers.push(server);
+    const again = new MongoClient(server.uri, { serverSelectionTimeoutMS: 2000 });
+    try {
+      expect(await again.db('app').collection('items').countDocuments()).toBe(80);
     } finally {
       await again.close();
     }
