@@ -35,10 +35,10 @@ const SESSION_TIMEOUT_MS = 30 * 60_000;
 
 /**
  * Starts a MongoDB wire-protocol server in this process (or a worker thread with `worker: true`).
- * Query `$regex` patterns match with RE2 in linear time (patterns it cannot run, with backreferences or
- * lookarounds, are refused with code 51091). It also turns on V8's
- * `--enable-experimental-regexp-engine-on-excessive-backtracks` for the process, for the regexes of
- * aggregation expressions (`$regexMatch` …).
+ * Client patterns (`$regex`, `$regexMatch` and its siblings, `$jsonSchema` `pattern`) match with RE2 in
+ * linear time (patterns it cannot run, with backreferences or lookarounds, are refused with code 51091).
+ * It also turns on V8's `--enable-experimental-regexp-engine-on-excessive-backtracks` for the process,
+ * as a second guard.
  * @returns the server's URI, port and a `stop()` function.
  * @throws DataFileError when a data file in `dbPath` is damaged (start-up stops, nothing is written;
  *   repair with `repair: true`, {@link repairDataDirectory} or `plume-db --repair`); Error when the port
@@ -46,9 +46,9 @@ const SESSION_TIMEOUT_MS = 30 * 60_000;
  *   read/written.
  */
 export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): Promise<EmbeddedServer> {
-  // `$regex` runs on V8's backtracking engine here: a pattern like `.*.*.*x` or `^(a+)+$` could stall
-  // the process for minutes. This (process-wide) flag makes V8 switch such a regex to its linear-time
-  // engine after 50 000 backtracks; results are the same.
+  // Client patterns run on RE2 (linear-regex.ts); should one reach V8's backtracking engine, this
+  // (process-wide) flag makes V8 switch it to its linear-time engine after 50 000 backtracks (except
+  // with the `i` or `u` flag, a lookaround or a backreference).
   v8.setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
   if (options.worker)
     return startInWorker({ ...options, worker: false, onProtocolError: undefined, onFatalError: undefined });

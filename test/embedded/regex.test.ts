@@ -64,3 +64,70 @@ describe('$regex in linear time (embedded only)', () => {
     expect(await messages.find(filter).maxTimeMS(60_000).toArray()).toEqual([]);
   });
 });
+
+describe('patterns of aggregation expressions and $jsonSchema in linear time (embedded only)', () => {
+  // In a worker: a pattern that backtracks would block the worker's loop, not this test's timeout.
+  let server: EmbeddedServer;
+  let client: MongoClient;
+  let items: Collection<{ s: string }>;
+  const evil = '^(a+)+$'; // exponential on a backtracking engine for 'aaaa…a!'
+
+  beforeAll(async () => {
+    server = await startEmbeddedServer({ worker: true });
+    client = new MongoClient(server.uri, { serverSelectionTimeoutMS: 5000 });
+    items = client.db('regex').collection('items');
+    await items.insertOne({ s: `${'a'.repeat(40)}!`, [`${'a'.repeat(40)}!`]: true });
+  });
+  afterAll(async () => {
+    await client.close();
+    await server.stop();
+  });
+
+  it('answers $regexMatch, $regexFind and $regexFindAll with option i at once', async () => {
+    const arg = { input: '$s', regex: evil, options: 'i' };
+    const [doc] = await items
+      .aggregate([
+        {
+          $project: {
+            _id: 0,
+            match: { $regexMatch: arg },
+            find: { $regexFind: arg },
+            all: { $regexFindAll: arg },
+            prefix: { $regexFind: { input: '$s', regex: '(A+)+', options: 'i' } },
+          },
+        },
+      ])
+      .toArray();
+    expect(doc).toEqual({
+      match: false,
+      find: null,
+      all: [],
+      prefix: { match: 'a'.repeat(40), idx: 0, captures: ['a'.repeat(40)] },
+    });
+  });
+
+  it('answers $jsonSchema pattern and patternProperties at once', async () => {
+    const pattern = { $jsonSchema: { properties: { s: { pattern: evil } } } };
+    const keys = {
+      $jsonSchema: { patternProperties: { [evil]: { type: 'string' } }, additionalProperties: false },
+    };
+    expect(await items.countDocuments(pattern)).toBe(0);
+    expect(await items.countDocuments(keys)).toBe(0);
+  });
+
+  it('refuses a lookaround or backreference in $regexMatch and $jsonSchema with 51091', async () => {
+    const refused = (pipeline: object[]) =>
+      items
+        .aggregate(pipeline)
+        .toArray()
+        .catch((e: unknown) => e as MongoServerError);
+    for (const error of [
+      await refused([{ $project: { m: { $regexMatch: { input: '$s', regex: '(a)\\1' } } } }]),
+      await refused([{ $match: { $jsonSchema: { properties: { s: { pattern: 'a(?=b)' } } } } }]),
+    ]) {
+      expect(error).toBeInstanceOf(MongoServerError);
+      expect((error as MongoServerError).code).toBe(51091);
+      expect((error as MongoServerError).message).toMatch(/linear time \(RE2\)/);
+    }
+  });
+});

@@ -8,6 +8,7 @@
 import { checkCount } from './json-schema-count.js';
 import { checkDependencies } from './json-schema-dependencies.js';
 import { bsonTypeName, isPlainObject } from './values.js';
+import { LinearRegExp } from './linear-regex.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -78,13 +79,14 @@ function checkAllowedProperties(schema: Doc, checkSubschema: SubschemaCheck): vo
       );
   }
   // InternalSchemaAllowedPropertiesMatchExpression's constructor compiles the patterns (at every level);
-  // schema.ts matches them as `u` RegExps, so that is what must compile here.
+  // schema.ts matches them on RE2 with `u` syntax, so that is what must compile here.
   for (const pattern of isPlainObject(patterns) ? Object.keys(patterns) : []) {
     try {
       new RegExp(pattern, 'u');
     } catch (error) {
       throw new CommandError(ErrorCodes.BadValue, `Invalid regular expression: ${(error as Error).message}`);
     }
+    LinearRegExp.compile(pattern, 'u');
   }
 }
 

@@ -8,22 +8,18 @@
 import { numberKind } from './arithmetic.js';
 import { checkCount } from './json-schema-count.js';
 import { checkMultipleOf } from './multiple-of.js';
+import { LinearRegExp } from './linear-regex.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 /**
- * `pattern`: a string; below the top level, a regex the engine can run (schema.ts matches it as a `u`
- * RegExp). MongoDB compiles it with PCRE in RegexMatchExpression and refuses it with 51091.
+ * `pattern`: a string; below the top level, a regex the engine can run (schema.ts matches it on RE2 with
+ * `u` syntax). MongoDB compiles it with PCRE in RegexMatchExpression and refuses it with 51091.
  */
 function checkPattern(pattern: unknown, nested: boolean): void {
   if (typeof pattern !== 'string')
     throw new CommandError(ErrorCodes.TypeMismatch, "$jsonSchema keyword 'pattern' must be a string");
-  if (!nested) return;
-  try {
-    new RegExp(pattern, 'u');
-  } catch (error) {
-    throw new CommandError(51091, `Regular expression is invalid: ${(error as Error).message}`);
-  }
+  if (nested) LinearRegExp.compile(pattern, 'u');
 }
 
 /** `maximum`/`minimum` and their `exclusive…` flag (`parseMaximum`, `parseMinimum` and their caller). */

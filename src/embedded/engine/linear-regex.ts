@@ -1,8 +1,10 @@
 /**
- * `$regex` patterns run on RE2 (the `re2js` port), whose matching time is linear in the input: a
- * client's pattern cannot stall the event loop the server shares with the application (V8's own engine
- * backtracks, and its linear fallback skips the `i` flag and lookarounds). RE2 has no backreferences and
- * no lookarounds: such patterns are refused with a clear error instead of being run.
+ * Every pattern a client sends (`$regex`, `$regexMatch`/`$regexFind`/`$regexFindAll`, `$jsonSchema`
+ * `pattern` and `patternProperties`) runs on RE2 (the `re2js` port), whose matching time is linear in
+ * the input: a client's pattern cannot stall the event loop the server shares with the application
+ * (V8's own engine backtracks, and its linear fallback skips the `i` and `u` flags and lookarounds).
+ * RE2 has no backreferences and no lookarounds: such patterns are refused with a clear error instead of
+ * being run.
  */
 import { RE2JS } from 're2js';
 import { checkDeadline } from './deadline.js';
@@ -43,8 +45,8 @@ export class LinearRegExp extends RegExp {
     } catch (error) {
       throw new CommandError(
         51091,
-        `Regular expression is invalid: ${(error as Error).message}. The embedded database runs $regex ` +
-          'in linear time (RE2): backreferences, lookahead and lookbehind are not supported',
+        `Regular expression is invalid: ${(error as Error).message}. The embedded database runs regular ` +
+          'expressions in linear time (RE2): backreferences, lookahead and lookbehind are not supported',
       );
     }
   }
@@ -59,11 +61,17 @@ export class LinearRegExp extends RegExp {
     return this.#re2.test(String(input));
   }
 
+  /** As RegExp's: a global one searches from `lastIndex` and moves it past the match (0 on a miss). */
   override exec(input: string): RegExpExecArray | null {
     checkDeadline();
     const text = String(input);
     const matcher = this.#re2.matcher(text);
-    if (!matcher.find()) return null;
+    const from = this.global ? this.lastIndex : 0;
+    if (from > text.length || !matcher.find(from)) {
+      if (this.global) this.lastIndex = 0;
+      return null;
+    }
+    if (this.global) this.lastIndex = matcher.end();
     const groups: (string | undefined)[] = [];
     for (let i = 0; i <= matcher.groupCount(); i++) groups.push(matcher.group(i) ?? undefined);
     const result = groups as unknown as RegExpExecArray;

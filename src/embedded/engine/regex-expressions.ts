@@ -5,13 +5,15 @@
  * string 51106, options in both 51107, an unknown flag 51108, a null byte 51109/51110, an invalid
  * pattern 51111); a null or missing `input` or `regex` answers false, null or []; `idx` counts code
  * points and an unmatched capture is null. mingo accepts most of these and differs on `idx` and empty
- * matches. Patterns run on V8's engine (PCRE and V8 accept mostly the same syntax).
+ * matches. Patterns are checked by V8's parser (PCRE and V8 accept mostly the same syntax) and run on
+ * RE2 (linear-regex.ts): V8 backtracks, and `^(a+)+$` with the `i` option would stall the server.
  */
 import { evalExpr } from 'mingo/core';
 import type { ExpressionOp } from './operator-types.js';
 import { bsonTag, isPlainObject } from './values.js';
 import { isNullish, typeName } from './value-strings.js';
 import { stripExtended } from './regex-extended.js';
+import { LinearRegExp } from './linear-regex.js';
 import { CommandError } from '../errors.js';
 
 const fail = (code: number, message: string): never => {
@@ -49,7 +51,8 @@ function regexParts(value: unknown): { pattern: string; flags: string } | undefi
 /**
  * The compiled `regex` and `options` of a regex operator, or undefined when `regex` is null or missing
  * (then nothing matches). Checks them as _extractRegexAndOptions and _compile do.
- * @throws CommandError 51105, 51106, 51107, 51109, 51110, 51108 (an unknown flag), 51111 (invalid pattern).
+ * @throws CommandError 51105, 51106, 51107, 51109, 51110, 51108 (an unknown flag), 51111 (invalid pattern),
+ *   51091 (a backreference or lookaround, which RE2 cannot run).
  */
 export function compileRegex(name: string, regex: unknown, options: unknown): RegExp | undefined {
   const parts = regexParts(regex);
@@ -75,12 +78,13 @@ export function compileRegex(name: string, regex: unknown, options: unknown): Re
     else if (flag !== 'u') fail(51108, `${name} invalid flag in regex options: ${flag}`);
   }
   try {
-    return new RegExp(source, jsFlags);
+    new RegExp(source, jsFlags);
   } catch (error) {
     // V8's reason (PCRE words its own differently), without V8's restatement of the pattern and flags.
     const reason = (error as Error).message.replace(/^Invalid regular expression: \/.*\/[a-z]*: /s, '');
     return fail(51111, `Invalid Regex in ${name}: ${reason}`);
   }
+  return LinearRegExp.compile(source, jsFlags);
 }
 
 /** One match: `{ match, idx, captures }` (`idx` in code points), and where it starts and ends (UTF-16). */

@@ -19,6 +19,7 @@ import {
   typeMatches,
 } from './schema.js';
 import { bsonTypeName, isPlainObject, keyOf } from './values.js';
+import { LinearRegExp } from './linear-regex.js';
 import type { Doc } from './values.js';
 
 /** Keywords this file can explain (metadata keywords included). */
@@ -95,7 +96,7 @@ function restrictionErrors(schema: Doc, value: unknown, errors: Doc[]): void {
   };
   if (typeof value === 'string') {
     const length = [...value].length;
-    if (typeof schema['pattern'] === 'string' && !new RegExp(schema['pattern'], 'u').test(value))
+    if (typeof schema['pattern'] === 'string' && !LinearRegExp.compile(schema['pattern'], 'u').test(value))
       leaf('pattern', 'regular expression did not match');
     if (length > (asNumber(schema['maxLength']) ?? Infinity)) leaf('maxLength', STRING_LENGTH);
     if (length < (asNumber(schema['minLength']) ?? 0)) leaf('minLength', STRING_LENGTH);

@@ -10,6 +10,7 @@
 import { numberKind } from './arithmetic.js';
 import { isMultipleOf } from './multiple-of.js';
 import { bsonTag, bsonTypeName, hasType, isPlainObject, keyOf, TYPE_NUMBERS } from './values.js';
+import { LinearRegExp } from './linear-regex.js';
 import type { Doc } from './values.js';
 
 const JSON_TYPES: Record<string, string[]> = {
@@ -190,7 +191,7 @@ export function matchesSchema(schema: Doc, value: unknown): boolean {
     const length = [...value].length;
     if (length < (asNumber(schema['minLength']) ?? 0)) return false;
     if (length > (asNumber(schema['maxLength']) ?? Infinity)) return false;
-    if (typeof schema['pattern'] === 'string' && !new RegExp(schema['pattern'], 'u').test(value))
+    if (typeof schema['pattern'] === 'string' && !LinearRegExp.compile(schema['pattern'], 'u').test(value))
       return false;
   }
   if (Array.isArray(value)) {
@@ -212,14 +213,16 @@ export function matchesSchema(schema: Doc, value: unknown): boolean {
     }
     const patterns = isPlainObject(schema['patternProperties']) ? schema['patternProperties'] : {};
     for (const [p, s] of Object.entries(patterns)) {
-      const re = new RegExp(p, 'u');
+      const re = LinearRegExp.compile(p, 'u');
       for (const [k, v] of Object.entries(value))
         if (re.test(k) && isPlainObject(s) && !matchesSchema(s, v)) return false;
     }
     const additional = schema['additionalProperties'];
     if (additional !== undefined && additional !== true) {
       const extra = Object.keys(value).filter(
-        (k) => !Object.hasOwn(props, k) && !Object.keys(patterns).some((p) => new RegExp(p, 'u').test(k)),
+        (k) =>
+          !Object.hasOwn(props, k) &&
+          !Object.keys(patterns).some((p) => LinearRegExp.compile(p, 'u').test(k)),
       );
       if (additional === false && extra.length > 0) return false;
       if (isPlainObject(additional) && !extra.every((k) => matchesSchema(additional, value[k]))) return false;
