@@ -1,4 +1,11 @@
-import type { AnyBulkWriteOperation, Collection, Document, ObjectId } from 'mongodb';
+import type {
+  AnyBulkWriteOperation,
+  ClientSession,
+  Collection,
+  Document,
+  MongoClient,
+  ObjectId,
+} from 'mongodb';
 import type { Query } from '../core/index.js';
 import type { DocDbDriverOptions, RecordChange } from './declarations.js';
 import { handleDriverError } from './error-handler.js';
@@ -83,11 +90,35 @@ export async function insertAll(
 }
 
 /**
- * `updateMany` of the records `ids` (values of `idField`) that puts back the records as they were
- * when it fails part-way, so a failed multi `patch` leaves nothing half-written: MongoDB applies an
- * update to one document after another and stops at the first it refuses (a unique index, a
- * validator, `$inc` of a string), with the earlier ones changed. The records are read before the
- * update for that; inside a transaction the abort undoes it instead. Throws the mapped driver error.
+ * Runs `write` in a transaction of its own on `model`'s client, so that it is all or nothing. Resolves
+ * false, having written nothing, when the deployment runs no transactions (a standalone server answers
+ * IllegalOperation, 20) or the collection does not say its client. Rejects with the driver's error.
+ */
+async function inOwnTransaction(
+  model: Collection<Document>,
+  write: (session: ClientSession) => Promise<unknown>,
+): Promise<boolean> {
+  const client = (model as { db?: { client?: MongoClient } }).db?.client;
+  if (typeof client?.startSession !== 'function') return false;
+  const session = client.startSession();
+  try {
+    await session.withTransaction(() => write(session));
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 20) return false;
+    throw error;
+  } finally {
+    await session.endSession();
+  }
+}
+
+/**
+ * `updateMany` of the records `ids` (values of `idField`), all or nothing, so a failed multi `patch`
+ * leaves nothing half-written: MongoDB applies an update to one document after another and stops at
+ * the first it refuses (a unique index, a validator, `$inc` of a string), with the earlier ones
+ * changed. It runs in a transaction (the caller's, or one of its own). Only where there are none (a
+ * standalone server) are the records read before and put back after a failure, which would also undo
+ * what another client wrote to them meanwhile. Throws the mapped driver error.
  */
 export async function updateAll(
   model: Collection<Document>,
@@ -98,6 +129,14 @@ export async function updateAll(
 ): Promise<void> {
   const filter = { [idField]: { $in: ids } };
   const inTransaction = options.session?.inTransaction() === true;
+  if (!inTransaction) {
+    try {
+      const write = (session: ClientSession) => model.updateMany(filter, update, { ...options, session });
+      if (await inOwnTransaction(model, write)) return;
+    } catch (error) {
+      handleDriverError(error);
+    }
+  }
   let originals: Document[] = [];
   try {
     if (!inTransaction) originals = await model.find(filter, { ...options, projection: undefined }).toArray();

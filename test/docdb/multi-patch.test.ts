@@ -1,6 +1,8 @@
+import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BadRequest, Conflict } from 'plume/errors';
 import { DocDbService } from 'plume/docdb';
+import { startEmbeddedServer } from 'plume/embedded';
 import { databases, type TestDatabase } from './databases.js';
 
 /**
@@ -56,5 +58,48 @@ describe.each(databases)('DocDbService multi patch that fails part-way ($name)',
     const { service, stored } = await setup();
     await service.patch(null, { team: 'b' }, { query: { team: 'a' } });
     expect(await stored()).toEqual(people.map((person) => ({ ...person, team: 'b' })));
+  });
+});
+
+/**
+ * Putting records back must not undo what another client wrote meanwhile: an acknowledged write is never
+ * lost. The failing update is held for a while on the server (the failCommand fail point's
+ * blockConnection, MongoDB's testing fail point) so that another client's patch lands while it runs.
+ */
+describe('DocDbService multi patch that fails while another client writes (embedded)', () => {
+  it('keeps the write another client made to one of the records while the failing update ran', async () => {
+    const server = await startEmbeddedServer();
+    const client = await MongoClient.connect(server.uri, { monitorCommands: true });
+    try {
+      const collection = client.db('race').collection('people');
+      await collection.insertMany([
+        { name: 'ann', n: 1 },
+        { name: 'bob', n: 2 },
+      ]);
+      const service = new DocDbService({ Model: collection, multi: true });
+      await client.db('admin').command({
+        configureFailPoint: 'failCommand',
+        mode: { times: 1 },
+        data: { failCommands: ['update'], blockConnection: true, blockTimeMS: 500, errorCode: 11000 },
+      });
+      const updating = new Promise<void>((resolve) =>
+        client.on('commandStarted', (event) => event.commandName === 'update' && resolve()),
+      );
+      const failing = service.patch(null, { team: 'x' }, { query: {} });
+      await updating;
+      await collection.updateOne({ name: 'bob' }, { $set: { n: 20 } }); // acknowledged
+      await expect(failing).rejects.toBeInstanceOf(Conflict);
+      const stored = await collection
+        .find({}, { projection: { _id: 0 } })
+        .sort({ name: 1 })
+        .toArray();
+      expect(stored).toEqual([
+        { name: 'ann', n: 1 },
+        { name: 'bob', n: 20 },
+      ]);
+    } finally {
+      await client.close();
+      await server.stop();
+    }
   });
 });
