@@ -30,6 +30,7 @@ import { dateExpressions } from './date-operators.js';
 import { elemMatchProjection } from './elem-match-projection.js';
 import { graphLookupStage } from './graph-lookup.js';
 import { groupStage } from './group.js';
+import { inSetPredicate } from './in-set.js';
 import { linearRegexOperator } from './linear-regex.js';
 import { lookupStage } from './lookup.js';
 import { orderedAccumulators, orderedExpressions } from './ordered-accumulators.js';
@@ -92,7 +93,7 @@ function orderOp(test: (n: number) => boolean): QueryOp {
 
 function inPredicate(selector: string, value: unknown, options: Options): Predicate {
   if (!Array.isArray(value)) throw new CommandError(ErrorCodes.BadValue, '$in needs an array');
-  if (!collationOf(options)) return builtin['$in']!(selector, value, options);
+  if (!collationOf(options)) return inSetPredicate(selector, value, options, builtin['$in']!);
   const preds = value.map((v: unknown) =>
     v instanceof RegExp ? builtin['$regex']!(selector, v, options) : eqPredicate(selector, v, options),
   );
