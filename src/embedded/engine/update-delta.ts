@@ -74,11 +74,24 @@ export function modifierDelta(before: Doc, after: Doc, update: Doc): DocDelta {
   return walkDoc(before, after, targetsOf(update), 0);
 }
 
+/** `targets` grouped by their path part at `depth`, in first-seen order (one pass: updates may name thousands). */
+function byPart(targets: Target[], depth: number): Map<string, Target[]> {
+  const groups = new Map<string, Target[]>();
+  for (const t of targets) {
+    const part = t.parts[depth]!;
+    const group = groups.get(part);
+    if (group) group.push(t);
+    else groups.set(part, [t]);
+  }
+  return groups;
+}
+
 function walkDoc(before: Doc, after: Doc, targets: Target[], depth: number): DocDelta {
   const delta = emptyDocDelta();
-  const keys = [...new Set(targets.map((t) => t.parts[depth]!))].filter((k) => !isPositional(k));
+  const groups = byPart(targets, depth);
+  const keys = [...groups.keys()].filter((k) => !isPositional(k));
   for (const key of keys.sort(applyOrder)) {
-    const here = targets.filter((t) => t.parts[depth] === key);
+    const here = groups.get(key)!;
     const change = changeAt(own(before, key), own(after, key), here, depth);
     if (!change) continue;
     if (change.type === 'update') delta.updates.push([key, change.value]);
@@ -95,8 +108,15 @@ const own = (doc: Doc, key: string): unknown => (Object.hasOwn(doc, key) ? doc[k
 function walkArray(before: unknown[], after: unknown[], targets: Target[], depth: number): ArrayDelta {
   const delta: ArrayDelta = { kind: 'array', entries: [] };
   const length = Math.max(before.length, after.length);
+  const groups = byPart(targets, depth);
+  const positional = targets.filter((t) => isPositional(t.parts[depth]!));
   for (let i = 0; i < length; i++) {
-    const here = targets.filter((t) => t.parts[depth] === String(i) || isPositional(t.parts[depth]!));
+    const indexed = groups.get(String(i));
+    // In the targets' order, as a filter of them would keep them.
+    const here =
+      positional.length === 0
+        ? (indexed ?? [])
+        : targets.filter((t) => t.parts[depth] === String(i) || isPositional(t.parts[depth]!));
     if (here.length === 0) continue;
     const change = changeAt(before[i], after[i], here, depth);
     // Elements created past the end are logged at their index; the nulls padding up to them are not.

@@ -141,22 +141,30 @@ function checkOperand(op: string, path: string, value: unknown): void {
   if (op === '$bit') checkBitSpec(value);
 }
 
+/** The paths an update has named so far, and every leading part of them (`a`, `a.b` for `a.b.c`). */
+interface UpdatedPaths {
+  paths: Set<string>;
+  prefixes: Set<string>;
+}
+
 /**
  * MongoDB's "would create a conflict" check: `path` against the paths already updated. The conflict is
- * named by the part of `path` the two share (`a` for `a` then `a.b`, and for `a.b` then `a`).
+ * named by the part of `path` the two share (`a` for `a` then `a.b`, and for `a.b` then `a`). Set
+ * lookups of `path`'s leading parts, not a comparison with every earlier path: an update of 8 000
+ * fields took half a minute that way.
  */
-function checkConflict(seen: string[], path: string): void {
+function checkConflict(seen: UpdatedPaths, path: string): void {
   const parts = path.split('.');
-  for (const other of seen) {
-    const otherParts = other.split('.');
-    const n = Math.min(parts.length, otherParts.length);
-    if (parts.slice(0, n).join('.') !== otherParts.slice(0, n).join('.')) continue;
+  const leading = parts.map((_, i) => parts.slice(0, i + 1).join('.'));
+  // An earlier path is a leading part of this one (or equal to it), or this one leads an earlier one.
+  const shared = leading.find((p) => seen.paths.has(p)) ?? (seen.prefixes.has(path) ? path : undefined);
+  if (shared !== undefined)
     throw new CommandError(
       ErrorCodes.ConflictingUpdateOperators,
-      `Updating the path '${path}' would create a conflict at '${parts.slice(0, n).join('.')}'`,
+      `Updating the path '${path}' would create a conflict at '${shared}'`,
     );
-  }
-  seen.push(path);
+  seen.paths.add(path);
+  for (const p of leading) seen.prefixes.add(p);
 }
 
 /**
@@ -164,7 +172,7 @@ function checkConflict(seen: string[], path: string): void {
  * @throws CommandError FailedToParse, TypeMismatch, BadValue, EmptyFieldName, ConflictingUpdateOperators.
  */
 export function checkUpdateOperators(update: Doc): void {
-  const seen: string[] = [];
+  const seen: UpdatedPaths = { paths: new Set(), prefixes: new Set() };
   for (const [op, arg] of Object.entries(update)) {
     if (!UPDATE_OPERATORS.has(op))
       throw new CommandError(
