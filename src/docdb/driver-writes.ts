@@ -1,10 +1,11 @@
 import type {
   AnyBulkWriteOperation,
-  ClientSession,
   Collection,
   Document,
   MongoClient,
   ObjectId,
+  ReadConcernLike,
+  WriteConcern,
 } from 'mongodb';
 import type { Query } from '../core/index.js';
 import type { DocDbDriverOptions, RecordChange } from './declarations.js';
@@ -89,26 +90,37 @@ export async function insertAll(
   }
 }
 
+/** Clients whose deployment answered that it runs no transactions: not asked again. */
+const withoutTransactions = new WeakSet<MongoClient>();
+
 /**
- * Runs `write` in a transaction of its own on `model`'s client, so that it is all or nothing. Resolves
- * false, having written nothing, when the deployment runs no transactions (a standalone server answers
- * IllegalOperation, 20) or the collection does not say its client. Rejects with the driver's error.
+ * Runs `write` in a transaction of its own on `model`'s client (in `options.session` when one is
+ * given), so that it is all or nothing; `options.writeConcern` and `options.readConcern` become the
+ * transaction's, since an operation inside one may not set them. Resolves false, having written
+ * nothing, when the deployment runs no transactions (a standalone server answers IllegalOperation,
+ * 20; remembered per client) or the collection does not say its client. Rejects with the driver's error.
  */
 async function inOwnTransaction(
   model: Collection<Document>,
-  write: (session: ClientSession) => Promise<unknown>,
+  options: DocDbDriverOptions,
+  write: (options: DocDbDriverOptions) => Promise<unknown>,
 ): Promise<boolean> {
   const client = (model as { db?: { client?: MongoClient } }).db?.client;
-  if (typeof client?.startSession !== 'function') return false;
-  const session = client.startSession();
+  if (typeof client?.startSession !== 'function' || withoutTransactions.has(client)) return false;
+  const { session: given, writeConcern, readConcern, ...rest } = options;
+  const session = given ?? client.startSession();
   try {
-    await session.withTransaction(() => write(session));
+    await session.withTransaction(() => write({ ...rest, session }), {
+      ...(writeConcern === undefined ? {} : { writeConcern: writeConcern as WriteConcern }),
+      ...(readConcern === undefined ? {} : { readConcern: readConcern as ReadConcernLike }),
+    });
     return true;
   } catch (error) {
-    if ((error as { code?: unknown }).code === 20) return false;
-    throw error;
+    if ((error as { code?: unknown }).code !== 20) throw error;
+    withoutTransactions.add(client);
+    return false;
   } finally {
-    await session.endSession();
+    if (given === undefined) await session.endSession();
   }
 }
 
@@ -131,8 +143,8 @@ export async function updateAll(
   const inTransaction = options.session?.inTransaction() === true;
   if (!inTransaction) {
     try {
-      const write = (session: ClientSession) => model.updateMany(filter, update, { ...options, session });
-      if (await inOwnTransaction(model, write)) return;
+      const write = (own: DocDbDriverOptions) => model.updateMany(filter, update, own);
+      if (await inOwnTransaction(model, options, write)) return;
     } catch (error) {
       handleDriverError(error);
     }

@@ -59,6 +59,22 @@ describe.each(databases)('DocDbService multi patch that fails part-way ($name)',
     await service.patch(null, { team: 'b' }, { query: { team: 'a' } });
     expect(await stored()).toEqual(people.map((person) => ({ ...person, team: 'b' })));
   });
+
+  // Driver options in params.docdb (a write concern, the caller's own session) go with the transaction.
+  it('a multi patch with a write concern, or in a session of the caller, is all or nothing too', async () => {
+    const { service, stored } = await setup();
+    await service.patch(null, { team: 'b' }, { query: { team: 'a' }, docdb: { writeConcern: { w: 1 } } });
+    expect(await stored()).toEqual(people.map((person) => ({ ...person, team: 'b' })));
+    const session = database.client.startSession();
+    try {
+      const failure = service.patch(null, { $inc: { n: 10 } }, { query: { team: 'b' }, docdb: { session } });
+      await expect(failure).rejects.toBeInstanceOf(BadRequest);
+      expect(session.inTransaction()).toBe(false);
+    } finally {
+      await session.endSession();
+    }
+    expect(await stored()).toEqual(people.map((person) => ({ ...person, team: 'b' })));
+  });
 });
 
 /**
