@@ -108,7 +108,7 @@ function readSize(buf: Buffer, offset: number, end: number, min: number, what: s
 function documentAt(buf: Buffer, offset: number, end: number): [Record<string, unknown>, number] {
   const size = readSize(buf, offset, end, 5, 'document');
   const bytes = buf.subarray(offset, offset + size);
-  const fault = scanBson(bytes, MAX_PARSE_DEPTH);
+  const fault = scanBson(bytes, MAX_PARSE_DEPTH, false);
   if (fault?.kind === 'depth') {
     throw new CommandError(
       ErrorCodes.Overflow,
@@ -119,16 +119,21 @@ function documentAt(buf: Buffer, offset: number, end: number): [Record<string, u
   try {
     doc = decodeDocument(bytes, fault === undefined);
   } catch (error) {
+    // The decoder throws for a string value that is not UTF-8 too: the full scan tells it apart.
+    const text = fault ?? scanBson(bytes, MAX_PARSE_DEPTH);
+    if (text?.kind === 'utf8') throw invalidUtf8(text.offset);
     throw new ProtocolError(`invalid BSON document at byte ${offset}: ${(error as Error).message}`);
   }
-  if (fault) {
-    throw new CommandError(
-      ErrorCodes.BadValue,
-      `Invalid UTF-8 in a string or field name at byte ${fault.offset} of a document: the embedded ` +
-        'database holds text as Unicode strings and cannot store these bytes (MongoDB stores them as they are)',
-    );
-  }
+  if (fault) throw invalidUtf8(fault.offset);
   return [doc, offset + size];
+}
+
+function invalidUtf8(offset: number): CommandError {
+  return new CommandError(
+    ErrorCodes.BadValue,
+    `Invalid UTF-8 in a string or field name at byte ${offset} of a document: the embedded ` +
+      'database holds text as Unicode strings and cannot store these bytes (MongoDB stores them as they are)',
+  );
 }
 
 function decodeOpMsg(buf: Buffer, requestId: number): WireRequest {

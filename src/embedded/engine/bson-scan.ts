@@ -31,18 +31,24 @@ const LENGTH_EXTRA: Record<number, number> = { 0x02: 4, 0x0d: 4, 0x0e: 4, 0x05: 
 /** What a scan found: nesting past the limit, or text that is not UTF-8 (at that byte of the document). */
 export type BsonFault = { kind: 'depth' } | { kind: 'utf8'; offset: number };
 
+/** True when `buf[start, end)` is not UTF-8; ASCII (nearly every name) is told by a loop, without a view for isUtf8. */
+function notUtf8(buf: Buffer, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (buf[i]! >= 0x80) return !isUtf8(buf.subarray(start, end));
+  return false;
+}
+
 /**
  * Scans a BSON document's bytes (the object itself is level 1) for nesting deeper than `maxDepth` and
- * for field names, strings, code, symbols and regexes that are not UTF-8; nesting wins when both occur.
- * Reads the bytes without recursion, so it is safe on hostile input; malformed bytes end the scan with
- * what it found so far (the decoder reports them).
+ * for field names and regexes that are not UTF-8, and, with `strings`, string values, code and symbols
+ * too; nesting wins when both occur. Without `strings` the scan costs little more than the depth walk:
+ * the decoder itself throws for a string value that is not UTF-8 (but not for names and regexes, which
+ * it decodes lossily), so only a document it refuses needs the full scan, to tell why. Reads the bytes
+ * without recursion, so it is safe on hostile input; malformed bytes end the scan with what it found so
+ * far (the decoder reports them).
  */
-export function scanBson(bytes: Uint8Array, maxDepth: number): BsonFault | undefined {
+export function scanBson(bytes: Uint8Array, maxDepth: number, strings = true): BsonFault | undefined {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let utf8: BsonFault | undefined;
-  const text = (start: number, end: number): void => {
-    if (!utf8 && !isUtf8(buf.subarray(start, end))) utf8 = { kind: 'utf8', offset: start };
-  };
   const ends: number[] = [buf.length - 1];
   let p = 4;
   while (ends.length > 0 && p < buf.length) {
@@ -54,7 +60,7 @@ export function scanBson(bytes: Uint8Array, maxDepth: number): BsonFault | undef
     }
     const nameEnd = buf.indexOf(0, p + 1);
     if (nameEnd < 0) return utf8;
-    text(p + 1, nameEnd);
+    if (utf8 === undefined && notUtf8(buf, p + 1, nameEnd)) utf8 = { kind: 'utf8', offset: p + 1 };
     p = nameEnd + 1;
     if (p + 4 > buf.length) return utf8;
     if (type === 0x03 || type === 0x04) {
@@ -68,16 +74,17 @@ export function scanBson(bytes: Uint8Array, maxDepth: number): BsonFault | undef
       const patternEnd = buf.indexOf(0, p);
       const optionsEnd = patternEnd < 0 ? -1 : buf.indexOf(0, patternEnd + 1);
       if (optionsEnd < 0) return utf8;
-      text(p, optionsEnd);
+      if (utf8 === undefined && notUtf8(buf, p, optionsEnd)) utf8 = { kind: 'utf8', offset: p };
       p = optionsEnd + 1;
     } else {
       const length = buf.readInt32LE(p);
       const extra = LENGTH_EXTRA[type];
       if (extra === undefined || length < 0) return utf8;
-      const start = TEXT_STARTS[type];
+      const start = strings ? TEXT_STARTS[type] : undefined;
       // The length counts the text's terminating NUL.
-      if (start !== undefined && length > 0 && p + start + length <= buf.length)
-        text(p + start, p + start + length - 1);
+      const textEnd = p + (start ?? 0) + length - 1;
+      if (start !== undefined && length > 0 && textEnd < buf.length && utf8 === undefined)
+        if (notUtf8(buf, p + start, textEnd)) utf8 = { kind: 'utf8', offset: p + start };
       p += extra + length;
     }
   }
