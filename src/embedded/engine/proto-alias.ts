@@ -21,6 +21,7 @@ import { isPlainObject, setOwn } from './values.js';
 export const PROTO_ALIAS = '\ud800__proto__';
 
 const PROTO = '__proto__';
+const PROTO_BYTES = Buffer.from(PROTO, 'latin1');
 
 /** The options whose string values are paths, by the stage or operator they belong to. */
 const PATH_OPTIONS: Record<string, readonly string[]> = {
@@ -92,7 +93,7 @@ function incoming(value: unknown, option: string, owner: string | undefined): un
  * allows; `bytes` are its encoding, searched first so that most documents cost nothing more.
  */
 export function aliasIncoming(doc: Record<string, unknown>, bytes: Uint8Array): Record<string, unknown> {
-  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(PROTO) < 0) return doc;
+  if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(PROTO_BYTES) < 0) return doc;
   const out = incoming(doc, '', undefined) as Record<string, unknown>;
   if ('distinct' in out && typeof out['key'] === 'string') out['key'] = enginePath(out['key']);
   return out;
