@@ -33,6 +33,7 @@ import { groupStage } from './group.js';
 import { inSetPredicate } from './in-set.js';
 import { linearRegexOperator } from './linear-regex.js';
 import { lookupStage } from './lookup.js';
+import { arrayAccumulators } from './array-accumulators.js';
 import { orderedAccumulators, orderedExpressions } from './ordered-accumulators.js';
 import {
   numberAccumulators,
@@ -173,7 +174,12 @@ const EXPRESSIONS = {
 
 /** The engine's operator context. */
 export const CONTEXT: Context = Context.init({
-  accumulator: { ...accumulatorOperators, ...numberAccumulators, ...orderedAccumulators },
+  accumulator: {
+    ...accumulatorOperators,
+    ...numberAccumulators,
+    ...orderedAccumulators,
+    ...arrayAccumulators,
+  },
   expression: { ...EXPRESSIONS, ...strictConversions(EXPRESSIONS) },
   pipeline: {
     ...pipelineOperators,

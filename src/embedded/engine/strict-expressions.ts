@@ -7,8 +7,9 @@
  * the embedded database gives the same error, with MongoDB's code.
  */
 import { evalExpr } from 'mingo/core';
+import * as accumulatorOperators from 'mingo/operators/accumulator';
 import type { Options } from 'mingo/types';
-import type { ExpressionOp } from './operator-types.js';
+import type { AccumulatorOp, ExpressionOp } from './operator-types.js';
 import { numberKind } from './arithmetic.js';
 import { arrayToObject } from './array-to-object.js';
 import { regexExpressions } from './regex-expressions.js';
@@ -176,12 +177,19 @@ const arrayElemAt: ExpressionOp = (obj, expr, options) => {
   return array[i < 0 ? array.length + i : i];
 };
 
+const accumulators = accumulatorOperators as unknown as Record<string, AccumulatorOp>;
+
 /**
  * `$first` and `$last` of an array expression (`{ $last: [x] }` is the list form of `{ $last: x }`): the
  * first or last element, missing for an empty array, null for null or missing, else error 28689.
+ * In `$group` mingo hands the expression operator the group's documents (expression operators win over
+ * accumulators of the same name); there it is the accumulator: the value of the first or last document,
+ * null where missing (AccumulatorFirst/AccumulatorLast keep the first document's value even when missing,
+ * and DocumentSourceGroup writes a missing result as null).
  */
 function endElement(name: '$first' | '$last'): ExpressionOp {
   return (obj, expr, options) => {
+    if (Array.isArray(obj)) return accumulators[name]!(obj, expr, options);
     const value = evalExpr(obj, Array.isArray(expr) && expr.length === 1 ? expr[0] : expr, options);
     if (value === null || value === undefined) return null;
     if (!Array.isArray(value)) {
