@@ -2,7 +2,8 @@
  * The `$graphLookup` stage: a breadth-first search over another collection, matching `connectToField`
  * with MongoDB's equality (values.ts `keyOf`, under the aggregation's collation), so that `Long(5)`, `5`
  * and `Decimal128('5')` connect, as they do in `$lookup` (lookup.ts). mingo's stage hashes JS values and
- * reports depths as doubles; MongoDB's `depthField` is an int64.
+ * reports depths as doubles; MongoDB's `depthField` is an int64. A dotted `as` or `depthField` is a path
+ * (nested-field.ts), where mingo's stage adds a field named `a.b`.
  */
 import { Long } from 'bson';
 import { evalExpr } from 'mingo/core';
@@ -13,6 +14,7 @@ import type { PipelineOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import { integralValue } from './arithmetic.js';
 import { indexByValue } from './lookup.js';
+import { withNestedField } from './nested-field.js';
 import { isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError } from '../errors.js';
@@ -76,8 +78,8 @@ export const graphLookupStage: PipelineOp = (collection, expr, options) => {
     const found = [...depths].map(([index, depth]) =>
       depthField === undefined
         ? foreign[index]!
-        : { ...foreign[index]!, [depthField]: Long.fromNumber(depth) },
+        : withNestedField(foreign[index]!, depthField, Long.fromNumber(depth)),
     );
-    return { ...(item as Doc), [as]: found };
+    return withNestedField(item as Doc, as, found);
   });
 };

@@ -4,14 +4,17 @@
  * collation) never join, and with both a join and a `pipeline` it runs the pipeline over the whole
  * foreign collection instead of the joined documents. Here the join is a map from the canonical key of
  * each foreign value (values.ts `keyOf`, under the aggregation's collation) to the foreign documents, and
- * a `pipeline` runs, through mingo's stage, over the joined documents only.
+ * a `pipeline` runs, through mingo's stage, over the joined documents only. A dotted `as` is a path, set
+ * as MongoDB sets it (nested-field.ts), where mingo's stage adds a field named `a.b`.
  */
 import { Lazy } from 'mingo/lazy';
+import type { Options } from 'mingo/types';
 import { resolve } from 'mingo/util';
 import { builtinStage } from './operator-types.js';
 import type { PipelineOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
+import { withNestedField } from './nested-field.js';
 import { isPlainObject, keyOf, pathCandidates } from './values.js';
 import type { Doc } from './values.js';
 
@@ -38,6 +41,12 @@ export function indexByValue(
   return byKey;
 }
 
+/** mingo's stage over the one document `doc`, its results (a field named `as`) set at the path `as`. */
+function builtinLookupAt(doc: Doc, spec: Doc, as: string, options: Options): Doc {
+  const [result] = builtinLookup(Lazy([doc]), spec, options).collect();
+  return withNestedField(doc, as, (result as Doc)[as]);
+}
+
 /** The `$lookup` pipeline operator registered in the engine's context (same arguments as mingo's). */
 export const lookupStage: PipelineOp = (collection, expr, options) => {
   if (!isPlainObject(expr)) return builtinLookup(collection, expr, options);
@@ -48,7 +57,10 @@ export const lookupStage: PipelineOp = (collection, expr, options) => {
     typeof foreignField === 'string' &&
     typeof as === 'string' &&
     options.collectionResolver !== undefined;
-  if (!joins) return builtinLookup(collection, expr, options);
+  if (!joins) {
+    if (typeof as !== 'string' || !as.includes('.')) return builtinLookup(collection, expr, options);
+    return collection.map((item) => builtinLookupAt(item as Doc, expr, as, options));
+  }
   const collation = normalizeCollation(options.collation);
   const foreign = options.collectionResolver(from) as Doc[];
   const byKey = indexByValue(foreign, foreignField, collation);
@@ -64,7 +76,7 @@ export const lookupStage: PipelineOp = (collection, expr, options) => {
   return collection.map((item) => {
     const doc = item as Doc;
     const matches = joined(doc);
-    if (expr['pipeline'] === undefined) return { ...doc, [as]: matches };
-    return builtinLookup(Lazy([doc]), { ...pipelineSpec, from: matches }, options).collect()[0];
+    if (expr['pipeline'] === undefined) return withNestedField(doc, as, matches);
+    return builtinLookupAt(doc, { ...pipelineSpec, from: matches }, as, options);
   });
 };
