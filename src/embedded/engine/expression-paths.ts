@@ -8,12 +8,10 @@
  * Whether a variable is defined is checked only when the caller knows the scope (variable-scope.ts): a
  * caller without one (e.g. a check outside a pipeline) gets the spelling checks alone.
  */
+import { DBREF_FIELDS } from './dbref-fields.js';
 import { checkDefined } from './variable-scope.js';
 import type { VariableScope } from './variable-scope.js';
 import { CommandError, ErrorCodes } from '../errors.js';
-
-/** Field names MongoDB lets a path part start with `$` (DBRef fields). */
-const DOLLAR_FIELDS = new Set(['$id', '$ref', '$db']);
 
 /** A letter, digit or `_` after the first character; any non-ASCII character is allowed too. */
 const isNameChar = (c: string): boolean => /[A-Za-z0-9_]/.test(c) || c > '\u007f';
@@ -50,7 +48,7 @@ function checkDotted(path: string, prefix: string): void {
   if (path.endsWith('.')) fail(40353, "FieldPath must not end with a '.'.");
   for (const part of path.split('.')) {
     if (part === '') fail(15998, 'FieldPath field names may not be empty strings.');
-    if (part.startsWith('$') && !DOLLAR_FIELDS.has(part)) {
+    if (part.startsWith('$') && !DBREF_FIELDS.has(part)) {
       fail(16410, "FieldPath field names may not start with '$'. Consider using $getField or $setField.");
     }
   }

@@ -2,14 +2,17 @@
  * The field paths pipeline stages name (`$project`, `$addFields`/`$set`, `$unset`, `$sort`), checked as
  * MongoDB's FieldPath checks them when it parses the stage, before any document is read.
  */
+import { DBREF_FIELDS } from './dbref-fields.js';
 import { CommandError } from '../errors.js';
 
 /**
  * Checks one dotted path; `positional` is what to do with a trailing `.$` (aggregation projections refuse
- * it with 31324). Errors: 40352 (empty), 15998 (an empty part), 40353 (a trailing `.`), 16410 (a part
- * starting with `$`), each message after `prefix` (e.g. `Invalid $project :: caused by :: `).
+ * it with 31324); `dbRefParts` lets a part be a DBRef field name (`$id`, `$ref`, `$db`), as MongoDB's
+ * FieldPath does, for the projections that can read them (dbref-projection.ts). Errors: 40352 (empty),
+ * 15998 (an empty part), 40353 (a trailing `.`), 16410 (another part starting with `$`), each message
+ * after `prefix` (e.g. `Invalid $project :: caused by :: `).
  */
-export function checkFieldPath(path: string, prefix = '', positional = false): void {
+export function checkFieldPath(path: string, prefix = '', positional = false, dbRefParts = false): void {
   const fail = (code: number, message: string): never => {
     throw new CommandError(code, prefix + message);
   };
@@ -28,7 +31,7 @@ export function checkFieldPath(path: string, prefix = '', positional = false): v
   }
   if (parts[parts.length - 1] === '' && parts.length > 1) fail(40353, "FieldPath must not end with a '.'.");
   if (parts.includes('')) fail(15998, 'FieldPath field names may not be empty strings.');
-  if (parts.some((part) => part.startsWith('$'))) {
+  if (parts.some((part) => part.startsWith('$') && !(dbRefParts && DBREF_FIELDS.has(part)))) {
     fail(16410, "FieldPath field names may not start with '$'. Consider using $getField or $setField.");
   }
 }

@@ -19,7 +19,7 @@ const FIND_ONLY = new Set(['$slice', '$elemMatch']);
 
 /** The kind a flag asks for, or undefined for a value that is not a flag. */
 function flagKind(value: unknown): ProjectionKind | undefined {
-  const role = fieldRole(value, true);
+  const role = fieldRole(value);
   return role.role === 'flag' ? role.kind : undefined;
 }
 
@@ -36,7 +36,7 @@ function operatorOf(value: unknown): string | undefined {
  */
 function decidedKind(spec: Doc, isRoot: boolean): ProjectionKind | undefined {
   for (const [field, value] of Object.entries(spec)) {
-    const role = fieldRole(value, true);
+    const role = fieldRole(value);
     let kind: ProjectionKind | undefined;
     if (role.role === 'flag') kind = isRoot && field === '_id' ? undefined : role.kind;
     else if (role.role === 'literal') kind = 'inclusion';

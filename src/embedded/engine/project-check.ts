@@ -7,6 +7,7 @@
  */
 import { bsonText, elementText } from './bson-text.js';
 import { checkExpression, isExpressionOperator } from './expression-check.js';
+import { DBREF_FIELDS } from './dbref-fields.js';
 import { checkFieldPath } from './field-path.js';
 import { fieldRole, findSliceFailure, operatorKind } from './projection-field.js';
 import type { ProjectionKind } from './projection-field.js';
@@ -157,8 +158,8 @@ function walk(spec: Doc, isRoot: boolean, state: State, node: Inner, policy: Pol
     // A find's positional `a.$` stands at `a` (its own checks are where it is applied).
     const positional = policy.find && field.endsWith('.$');
     const nodePath = positional ? field.slice(0, -2) : field;
-    if (!policy.find) checkFieldPath(field, policy.prefix, true);
-    const role = fieldRole(value, policy.find);
+    if (!policy.find) checkFieldPath(field, policy.prefix, true, true);
+    const role = fieldRole(value);
     if (role.role === 'flag') {
       addNode(node, nodePath, 'leaf', policy);
       recordFlag(state, field, isRoot, role.kind, policy);
@@ -173,7 +174,8 @@ function walk(spec: Doc, isRoot: boolean, state: State, node: Inner, policy: Pol
     } else {
       // A sub-projection, whose node is placed before its fields are parsed.
       const inner = subProjectionNode(node, field, policy);
-      if (!policy.find && Object.keys(value as Doc)[0]!.startsWith('$')) {
+      const first = Object.keys(value as Doc)[0]!;
+      if (!policy.find && first.startsWith('$') && !DBREF_FIELDS.has(first)) {
         fail(
           policy,
           16410,

@@ -10,6 +10,7 @@
 import type { PipelineOp } from './operator-types.js';
 import { addAtPath, setComputedFields } from './computed-fields.js';
 import type { FieldTree } from './computed-fields.js';
+import { dbRefProjection } from './dbref-projection.js';
 import { projectStage } from './project-order.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -85,9 +86,13 @@ function includedIn(tree: FieldTree, value: unknown): unknown {
 
 /**
  * The `$project` pipeline operator registered in the engine's context (same arguments as mingo's):
- * MongoDB's paths for a dotted computed field, project-order.ts's stage for every other spec.
+ * MongoDB's paths for a dotted computed field, project-order.ts's stage for every other spec; a spec naming
+ * a DBRef's fields is first made one mingo can run (dbref-projection.ts).
  */
-export const projectPathsStage: PipelineOp = (collection, spec, options) => {
+export const projectPathsStage: PipelineOp = (input, rawSpec, options) => {
+  const dbRef = isPlainObject(rawSpec) ? dbRefProjection(rawSpec) : undefined;
+  const collection = dbRef ? input.map((doc) => dbRef.prepare(doc as Doc)) : input;
+  const spec = dbRef ? dbRef.spec : rawSpec;
   const tree = isPlainObject(spec) ? dottedInclusion(spec) : undefined;
   if (!tree) return projectStage(collection, spec, options);
   return collection.map((doc) => setComputedFields(tree, doc as Doc, included(tree, doc as Doc), options));

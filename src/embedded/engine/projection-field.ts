@@ -6,6 +6,7 @@
  * kind with it.
  */
 import { numberKind } from './arithmetic.js';
+import { DBREF_FIELDS } from './dbref-fields.js';
 import { isExpressionOperator } from './expression-check.js';
 import { bsonTypeName, isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -21,15 +22,12 @@ export type FieldRole =
   | { role: 'operator'; operator: string }
   | { role: 'sub-projection' };
 
-/** `$`-names a field path may hold (DBRef fields): a find's `{ a: { $id: 1 } }` is a sub-projection. */
-const DBREF_FIELDS = new Set(['$id', '$ref', '$db']);
-
 /**
- * What `value` is in a projection (`find`: a find projection, which reads DBRef names as fields): a
- * boolean or number flag, a literal, an empty object, a one-field `$` object (an operator), or a
- * sub-projection.
+ * What `value` is in a projection: a boolean or number flag, a literal, an empty object, a one-field `$`
+ * object (an operator, unless it names a DBRef field: `{ a: { $id: 1 } }` is a sub-projection,
+ * parseSubObject in projection_parser.cpp), or a sub-projection.
  */
-export function fieldRole(value: unknown, find: boolean): FieldRole {
+export function fieldRole(value: unknown): FieldRole {
   if (typeof value === 'boolean' || numberKind(value) !== undefined) {
     const excludes = value === false || Number(String(value)) === 0;
     return { role: 'flag', kind: excludes ? 'exclusion' : 'inclusion' };
@@ -39,8 +37,7 @@ export function fieldRole(value: unknown, find: boolean): FieldRole {
   if (keys.length === 0) return { role: 'empty' };
   const operator = keys[0]!;
   if (keys.length !== 1 || !operator.startsWith('$')) return { role: 'sub-projection' };
-  if (find && DBREF_FIELDS.has(operator) && !isExpressionOperator(operator))
-    return { role: 'sub-projection' };
+  if (DBREF_FIELDS.has(operator) && !isExpressionOperator(operator)) return { role: 'sub-projection' };
   return { role: 'operator', operator };
 }
 
