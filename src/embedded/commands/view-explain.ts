@@ -48,7 +48,7 @@ function leadingFilter(pipeline: Doc[]): Doc {
  * The explain reply body (`queryPlanner`, `executionStats` unless `verbosity` is 'queryPlanner', and
  * `command`) of the read `inner` on `view`, or undefined when `inner` is not a find, aggregate or count.
  * @throws CommandError OptionNotSupportedOnView (167) for a collation other than the view's, the read's own
- *   argument errors, ViewDepthLimitExceeded (149), and the pipeline's errors when it runs.
+ *   argument errors, ViewDepthLimitExceeded (165), and the pipeline's errors when it runs.
  */
 export function explainOnView(
   ctx: CommandContext,

@@ -44,7 +44,7 @@ function writesToDisk(stages: Doc[]): string | undefined {
 
 /**
  * Checks a view definition `db.name` = `pipeline` on `viewOn` as MongoDB does before storing it.
- * @throws CommandError InvalidNamespace (73), OptionNotSupportedOnView (167), GraphContainsCycle (140),
+ * @throws CommandError InvalidNamespace (73), OptionNotSupportedOnView (167), GraphContainsCycle (5),
  *   or the pipeline's own parse errors.
  */
 function checkDefinition(

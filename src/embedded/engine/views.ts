@@ -54,7 +54,7 @@ export interface ResolvedView {
 
 /**
  * Resolves `view` through the views it is defined on, as seen by `txn`.
- * @throws CommandError ViewDepthLimitExceeded (149) past MongoDB's depth limit.
+ * @throws CommandError ViewDepthLimitExceeded (165) past MongoDB's depth limit.
  */
 export function resolveView(engine: Engine, view: Collection, txn: Transaction | undefined): ResolvedView {
   const pipeline: Doc[] = [];

@@ -162,13 +162,32 @@ describe.each(drivers)('views ($name)', (driver) => {
     // Manual, "create": the same name with other options is NamespaceExists (48), as for collections.
     expect((await failure(() => t.db.command({ create: view, viewOn: src, pipeline: [] }))).code).toBe(48);
     expect((await failure(() => t.db.command({ create: src, viewOn: view }))).code).toBe(48);
-    // MongoDB's view graph: a definition that reaches itself is GraphContainsCycle (140).
+    // MongoDB's view graph (view_graph.cpp): a definition that reaches itself is GraphContainsCycle,
+    // code 5 in error_codes.yml.
     await t.db.createCollection('ns_top', { viewOn: view });
-    expect((await failure(() => t.db.command({ collMod: view, viewOn: 'ns_top', pipeline: [] }))).code).toBe(
-      140,
-    );
+    expect(
+      await failure(() => t.db.command({ collMod: view, viewOn: 'ns_top', pipeline: [] })),
+    ).toMatchObject({ code: 5, codeName: 'GraphContainsCycle' });
     // Manual, "dbStats": `views` counts the database's views.
     expect((await t.db.stats())['views']).toBeGreaterThanOrEqual(2);
+  });
+
+  it('refuses views nested deeper than 20 with ViewDepthLimitExceeded (165)', async () => {
+    // view_graph.cpp: kMaxViewDepth is 20; error_codes.yml: ViewDepthLimitExceeded is 165.
+    const { src } = await seed('deep');
+    let on = src;
+    let refusal: unknown;
+    for (let level = 1; level <= 25 && refusal === undefined; level++) {
+      const name = `deep_v${level}`;
+      try {
+        await t.db.createCollection(name, { viewOn: on });
+        await t.db.collection(name).find().toArray();
+      } catch (error) {
+        refusal = error;
+      }
+      on = name;
+    }
+    expect(refusal).toMatchObject({ code: 165, codeName: 'ViewDepthLimitExceeded' });
   });
 
   it('reads a view inside a transaction as the transaction sees its source', async () => {
