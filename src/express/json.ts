@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { isUtf8 } from 'node:buffer';
 import express from 'express';
 import { BadRequest } from '../errors/index.js';
-import { getBodyCharset } from '../http/body-charset.js';
+import { decodeBodyText, getBodyCharset } from '../http/body-charset.js';
 import { findUnstorableText, hasNonFiniteNumber, NON_FINITE_NUMBER } from '../http/body-text.js';
 
 /** Options of `json()`: those of `express.json` (body-parser), e.g. `{ limit: '1mb' }`. */
@@ -16,7 +16,7 @@ function refuse(message: string): BadRequest {
 /** The body as text in `encoding` (`utf-16le` or `utf-16be`: `withBodyCharset` let no other through); `undefined` when its bytes are not that charset. */
 function decodeText(buffer: Buffer, encoding: string): string | undefined {
   try {
-    return new TextDecoder(encoding, { fatal: true }).decode(buffer);
+    return decodeBodyText(buffer, encoding.toLowerCase());
   } catch {
     return undefined;
   }

@@ -59,6 +59,25 @@ export function getBodyCharset(contentType: string, kind: 'json' | 'form' | 'mul
   );
 }
 
+/** Strict decoders of the Unicode charsets in `BODY_CHARSETS`: bad bytes throw, never become U+FFFD. */
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+const unicodeDecoders = new Map([
+  ['utf-8', utf8Decoder],
+  ['utf-16le', new TextDecoder('utf-16le', { fatal: true })],
+  ['utf-16be', new TextDecoder('utf-16be', { fatal: true })],
+]);
+
+/**
+ * Body bytes as text in `charset`, one of `BODY_CHARSETS` (lower case). Used by both transports'
+ * parsers. Throws `TypeError` for bytes that are not that charset, or for a charset not listed there.
+ */
+export function decodeBodyText(bytes: Uint8Array, charset: string): string {
+  if (charset === 'iso-8859-1') return decodeLatin1(bytes);
+  const decoder = charset === 'utf-8' ? utf8Decoder : unicodeDecoders.get(charset);
+  if (decoder === undefined) throw new TypeError(`No decoder for the charset '${charset}'`);
+  return decoder.decode(bytes);
+}
+
 /** Bytes read as ISO-8859-1: each byte is the character of the same code (not `TextDecoder`'s windows-1252). */
 export function decodeLatin1(bytes: Uint8Array): string {
   let text = '';

@@ -6,7 +6,7 @@ import {
   type Middleware,
 } from '../core/index.js';
 import { BadRequest, UnsupportedMediaType } from '../errors/index.js';
-import { decodeLatin1, forEachLatin1FormField, getBodyCharset } from './body-charset.js';
+import { decodeBodyText, forEachLatin1FormField, getBodyCharset } from './body-charset.js';
 import {
   findUnstorableText,
   hasNonFiniteNumber,
@@ -42,14 +42,6 @@ export function getBodyKind(contentType: string | null | undefined): BodyKind {
 
 /** True for the methods whose requests carry a body for the service (spec: "REST mapping"). */
 const isBodyMethod = (method: string): boolean => method === 'POST' || method === 'PUT' || method === 'PATCH';
-
-/** Strict decoders of the Unicode charsets bodies may be sent in (see `BODY_CHARSETS`): bad bytes are a 400, not U+FFFD. */
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
-const decoders = new Map([
-  ['utf-8', utf8Decoder],
-  ['utf-16le', new TextDecoder('utf-16le', { fatal: true })],
-  ['utf-16be', new TextDecoder('utf-16be', { fatal: true })],
-]);
 
 /**
  * Reads a body stream into one byte array, counting bytes as they arrive; when the count passes
@@ -106,9 +98,8 @@ function createBodyRequired(method: string): BadRequest {
 
 /** Body bytes as text in `charset` (one `getBodyCharset` accepted); throws the 400 of bytes that are not that charset. */
 function decodeText(bytes: Uint8Array, charset: string, contentType: string): string {
-  if (charset === 'iso-8859-1') return decodeLatin1(bytes);
   try {
-    return (charset === 'utf-8' ? utf8Decoder : (decoders.get(charset) as TextDecoder)).decode(bytes);
+    return decodeBodyText(bytes, charset);
   } catch (error: unknown) {
     throw invalid(mediaTypeOf(contentType), error);
   }
