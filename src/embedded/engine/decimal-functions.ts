@@ -4,17 +4,19 @@
  * Intel decimal library's `bid128_sqrt`, `bid128_exp`, `bid128_log`, `bid128_log10`, `bid128_pow`):
  * 34 significant digits, ties to even, the special values as IEEE 754 defines them.
  *
- * The square root is correctly rounded, as IEEE 754 requires and the Intel library does. The others
- * are computed here to the correctly rounded result (approximated with more and more digits until the
+ * The square root is correctly rounded, as IEEE 754 requires and the Intel library does. The
+ * logarithms take the library's own steps through binary128 (decimal-logarithm.ts). The others are
+ * computed here to the correctly rounded result (approximated with more and more digits until the
  * rounding settles); the Intel library only promises them within 1 ulp, so MongoDB's last digit can
  * differ from ours.
  */
-import { div, isqrt, mul, order, toExact, toNumber } from './decimal-float.js';
+import { isqrt, mul, order, toExact, toNumber } from './decimal-float.js';
 import type { BigFloat } from './decimal-float.js';
 import { divideDecimal } from './decimal-operations.js';
 import { digitCount, EXP_MIN, MAX_DIGITS, roundParts } from './decimal-round.js';
 import type { DecimalParts, DecimalValue } from './decimal-round.js';
-import { exp, ln, ln10 } from './decimal-elementary.js';
+import { exp, ln } from './decimal-elementary.js';
+import { lnDecimal, log10Decimal, log2Decimal } from './decimal-logarithm.js';
 
 /** e^15000 overflows decimal128 (10^6145 is its limit) and e^−15000 underflows it. */
 const EXP_LIMIT = 15000;
@@ -96,25 +98,19 @@ export function expDecimal(x: DecimalValue): DecimalValue {
   return correctlyRounded((p) => exp(float(x), p));
 }
 
-/** ln x for x > 0 (callers refuse the rest), ∞ for ∞. */
-export function lnDecimal(x: DecimalValue): DecimalValue {
-  if (typeof x === 'string') return x === 'Infinity' ? x : 'NaN';
-  return correctlyRounded((p) => ln(float(x), p));
-}
-
-/** log₁₀ x for x > 0 (exact for powers of ten: log₁₀ 1000 is 3). */
-export function log10Decimal(x: DecimalValue): DecimalValue {
-  if (typeof x === 'string') return x === 'Infinity' ? x : 'NaN';
-  return correctlyRounded((p) => div(ln(float(x), p + 5), ln10(p + 5), p));
-}
-
-/** log_b x = ln x ÷ ln b, for x > 0 and b > 0, b ≠ 1 (callers refuse the rest). */
+/**
+ * log_b x for x > 0 and b > 0, b ≠ 1 (callers refuse the rest), as `Decimal128::logarithm(other)`
+ * computes it: `bid128_log2` / `bid128_log10` for a base equal to 2 / 10, else ln x and ln b each
+ * rounded to 34 digits, then divided (IEEE 754 division, so log₈ 1 is 0E+33 and log₈ 64
+ * 2.000000000000000000000000000000000: ln 64 and ln 8 rounded are not exactly 2 apart).
+ */
 export function logDecimal(x: DecimalValue, base: DecimalValue): DecimalValue {
-  if (x === 'NaN' || base === 'NaN' || x === '-Infinity' || base === '-Infinity') return 'NaN';
-  if (x === 'Infinity' && base === 'Infinity') return 'NaN';
-  if (x === 'Infinity') return typeof base !== 'string' && versusOne(base) < 0 ? '-Infinity' : 'Infinity';
-  if (base === 'Infinity') return zero(versusOne(x) < 0);
-  return correctlyRounded((p) => div(ln(float(x), p + 5), ln(float(base), p + 5), p));
+  if (typeof base !== 'string') {
+    const b = integerValue(base);
+    if (b === 2n) return log2Decimal(x);
+    if (b === 10n) return log10Decimal(x);
+  }
+  return divideDecimal(lnDecimal(x), lnDecimal(base));
 }
 
 /** A decimal as an integer when it is one, else undefined. */

@@ -10,16 +10,8 @@ import { Decimal128 } from 'bson';
 import { numberKind } from './arithmetic.js';
 import { divideDecimal } from './decimal-operations.js';
 import { asDecimal } from './decimal-operators.js';
-import {
-  expDecimal,
-  float,
-  isZero,
-  lnDecimal,
-  log10Decimal,
-  logDecimal,
-  powDecimal,
-  sqrtDecimal,
-} from './decimal-functions.js';
+import { expDecimal, float, isZero, logDecimal, powDecimal, sqrtDecimal } from './decimal-functions.js';
+import { lnDecimal, log10Decimal } from './decimal-logarithm.js';
 import { decimalParts, roundParts, toDecimal128 } from './decimal-round.js';
 import type { DecimalParts, DecimalValue } from './decimal-round.js';
 import { int, sub } from './decimal-float.js';

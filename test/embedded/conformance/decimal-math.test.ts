@@ -12,7 +12,10 @@
  *
  * The inexact digits were computed independently with `bc -l` at scale=50 and rounded to 34 significant
  * digits, ties to even (e.g. `e(1)`, `l(2)`, `s(1)`, `a(1)*4`). The Intel library promises its
- * transcendental functions within 1 ulp, so MongoDB may differ from these in the last digit; the square
+ * transcendental functions within 1 ulp, so MongoDB may differ from these in the last digit; the
+ * logarithms follow the library's own steps through binary128 (bid128_log.c, bid128_log2.c,
+ * bid128_log10.c) and are checked against MongoDB's results in jstests/aggregation/bugs/server18427.js;
+ * the square
  * root is correctly rounded in both (IEEE 754), and exact roots take the exponent nearest half the
  * argument's (IEEE 754-2008 squareRoot's preferred exponent ⌊Q(x)/2⌋).
  */
@@ -96,7 +99,104 @@ describe.each(drivers)('Decimal128 math operators ($name)', (driver) => {
       log10Milli: 'Decimal128 -3',
       log10Two: 'Decimal128 0.3010299956639811952137388947244930',
       log8Base2: 'Decimal128 3',
-      log100Base3: 'Decimal128 4.191806548578769208593135044042803',
+      // ln 100 ÷ ln 3 with Intel's binary128 logarithms (the true quotient ends …803)
+      log100Base3: 'Decimal128 4.191806548578769208593135044042801',
+    });
+  });
+
+  it('$ln and $log10 of decimals give the digits MongoDB gives (Intel binary128 steps)', async () => {
+    // jstests/aggregation/bugs/server18427.js (mongodb/mongo): log10TestCases, lnTestCases, decimalE.
+    expect(
+      await evaluate({
+        log10One: { $log10: dec('1') },
+        log10TwoAndHalf: { $log10: dec('2.5') },
+        log10Ten: { $log10: dec('10') },
+        log10Eleven: { $log10: dec('11') },
+        log10Hundred: { $log10: dec('100') },
+        log10HundredOne: { $log10: dec('101') },
+        lnOne: { $ln: dec('1') },
+        lnTwoAndHalf: { $ln: dec('2.5') },
+        lnSeven: { $ln: dec('7') },
+        lnTen: { $ln: dec('10') },
+        lnE: { $ln: dec('2.718281828459045235360287471352662') },
+        lnInverseE: { $ln: dec('0.3678794411714423215955237701614609') },
+      }),
+    ).toEqual({
+      log10One: 'Decimal128 0',
+      log10TwoAndHalf: 'Decimal128 0.3979400086720376095725222105510140',
+      log10Ten: 'Decimal128 1',
+      log10Eleven: 'Decimal128 1.041392685158225040750199971243024',
+      log10Hundred: 'Decimal128 2',
+      log10HundredOne: 'Decimal128 2.004321373782642574275188178222938',
+      lnOne: 'Decimal128 0',
+      lnTwoAndHalf: 'Decimal128 0.9162907318741550651835272117680110',
+      lnSeven: 'Decimal128 1.945910149055313305105352743443180',
+      lnTen: 'Decimal128 2.302585092994045684017991454684364',
+      lnE: 'Decimal128 0.9999999999999999999999999999999998',
+      lnInverseE: 'Decimal128 -0.9999999999999999999999999999999998',
+    });
+  });
+
+  it('$ln and $log10 of decimals beyond binary128’s range (scaled by 10^∓4464 first, bid128_log.c) keep 32 digits or more', async () => {
+    const result = await evaluate({
+      lnHuge: { $ln: dec('1E+6000') },
+      lnTiny: { $ln: dec('1E-6000') },
+      log10Huge: { $log10: dec('1E+6000') },
+      log10Tiny: { $log10: dec('3E-6170') },
+    });
+    // 6000·ln 10 = 13815.51055796427410410794872810618524…; the library adds the binary128 4464·ln 10.
+    expect(result['lnHuge']).toMatch(/^Decimal128 13815\.510557964274104107948728106\d{2}$/);
+    expect(result['lnTiny']).toMatch(/^Decimal128 -13815\.510557964274104107948728106\d{2}$/);
+    expect(result['log10Huge']).toMatch(/^Decimal128 6000(\.0{30})?$/);
+    // log₁₀(3·10^−6170) = −6170 + 0.47712125471966243729502790325512…
+    expect(result['log10Tiny']).toMatch(/^Decimal128 -6169\.5228787452803375627049720967\d{2}$/);
+  });
+
+  it('$log of a decimal with a base other than 2 or 10 divides ln x by ln b, each rounded to 34 digits', async () => {
+    // jstests/aggregation/bugs/server18427.js (mongodb/mongo), logTestCases: the decimal results for
+    // bases 8, 9 and 12.77, with decimal, double, int and long inputs and bases; Decimal128::logarithm
+    // (src/mongo/platform/decimal128.cpp) uses bid128_log2 / bid128_log10 for a base equal to 2 / 10.
+    const cases: [number, number, string][] = [
+      [1, 8, '0E+33'],
+      [2.5, 8, '0.4406426982957874492901064764964633'],
+      [7, 8, '0.9357849740192013691473231057439436'],
+      [8, 8, '1'],
+      [64, 8, '2.000000000000000000000000000000000'],
+      [65, 8, '2.007455937676151502755710694582028'],
+      [1, 9, '0E+33'],
+      [2.5, 9, '0.4170218835732348650487566466679398'],
+      [4, 9, '0.6309297535714574370995271143427609'],
+      [9, 9, '1'],
+      [10, 9, '1.047951637144692302148283761010701'],
+      [81, 9, '2'],
+      [82, 9, '2.005584359795706389324272570756155'],
+      [1, 12.77, '0E+33'],
+      [2.5, 12.77, '0.3597390013391846393309152124110717'],
+      [12.77, 12.77, '1'],
+      [13, 12.77, '1.007008243389635671677137269228113'],
+      [163.0729, 12.77, '2.000000000000000000000000000000000'],
+      [170, 12.77, '2.016332738676605709114981994718173'],
+    ];
+    const fields: Doc = {};
+    const expected: Doc = {};
+    cases.forEach(([input, base, result], i) => {
+      const inputs: unknown[] = [dec(String(input)), input];
+      const bases: unknown[] = [dec(String(base)), base];
+      if (Number.isInteger(base)) bases.push(new driver.bson.Int32(base), driver.bson.Long.fromNumber(base));
+      inputs.forEach((x, j) =>
+        bases.forEach((b, k) => {
+          if (j === 1 && k > 0) return; // both non-decimal: a double, not this test's subject
+          fields[`c${i}_${j}_${k}`] = { $log: [x, b] };
+          expected[`c${i}_${j}_${k}`] = `Decimal128 ${result}`;
+        }),
+      );
+    });
+    expect(await evaluate(fields)).toEqual(expected);
+    expect(
+      await evaluate({ base2: { $log: [dec('1024'), dec('2.0')] }, base10: { $log: [dec('0.001'), 10] } }),
+    ).toEqual({
+      base2: 'Decimal128 10',
+      base10: 'Decimal128 -3',
     });
   });
 
