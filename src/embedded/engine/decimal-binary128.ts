@@ -51,6 +51,13 @@ export function quadFromDecimal(x: BigFloat): Quad {
   return x.e >= 0 ? quadOf(x.m * 10n ** BigInt(x.e), 1n) : quadOf(x.m, 10n ** BigInt(-x.e));
 }
 
+/** `x − q` (a decimal minus a quad) rounded to binary128: the low part of a two-part conversion. */
+export function quadResidual(x: BigFloat, q: Quad): Quad {
+  const [xn, xd] = x.e >= 0 ? [x.m * 10n ** BigInt(x.e), 1n] : [x.m, 10n ** BigInt(-x.e)];
+  const [qn, qd] = fraction(q);
+  return quadOf(xn * qd - qn * xd, xd * qd);
+}
+
 /** A quad's exact value as a decimal `m × 10^e` (2^−k is 5^k × 10^−k). */
 export function exactDecimal(q: Quad): BigFloat {
   return q.e >= 0 ? { m: q.m << BigInt(q.e), e: 0 } : { m: q.m * 5n ** BigInt(-q.e), e: q.e };

@@ -5,7 +5,8 @@
  * 34 significant digits, ties to even, the special values as IEEE 754 defines them.
  *
  * The square root is correctly rounded, as IEEE 754 requires and the Intel library does. The
- * logarithms take the library's own steps through binary128 (decimal-logarithm.ts). The others are
+ * exponential and the logarithms take the library's own steps through binary128
+ * (decimal-exponential.ts, decimal-logarithm.ts). The others are
  * computed here to the correctly rounded result (approximated with more and more digits until the
  * rounding settles); the Intel library only promises them within 1 ulp, so MongoDB's last digit can
  * differ from ours.
@@ -87,15 +88,6 @@ export function sqrtDecimal(x: DecimalValue): DecimalValue {
     exp++;
   }
   return roundParts(positive(coef, exp), 'half-even', !exact);
-}
-
-/** e^x: 1 for a zero, 0 for −∞, ∞ beyond overflow, 0E-6176 below underflow. */
-export function expDecimal(x: DecimalValue): DecimalValue {
-  if (x === 'NaN' || x === 'Infinity') return x;
-  if (x === '-Infinity') return zero(false);
-  if (x.coef === 0n) return positive(1n);
-  if (beyondExpRange(x)) return x.negative ? zero(false, EXP_MIN) : 'Infinity';
-  return correctlyRounded((p) => exp(float(x), p));
 }
 
 /**

@@ -104,6 +104,33 @@ describe.each(drivers)('Decimal128 math operators ($name)', (driver) => {
     });
   });
 
+  it('$exp of a decimal takes bid128_exp.c’s binary128 steps, so its last digit is the library’s', async () => {
+    // bid128_exp.c: x = n + m (binary128 high part and rounded rest), e^n + e^n·m in binary128, then to
+    // decimal128; beyond ±11000 times the library's decimal e^±11000, beyond ±15000 ∞ or 0. Expected
+    // digits computed independently with Python's decimal and fractions modules in those steps; the
+    // correctly rounded results end …091, …456, …278 (true values 7994350842633.57472242619720001609114…,
+    // 87.37562537534700425956085039804455912…, 2.04980510126086510752601669470027755…E-21).
+    expect(
+      await evaluate({
+        a: { $exp: dec('29.7097562635') },
+        b: { $exp: dec('4.4702163579') },
+        c: { $exp: dec('-47.6365422368') },
+        large: { $exp: dec('12000') },
+        small: { $exp: dec('-12000') },
+        over: { $exp: dec('15000') },
+        under: { $exp: dec('-15000.5') },
+      }),
+    ).toEqual({
+      a: 'Decimal128 7994350842633.574722426197200016092',
+      b: 'Decimal128 87.37562537534700425956085039804455',
+      c: 'Decimal128 2.049805101260865107526016694700277E-21',
+      large: 'Decimal128 3.418084847210553614682469551547374E+5211',
+      small: 'Decimal128 2.925614912152004050318842167924113E-5212',
+      over: 'Decimal128 Infinity',
+      under: 'Decimal128 0E-6176',
+    });
+  });
+
   it('$ln and $log10 of decimals give the digits MongoDB gives (Intel binary128 steps)', async () => {
     // jstests/aggregation/bugs/server18427.js (mongodb/mongo): log10TestCases, lnTestCases, decimalE.
     expect(
