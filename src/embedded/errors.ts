@@ -48,6 +48,7 @@ export const ErrorCodes = {
   IndexBuildAborted: 276,
   InvalidIndexSpecificationOption: 197,
   CannotConvertIndexToUnique: 359,
+  InvalidUUID: 207,
   SnapshotTooOld: 239,
   Overflow: 15,
   MaxTimeMSExpired: 50,

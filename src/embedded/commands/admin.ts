@@ -1,4 +1,5 @@
 /** Namespace and index commands, and database/collection statistics. */
+import { cursorOwner } from './cursor-owner.js';
 import { BSON } from 'bson';
 import { numberKind } from '../engine/arithmetic.js';
 import type { Collection } from '../engine/collection.js';
@@ -101,7 +102,7 @@ const listIndexes: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   const coll = mustBeCollection(ctx, name);
   const docs = [idIndex(coll), ...ctx.core.engine.readState(coll, ctx.txn).indexes.map((i) => i.describe())];
-  return ctx.core.cursors.open(`${ctx.db}.${name}`, docs, { batchSize: undefined });
+  return ctx.core.cursors.open(`${ctx.db}.${name}`, docs, cursorOwner(ctx), {});
 };
 
 const dropIndexes: Handler = (cmd, ctx) => {

@@ -4,6 +4,7 @@
  * `maxAwaitTimeMS`; 1 s by default) for new events, woken by the next commit instead of polling.
  * See https://www.mongodb.com/docs/manual/reference/operator/aggregation/changeStream/.
  */
+import { cursorOwner } from './cursor-owner.js';
 import { Long } from 'bson';
 import type { Timestamp } from 'bson';
 import { ChangeStreamReader, decodeResumeToken, historyLost } from '../engine/change-stream.js';
@@ -191,7 +192,7 @@ export function openChangeStream(cmd: Doc, ctx: CommandContext): Doc {
   const firstBatch = reader.read(batchSizeOf(cursorSpec['batchSize']));
   const ns = `${ctx.db}.${options.scope.coll ?? '$cmd.aggregate'}`;
   ctx.core.opcounters.command++;
-  const id = reader.invalidated ? undefined : ctx.core.cursors.openStream(ns, reader, ctx.session?.id);
+  const id = reader.invalidated ? undefined : ctx.core.cursors.openStream(ns, reader, cursorOwner(ctx));
   return {
     cursor: { firstBatch, postBatchResumeToken: reader.postBatchResumeToken(), id: id ?? Long.ZERO, ns },
     ok: 1,

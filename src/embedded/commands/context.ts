@@ -54,6 +54,8 @@ export interface CommandContext {
   db: string;
   session: Session | undefined;
   txn: Transaction | undefined;
+  /** The command's `txnNumber` (undefined without one). */
+  txnNumber?: number;
   connectionId: number;
 }
 

@@ -1,11 +1,12 @@
 /** Handshake, diagnostics and session bookkeeping commands. */
 import { ObjectId } from 'bson';
 import os from 'node:os';
-import { abortTransaction } from '../engine/transactions.js';
+import { Session, abortTransaction } from '../engine/transactions.js';
 import type { Doc } from '../engine/values.js';
 import { queryStats } from '../engine/read.js';
 import type { CommandContext, Handler } from './context.js';
 import { getParameter } from './get-parameter.js';
+import { sessionIdList } from './session-info.js';
 
 /** Wire version advertised (17 = MongoDB 6.0 … 21 = 7.0): within driver 6 (8–27) and 7 (9–29). */
 export const MAX_WIRE_VERSION = 21;
@@ -122,28 +123,50 @@ const connectionStatus: Handler = (cmd) => ({
   ok: 1,
 });
 
-const endSessions: Handler = (cmd, ctx) => {
-  const ids = Array.isArray(cmd['endSessions']) ? (cmd['endSessions'] as Doc[]) : [];
-  for (const lsid of ids) {
-    const key = sessionKey(lsid);
-    const session = key ? ctx.core.sessions.get(key) : undefined;
+/**
+ * endSessions and killSessions: the listed sessions end, their transactions abort and their cursors
+ * close. Every id is checked first (session-info.ts), so a bad one ends none.
+ */
+function endListed(ids: string[], ctx: CommandContext): Doc {
+  for (const key of ids) {
+    const session = ctx.core.sessions.get(key);
     if (session?.transaction?.state === 'active') abortTransaction(ctx.core.engine, session.transaction);
-    if (key) {
-      ctx.core.sessions.delete(key);
-      ctx.core.cursors.killSession(key);
-    }
+    ctx.core.sessions.delete(key);
+    ctx.core.cursors.killSession(key);
+  }
+  return { ok: 1 };
+}
+
+const endSessions: Handler = (cmd, ctx) =>
+  endListed(
+    sessionIdList(cmd['endSessions'], 'endSessions.endSessions', 'endSessions.endSessionsFromClient'),
+    ctx,
+  );
+
+const killSessions: Handler = (cmd, ctx) =>
+  endListed(
+    sessionIdList(
+      cmd['killSessions'],
+      'KillSessionsCmdFromClient.killSessions',
+      'KillSessionsCmdFromClient.killSessions',
+    ),
+    ctx,
+  );
+
+/** refreshSessions: each listed session counts as used now (an unknown one starts), as MongoDB's vivify. */
+const refreshSessions: Handler = (cmd, ctx) => {
+  const ids = sessionIdList(
+    cmd['refreshSessions'],
+    'refreshSessions.refreshSessions',
+    'refreshSessions.refreshSessionsFromClient',
+  );
+  for (const key of ids) {
+    const session = ctx.core.sessions.get(key) ?? new Session(key);
+    session.lastUsed = Date.now();
+    ctx.core.sessions.set(key, session);
   }
   return { ok: 1 };
 };
-
-/** The map key of an `lsid` document (hex of its UUID). */
-export function sessionKey(lsid: unknown): string | undefined {
-  if (!lsid || typeof lsid !== 'object') return undefined;
-  const id = (lsid as Doc)['id'];
-  if (id && typeof id === 'object' && 'buffer' in id)
-    return Buffer.from((id as { buffer: Uint8Array }).buffer).toString('hex');
-  return undefined;
-}
 
 /** Handlers by command name. */
 export const handshakeCommands: Record<string, Handler> = {
@@ -161,8 +184,8 @@ export const handshakeCommands: Record<string, Handler> = {
   getCmdLineOpts: () => ({ argv: ['plume-db'], parsed: {}, ok: 1 }),
   getLog: () => ({ totalLinesWritten: 0, log: [], ok: 1 }),
   endSessions,
-  killSessions: endSessions,
-  refreshSessions: () => ({ ok: 1 }),
+  killSessions,
+  refreshSessions,
   startSession: (_cmd, ctx) => ({
     id: { id: new ObjectId() },
     timeoutMinutes: 30,

@@ -15,7 +15,8 @@ import { CommandError, ErrorCodes, toCommandError } from '../errors.js';
 import { adminCommands } from './admin.js';
 import type { CommandContext, Handler, ServerCore } from './context.js';
 import { crudCommands } from './crud.js';
-import { handshakeCommands, sessionKey } from './handshake.js';
+import { handshakeCommands } from './handshake.js';
+import { operationSessionInfo } from './session-info.js';
 import { queryCommands } from './query.js';
 import { snapshotReader } from '../engine/point-in-time.js';
 import { CLOSE_CONNECTION, failCommandFor, failPointCommands, noteHandshake } from './fail-points.js';
@@ -62,11 +63,6 @@ const handlers: Record<string, Handler> = {
 
 /** Names of every command the server implements. */
 export const commandNames = Object.keys(handlers);
-
-function toNumber(value: unknown): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  return Number(value);
-}
 
 /**
  * Runs one command and returns its reply document (never throws: errors become `ok: 0` replies).
@@ -119,14 +115,14 @@ async function execute(handler: Handler, name: string, cmd: Doc, ctx: CommandCon
   checkCommandFields(name, cmd);
   if (name !== 'getMore') checkMaxTimeMS(name, cmd);
   checkStandaloneWriteConcern(cmd, core.settings.replicaSet);
-  const key = sessionKey(cmd['lsid']);
+  const { key, txnNumber } = operationSessionInfo(cmd, core.settings.replicaSet !== undefined);
   if (key) {
     let session = core.sessions.get(key);
     if (!session) core.sessions.set(key, (session = new Session(key)));
     session.lastUsed = Date.now();
     ctx.session = session;
   }
-  const txnNumber = toNumber(cmd['txnNumber']);
+  ctx.txnNumber = txnNumber;
   const session = ctx.session;
   if (cmd['autocommit'] === false) {
     if (!session || txnNumber === undefined)

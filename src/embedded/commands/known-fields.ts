@@ -8,8 +8,8 @@
  * "BSON field 'FindCommandRequest.query' is an unknown field." from MongoDB 7.0).
  *
  * Commands MongoDB does not parse strictly — `hello`/`isMaster`, `ping`, `buildInfo`, `serverStatus`,
- * `collStats`, `dbStats`, `validate`, `dataSize`, the session commands … — are not listed and keep
- * accepting any field.
+ * `collStats`, `dbStats`, `validate`, `dataSize`, `killSessions`, `startSession` … — are not listed and
+ * keep accepting any field.
  */
 import type { Doc } from '../engine/values.js';
 import { CommandError } from '../errors.js';
@@ -116,6 +116,9 @@ const STRICT_COMMANDS: Readonly<Record<string, StrictCommand>> = {
   // src/mongo/db/commands/txn_cmds.idl
   commitTransaction: strict('commitTransaction', 'commitTimestamp recoveryToken'),
   abortTransaction: strict('abortTransaction', 'recoveryToken'),
+  // src/mongo/db/commands/sessions_commands.idl (killSessions is a lenient struct: not listed)
+  endSessions: strict('endSessions', ''),
+  refreshSessions: strict('refreshSessions', ''),
 };
 
 /**

@@ -4,6 +4,7 @@
  * `authorizedDatabases` are `safeBool`s (a number counts as a boolean, any other type is refused). A
  * database with views also lists `system.views` (engine/system-views.ts).
  */
+import { cursorOwner } from './cursor-owner.js';
 import { BSON } from 'bson';
 import type { UUID } from 'bson';
 import { describeCollation } from '../engine/collation.js';
@@ -62,7 +63,7 @@ export const listCollections: Handler = (cmd, ctx) => {
   }
   if (nameOnly) docs = docs.map((d) => ({ name: d['name'], type: d['type'] }));
   docs = filtered(docs, filter);
-  return ctx.core.cursors.open(`${ctx.db}.$cmd.listCollections`, docs, { batchSize: undefined });
+  return ctx.core.cursors.open(`${ctx.db}.$cmd.listCollections`, docs, cursorOwner(ctx), {});
 };
 
 export const listDatabases: Handler = (cmd, ctx) => {

@@ -1,4 +1,5 @@
 /** Read commands: find, getMore, killCursors, aggregate, count, distinct, explain. */
+import { checkGetMoreOwner, cursorOwner } from './cursor-owner.js';
 import { Long } from 'bson';
 import { runAggregate } from '../engine/aggregate.js';
 import { hintedState } from '../engine/hinted-state.js';
@@ -88,10 +89,9 @@ const find: Handler = (cmd, ctx) => {
         variables: evaluateLet(cmd['let']),
       })
     : (parseFind(filter, docOption(cmd, 'projection'), evaluateLet(cmd['let'])), []);
-  return ctx.core.cursors.open(ns, docs, {
+  return ctx.core.cursors.open(ns, docs, cursorOwner(ctx), {
     batchSize: batchSizeOf(cmd['batchSize'], 'FindCommandRequest.batchSize'),
     singleBatch,
-    sessionId: ctx.session?.id,
     lazyEnd: coll !== undefined && !(limit > 0 && docs.length >= limit) && !isIdLookup(filter),
   });
 };
@@ -112,6 +112,7 @@ const getMore: Handler = (cmd, ctx) => {
   const batchSize = batchSizeOf(cmd['batchSize'], 'getMore.batchSize');
   const cursor = ctx.core.cursors.get(id);
   if (!cursor) throw new CommandError(ErrorCodes.CursorNotFound, `cursor id ${id.toString()} not found`);
+  checkGetMoreOwner(ctx, cursor);
   const ns = `${ctx.db}.${collection}`;
   if (cursor.ns !== ns)
     throw new CommandError(
@@ -168,9 +169,8 @@ const aggregate: Handler = (cmd, ctx) => {
     ...(hint ? { hint } : {}),
   });
   const cursorOpts = docOption(cmd, 'cursor') ?? {};
-  return ctx.core.cursors.open(`${ctx.db}.${name ?? '$cmd.aggregate'}`, docs, {
+  return ctx.core.cursors.open(`${ctx.db}.${name ?? '$cmd.aggregate'}`, docs, cursorOwner(ctx), {
     batchSize: batchSizeOf(cursorOpts['batchSize'], 'cursor.batchSize'),
-    sessionId: ctx.session?.id,
     // A pipeline notices its end only when a read past the last document fails.
     lazyEnd: true,
   });

@@ -4,6 +4,7 @@
  * `count`, `distinct`). Codes and messages are MongoDB 7.0's (view_catalog.cpp, the "Views" and
  * "db.createView()" manual pages).
  */
+import { cursorOwner } from './cursor-owner.js';
 import { runAggregate } from '../engine/aggregate.js';
 import type { Collation } from '../engine/collation.js';
 import { sameCollation } from '../engine/collation.js';
@@ -198,10 +199,9 @@ export function findOnView(cmd: Doc, ctx: CommandContext, view: Collection): Doc
     variables: evaluateLet(cmd['let']),
     txn: ctx.txn,
   });
-  return ctx.core.cursors.open(view.ns, docs, {
+  return ctx.core.cursors.open(view.ns, docs, cursorOwner(ctx), {
     batchSize: batchSizeOf(cmd['batchSize'], 'FindCommandRequest.batchSize'),
     singleBatch: cmd['singleBatch'] === true,
-    sessionId: ctx.session?.id,
     lazyEnd: true,
   });
 }
@@ -216,9 +216,8 @@ export function aggregateOnView(cmd: Doc, ctx: CommandContext, view: Collection,
     txn: ctx.txn,
   });
   const cursorOpts = docOption(cmd, 'cursor') ?? {};
-  return ctx.core.cursors.open(view.ns, docs, {
+  return ctx.core.cursors.open(view.ns, docs, cursorOwner(ctx), {
     batchSize: batchSizeOf(cursorOpts['batchSize'], 'cursor.batchSize'),
-    sessionId: ctx.session?.id,
     lazyEnd: true,
   });
 }

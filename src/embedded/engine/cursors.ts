@@ -8,6 +8,15 @@ import type { ChangeStreamReader } from './change-stream.js';
 import { MAX_BATCH_BYTES } from './limits.js';
 import type { Doc } from './values.js';
 
+/**
+ * Who opened a cursor: the session key (hex of the `lsid` UUID) and the `txnNumber` of the command,
+ * each undefined when the command had none. Only the same owner may run getMore on it.
+ */
+export interface CursorOwner {
+  sessionId: string | undefined;
+  txnNumber: number | undefined;
+}
+
 /** An open cursor. */
 export interface Cursor {
   id: Long;
@@ -16,7 +25,8 @@ export interface Cursor {
   position: number;
   batchSize: number | undefined;
   lastUsed: number;
-  sessionId: string | undefined;
+  /** The session and transaction number of the command that opened the cursor. */
+  owner: CursorOwner;
   /**
    * True when, like a MongoDB plan executor scanning a collection, the cursor only notices its end
    * when a read past the last document fails: a batch that ends exactly on the last document leaves
@@ -79,7 +89,8 @@ export class CursorManager {
   open(
     ns: string,
     docs: Doc[],
-    options: { batchSize?: number; singleBatch?: boolean; sessionId?: string; lazyEnd?: boolean },
+    owner: CursorOwner,
+    options: { batchSize?: number; singleBatch?: boolean; lazyEnd?: boolean },
   ): Doc {
     const state = { docs, position: 0, lazyEnd: options.lazyEnd };
     const size = options.batchSize ?? 101;
@@ -95,7 +106,7 @@ export class CursorManager {
         position: state.position,
         batchSize: undefined,
         lastUsed: Date.now(),
-        sessionId: options.sessionId,
+        owner,
         lazyEnd: options.lazyEnd,
       });
     }
@@ -103,9 +114,9 @@ export class CursorManager {
   }
 
   /** Registers a change stream cursor; returns its id. */
-  openStream(ns: string, stream: ChangeStreamReader, sessionId: string | undefined): Long {
+  openStream(ns: string, stream: ChangeStreamReader, owner: CursorOwner): Long {
     const id = this.newId();
-    const cursor = { id, ns, docs: [], position: 0, batchSize: undefined, lastUsed: Date.now(), sessionId };
+    const cursor = { id, ns, docs: [], position: 0, batchSize: undefined, lastUsed: Date.now(), owner };
     this.cursors.set(id.toString(), { ...cursor, stream });
     return id;
   }
@@ -133,7 +144,7 @@ export class CursorManager {
 
   /** Closes the cursors a session opened (endSessions). */
   killSession(sessionId: string): void {
-    for (const [key, c] of this.cursors) if (c.sessionId === sessionId) this.cursors.delete(key);
+    for (const [key, c] of this.cursors) if (c.owner.sessionId === sessionId) this.cursors.delete(key);
   }
 
   kill(id: Long): boolean {
