@@ -6,7 +6,7 @@
  * as OP_MSG (https://www.mongodb.com/docs/manual/reference/mongodb-wire-protocol/).
  */
 import net from 'node:net';
-import { BSON } from 'bson';
+import { BSON, Code } from 'bson';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedServer } from 'plume/embedded';
@@ -99,6 +99,37 @@ describe('invalid UTF-8 in a command (embedded only)', () => {
     [
       'a field name',
       opMsg(1, body(withBadBytes({ insert: 'c', documents: [{ _id: 3, [MARK]: 1 }], $db: 'utf8' }))),
+    ],
+    [
+      "a string in a code-with-scope's scope",
+      opMsg(
+        1,
+        body(
+          withBadBytes({ insert: 'c', documents: [{ _id: 5, f: new Code('f', { s: MARK }) }], $db: 'utf8' }),
+        ),
+      ),
+    ],
+    [
+      "a field name in a code-with-scope's scope",
+      opMsg(
+        1,
+        body(
+          withBadBytes({
+            insert: 'c',
+            documents: [{ _id: 6, f: new Code('f', { [MARK]: 1 }) }],
+            $db: 'utf8',
+          }),
+        ),
+      ),
+    ],
+    [
+      'the code of a code-with-scope',
+      opMsg(
+        1,
+        body(
+          withBadBytes({ insert: 'c', documents: [{ _id: 7, f: new Code(MARK, { s: 1 }) }], $db: 'utf8' }),
+        ),
+      ),
     ],
     [
       'a regex pattern in a filter',

@@ -26,7 +26,9 @@ const FIXED: Record<number, number> = {
 /** Bytes before the text of a length-prefixed value: string, JavaScript code, symbol, DBPointer. */
 const TEXT_STARTS: Record<number, number> = { 0x02: 4, 0x0d: 4, 0x0e: 4, 0x0c: 4 };
 /** Bytes after the length prefix that the length does not count: binary's subtype, DBPointer's ObjectId. */
-const LENGTH_EXTRA: Record<number, number> = { 0x02: 4, 0x0d: 4, 0x0e: 4, 0x05: 5, 0x0c: 16, 0x0f: 0 };
+const LENGTH_EXTRA: Record<number, number> = { 0x02: 4, 0x0d: 4, 0x0e: 4, 0x05: 5, 0x0c: 16 };
+/** Code with scope: a total length, the code (a string), then the scope, a document. */
+const CODE_W_SCOPE = 0x0f;
 
 /** What a scan found: nesting past the limit, or text that is not UTF-8 (at that byte of the document). */
 export type BsonFault = { kind: 'depth' } | { kind: 'utf8'; offset: number };
@@ -38,8 +40,8 @@ function notUtf8(buf: Buffer, start: number, end: number): boolean {
 }
 
 /**
- * Scans a BSON document's bytes (the object itself is level 1) for nesting deeper than `maxDepth` and
- * for field names and regexes that are not UTF-8, and, with `strings`, string values, code and symbols
+ * Scans a BSON document's bytes (the object itself is level 1; a code-with-scope's scope is a level
+ * too) for nesting deeper than `maxDepth` and for field names and regexes that are not UTF-8, and, with `strings`, string values, code and symbols
  * too; nesting wins when both occur. Without `strings` the scan costs little more than the depth walk:
  * the decoder itself throws for a string value that is not UTF-8 (but not for names and regexes, which
  * it decodes lossily), so only a document it refuses needs the full scan, to tell why. Reads the bytes
@@ -69,6 +71,18 @@ export function scanBson(bytes: Uint8Array, maxDepth: number, strings = true): B
       if (ends.length + 1 > maxDepth) return { kind: 'depth' };
       ends.push(p + size - 1);
       p += 4;
+    } else if (type === CODE_W_SCOPE) {
+      // The scope is scanned as a nested document: its names and strings are text like any other.
+      const codeLength = p + 8 <= buf.length ? buf.readInt32LE(p + 4) : -1;
+      const scope = p + 8 + codeLength;
+      if (codeLength < 1 || scope + 4 > buf.length) return utf8;
+      if (strings && utf8 === undefined && notUtf8(buf, p + 8, scope - 1))
+        utf8 = { kind: 'utf8', offset: p + 8 };
+      const size = buf.readInt32LE(scope);
+      if (size < 5) return utf8;
+      if (ends.length + 1 > maxDepth) return { kind: 'depth' };
+      ends.push(scope + size - 1);
+      p = scope + 4;
     } else if (FIXED[type] !== undefined) p += FIXED[type];
     else if (type === 0x0b) {
       const patternEnd = buf.indexOf(0, p);
