@@ -4,7 +4,7 @@
  *   fsynced before the command replies (so no acknowledged write is lost on a crash);
  * - `snapshot.bson`: a compacted image written to a temp file, fsynced and renamed into place; it names
  *   the journal generation that follows it, so a crash at any point leaves a consistent pair;
- * - `mongod.lock`: holds the owning pid; a second server on the same directory is refused.
+ * - `mongod.lock`: holds the owning pid; a second server on the same directory is refused (dir-lock.ts).
  * Every record carries CRC-32C checksums (data-file.ts). A torn record at the journal's end (crash
  * mid-append) is dropped on load: it was never acknowledged. Any other damage stops start-up with a
  * DataFileError and leaves the files untouched (no compaction); repair.ts salvages them on request.
@@ -23,9 +23,9 @@ import { serializeBson } from '../serialize.js';
 import { MAGIC, frameRecord, readDataFile } from './data-file.js';
 import type { DataFileKind } from './data-file.js';
 import { JournalWriteError, writeAll } from './disk-write.js';
+import { lockDataDirectory, unlockDataDirectory } from './dir-lock.js';
 
 const SNAPSHOT = 'snapshot.bson';
-const LOCK = 'mongod.lock';
 
 function journalName(gen: number): string {
   return `journal.${gen}.bson`;
@@ -41,15 +41,6 @@ function fsyncDir(dir: string): void {
     }
   } catch {
     // Some platforms cannot fsync directories; the rename is still atomic.
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -169,13 +160,13 @@ export class Persistence {
   ): Persistence {
     fs.mkdirSync(dir, { recursive: true });
     const p = new Persistence(dir, engine, options);
-    p.lock();
+    lockDataDirectory(dir);
     try {
       p.load(hooks);
       hooks.beforeCompact?.();
       p.compact();
     } catch (error) {
-      p.unlock();
+      unlockDataDirectory(dir);
       throw error;
     }
     engine.onChanges = (changes) => p.append(changes);
@@ -185,31 +176,6 @@ export class Persistence {
     }, interval);
     p.timer.unref();
     return p;
-  }
-
-  private lock(): void {
-    const file = path.join(this.dir, LOCK);
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const fd = fs.openSync(file, 'wx');
-        fs.writeSync(fd, String(process.pid));
-        fs.fsyncSync(fd);
-        fs.closeSync(fd);
-        return;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        const pid = Number(fs.readFileSync(file, 'utf8').trim());
-        if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
-          throw new Error(`the data directory ${this.dir} is locked by process ${pid} (${file})`);
-        }
-        fs.rmSync(file, { force: true });
-      }
-    }
-    throw new Error(`plume-db: could not lock ${this.dir}`);
-  }
-
-  private unlock(): void {
-    fs.rmSync(path.join(this.dir, LOCK), { force: true });
   }
 
   private load(hooks: LoadHooks): void {
@@ -385,7 +351,7 @@ export class Persistence {
     } finally {
       if (this.fd !== undefined) fs.closeSync(this.fd);
       this.fd = undefined;
-      this.unlock();
+      unlockDataDirectory(this.dir);
     }
   }
 }
