@@ -45,6 +45,18 @@ describe('logical sessions (embedded only)', () => {
   const getMore = (id: Long, extra: Record<string, unknown>) =>
     raw.command({ getMore: id, collection: 'c', $db: DB, ...extra });
 
+  /** An insert with the session fields `extra` is refused with `code` and `errmsg`, and stores nothing. */
+  async function refusedInsert(extra: Record<string, unknown>, code: number, errmsg: string): Promise<void> {
+    const reply = await raw.command({ insert: 'c', documents: [{ _id: 'bad' }], $db: DB, ...extra });
+    expect(reply).toMatchObject({ ok: 0, code, errmsg });
+    expect(
+      await client
+        .db(DB)
+        .collection('c')
+        .countDocuments({ _id: 'bad' } as never),
+    ).toBe(0);
+  }
+
   // getmore_cmd.cpp validateLSID: 50736, 50737, 50738 (checked before the namespace).
   it('refuses getMore from another session (50738), and the owner still reads the cursor', async () => {
     const [a, b] = [newLsid(), newLsid()];
@@ -135,22 +147,9 @@ describe('logical sessions (embedded only)', () => {
       "BSON field 'OperationSessionInfo.txnNumber' is the wrong type 'int', expected type 'long'",
     ],
     ['negative', Long.fromNumber(-1), 72, 'Transaction number cannot be negative'],
-  ])('refuses a txnNumber that is %s', async (_case, txnNumber, code, errmsg) => {
-    const reply = await raw.command({
-      insert: 'c',
-      documents: [{ _id: 'bad' }],
-      $db: DB,
-      lsid: newLsid(),
-      txnNumber,
-    });
-    expect(reply).toMatchObject({ ok: 0, code, errmsg });
-    expect(
-      await client
-        .db(DB)
-        .collection('c')
-        .countDocuments({ _id: 'bad' } as never),
-    ).toBe(0);
-  });
+  ])('refuses a txnNumber that is %s', (_case, txnNumber, code, errmsg) =>
+    refusedInsert({ lsid: newLsid(), txnNumber }, code, errmsg),
+  );
 
   it('refuses a txnNumber without an lsid (InvalidOptions)', async () => {
     const reply = await raw.command({
@@ -207,16 +206,9 @@ describe('logical sessions (embedded only)', () => {
       "BSON field 'OperationSessionInfo.lsid.uid' is the wrong binData type 'UUID', expected type 'general'",
     ],
   ];
-  it.each(badLsids)('refuses an lsid with %s', async (_case, lsid, code, errmsg) => {
-    const reply = await raw.command({ insert: 'c', documents: [{ _id: 'bad' }], $db: DB, lsid });
-    expect(reply).toMatchObject({ ok: 0, code, errmsg });
-    expect(
-      await client
-        .db(DB)
-        .collection('c')
-        .countDocuments({ _id: 'bad' } as never),
-    ).toBe(0);
-  });
+  it.each(badLsids)('refuses an lsid with %s', (_case, lsid, code, errmsg) =>
+    refusedInsert({ lsid }, code, errmsg),
+  );
 
   it('accepts an lsid with a 32-byte uid', async () => {
     const reply = await raw.command({ find: 'c', $db: DB, lsid: { id: uuid(16), uid: uuid(32, 0) } });
