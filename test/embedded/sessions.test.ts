@@ -210,6 +210,14 @@ describe('logical sessions (embedded only)', () => {
     refusedInsert({ lsid }, code, errmsg),
   );
 
+  it('answers startSession with an id that serves as an lsid', async () => {
+    const started = await raw.command({ startSession: 1, $db: 'admin' });
+    expect(started).toMatchObject({ ok: 1, timeoutMinutes: 30 });
+    const lsid = started['id'];
+    const id = await openCursor({ lsid });
+    expect((await getMore(id, { lsid }))['ok']).toBe(1);
+  });
+
   it('accepts an lsid with a 32-byte uid', async () => {
     const reply = await raw.command({ find: 'c', $db: DB, lsid: { id: uuid(16), uid: uuid(32, 0) } });
     expect(reply['ok']).toBe(1);

@@ -1,5 +1,5 @@
 /** Handshake, diagnostics and session bookkeeping commands. */
-import { ObjectId } from 'bson';
+import { ObjectId, UUID } from 'bson';
 import os from 'node:os';
 import { Session, abortTransaction } from '../engine/transactions.js';
 import type { Doc } from '../engine/values.js';
@@ -186,11 +186,7 @@ export const handshakeCommands: Record<string, Handler> = {
   endSessions,
   killSessions,
   refreshSessions,
-  startSession: (_cmd, ctx) => ({
-    id: { id: new ObjectId() },
-    timeoutMinutes: 30,
-    ok: 1,
-    ...(ctx.session ? {} : {}),
-  }),
+  // A new session id, as LogicalSessionToClient: `{ id: UUID }`, usable as an `lsid`.
+  startSession: () => ({ id: { id: new UUID() }, timeoutMinutes: 30, ok: 1 }),
   getFreeMonitoringStatus: () => ({ state: 'disabled', ok: 1 }),
 };
