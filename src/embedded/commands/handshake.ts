@@ -5,7 +5,7 @@ import { Session, abortTransaction } from '../engine/transactions.js';
 import type { Doc } from '../engine/values.js';
 import { queryStats } from '../engine/read.js';
 import type { CommandContext, Handler } from './context.js';
-import { getParameter } from './get-parameter.js';
+import { getParameter, setParameter } from './server-parameters.js';
 import { sessionIdList } from './session-info.js';
 
 /** Wire version advertised (17 = MongoDB 6.0 … 21 = 7.0): within driver 6 (8–27) and 7 (9–29). */
@@ -177,6 +177,7 @@ export const handshakeCommands: Record<string, Handler> = {
   buildInfo,
   buildinfo: buildInfo,
   getParameter,
+  setParameter,
   serverStatus,
   hostInfo,
   connectionStatus,

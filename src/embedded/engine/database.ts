@@ -2,6 +2,8 @@
  * The storage engine: databases → collections, namespace operations, and the read/write state
  * resolution that gives transactions their snapshot and private copies.
  */
+import { defaultQueryKnobs } from './query-knobs.js';
+import type { QueryKnobs } from './query-knobs.js';
 import { ChangeHistory } from './change-history.js';
 import { Collection, CollectionState } from './collection.js';
 import type { CollectionOptions } from './collection.js';
@@ -37,6 +39,8 @@ export class Engine {
   readonly waiters = new Set<() => void>();
   /** Committed changes, read by change streams. */
   history = new ChangeHistory();
+  /** The memory knobs `setParameter` changes (query-knobs.ts), for this server only. */
+  readonly queryKnobs: QueryKnobs = defaultQueryKnobs();
 
   /** Changes held back by {@link atomically}, logged together when it ends. */
   private batch: Change[] | undefined;
