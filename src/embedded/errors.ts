@@ -53,6 +53,7 @@ export const ErrorCodes = {
   Overflow: 15,
   MaxTimeMSExpired: 50,
   ExceededMemoryLimit: 146,
+  QueryExceededMemoryLimitNoDiskUseAllowed: 292,
   BSONObjectTooLarge: 10334,
   InvalidPipelineOperator: 168,
   ConversionFailure: 241,

@@ -15,6 +15,8 @@ import { bsonTypeName } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import { parseCollation } from './collation.js';
+import { safeBoolField } from './idl-fields.js';
+import type { MemoryLimits } from '../engine/memory-limits.js';
 
 /** Server identity and tunables the handlers read. */
 export interface ServerSettings {
@@ -66,6 +68,18 @@ export type Handler = (cmd: Doc, ctx: CommandContext) => Doc | Promise<Doc>;
 export function collectionName(cmd: Doc): string {
   const name = Object.values(cmd)[0];
   return checkCollectionName(name);
+}
+
+/**
+ * The memory limits a read command runs under: the server's knobs and its `allowDiskUse` (default true,
+ * as in MongoDB 6.0+). @throws CommandError TypeMismatch (14) for an `allowDiskUse` of another type.
+ */
+export function memoryLimitsFor(cmd: Doc, ctx: CommandContext): MemoryLimits {
+  const command = Object.keys(cmd)[0] ?? '';
+  return {
+    knobs: ctx.core.engine.queryKnobs,
+    allowDiskUse: safeBoolField(cmd, command, 'allowDiskUse', true),
+  };
 }
 
 /** The collation a command asks for, falling back to the collection default. */

@@ -31,7 +31,14 @@ import { aggregateOnView, countOnView, distinctOnView, findOnView } from './view
 import { planStage } from './explain-plan.js';
 import { explainOnView } from './view-explain.js';
 import { checkKnownFields } from './known-fields.js';
-import { batchSizeOf, collationFor, collectionName, docOption, intOption } from './context.js';
+import {
+  batchSizeOf,
+  collationFor,
+  collectionName,
+  docOption,
+  intOption,
+  memoryLimitsFor,
+} from './context.js';
 
 /** The collection a read names (a view, or the derived `system.views`, included). */
 function readCollection(cmd: Doc, ctx: CommandContext) {
@@ -87,6 +94,7 @@ const find: Handler = (cmd, ctx) => {
         limit,
         collation: collationFor(cmd, coll),
         variables: evaluateLet(cmd['let']),
+        memory: memoryLimitsFor(cmd, ctx),
       })
     : (parseFind(filter, docOption(cmd, 'projection'), evaluateLet(cmd['let'])), []);
   return ctx.core.cursors.open(ns, docs, cursorOwner(ctx), {
@@ -167,6 +175,7 @@ const aggregate: Handler = (cmd, ctx) => {
     variables: evaluateLet(cmd['let']),
     txn: ctx.txn,
     ...(hint ? { hint } : {}),
+    memory: memoryLimitsFor(cmd, ctx),
   });
   const cursorOpts = docOption(cmd, 'cursor') ?? {};
   return ctx.core.cursors.open(`${ctx.db}.${name ?? '$cmd.aggregate'}`, docs, cursorOwner(ctx), {

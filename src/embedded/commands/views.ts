@@ -22,7 +22,7 @@ import { CommandError, ErrorCodes } from '../errors.js';
 import { parseCollation } from './collation.js';
 import { isGenericArgument } from './generic-arguments.js';
 import type { CommandContext } from './context.js';
-import { batchSizeOf, docOption, intOption } from './context.js';
+import { batchSizeOf, docOption, intOption, memoryLimitsFor } from './context.js';
 
 function wrongType(field: string, value: unknown, expected: string): CommandError {
   return new CommandError(
@@ -198,6 +198,7 @@ export function findOnView(cmd: Doc, ctx: CommandContext, view: Collection): Doc
     pipeline: findStages(cmd),
     variables: evaluateLet(cmd['let']),
     txn: ctx.txn,
+    memory: memoryLimitsFor(cmd, ctx),
   });
   return ctx.core.cursors.open(view.ns, docs, cursorOwner(ctx), {
     batchSize: batchSizeOf(cmd['batchSize'], 'FindCommandRequest.batchSize'),
@@ -214,6 +215,7 @@ export function aggregateOnView(cmd: Doc, ctx: CommandContext, view: Collection,
     pipeline,
     variables: evaluateLet(cmd['let']),
     txn: ctx.txn,
+    memory: memoryLimitsFor(cmd, ctx),
   });
   const cursorOpts = docOption(cmd, 'cursor') ?? {};
   return ctx.core.cursors.open(view.ns, docs, cursorOwner(ctx), {
@@ -225,7 +227,12 @@ export function aggregateOnView(cmd: Doc, ctx: CommandContext, view: Collection,
 /** `count` on a view: the documents of the view its query, skip and limit keep. */
 export function countOnView(cmd: Doc, ctx: CommandContext, view: Collection): Doc {
   readCollation(cmd, view);
-  const docs = readView(ctx.core.engine, { view, pipeline: countStages(cmd, false), txn: ctx.txn });
+  const docs = readView(ctx.core.engine, {
+    view,
+    pipeline: countStages(cmd, false),
+    txn: ctx.txn,
+    memory: memoryLimitsFor(cmd, ctx),
+  });
   return { n: docs.length, ok: 1 };
 }
 
@@ -240,6 +247,7 @@ export function distinctOnView(
     view,
     pipeline: matchStage(docOption(cmd, 'query')),
     txn: ctx.txn,
+    memory: memoryLimitsFor(cmd, ctx),
   });
   return { docs, collation };
 }

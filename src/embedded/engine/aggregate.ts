@@ -18,6 +18,9 @@ import { mingoOptions } from './mingo-options.js';
 import { parseTextQuery, textScore } from './text.js';
 import type { Transaction } from './transaction.js';
 import { writeOut } from './out-stage.js';
+import { withMemoryLimits } from './memory-limits.js';
+import { boundSort } from './sort.js';
+import type { MemoryLimits } from './memory-limits.js';
 import { isView, resolveView } from './views.js';
 import { cloneValue, isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -34,6 +37,8 @@ export interface AggregateArgs {
   txn?: Transaction;
   /** The index a `hint` names: a sparse or partial one limits the input to the documents it holds. */
   hint?: Index;
+  /** The command's memory limits; absent, those in force (an aggregation read from inside another). */
+  memory?: MemoryLimits;
 }
 
 function stageName(stage: Doc): string {
@@ -76,9 +81,14 @@ function searchStage(engine: Engine, args: AggregateArgs, spec: unknown): Doc[] 
 
 /**
  * Runs a pipeline and returns fresh result documents.
- * @throws CommandError for invalid stages or write-stage failures.
+ * @throws CommandError for invalid stages or write-stage failures, and when a stage passes its memory
+ *   limit (memory-limits.ts).
  */
 export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
+  return withMemoryLimits(args.memory, () => aggregateNow(engine, args));
+}
+
+function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
   // Specs read flags, counts and boundaries by value (`$limit: Double(5)`, `$project: { a: Double(1) }`).
   const pipeline = normalizePipeline(args.pipeline);
   for (const stage of pipeline)
@@ -133,6 +143,11 @@ export function runAggregate(engine: Engine, args: AggregateArgs): Doc[] {
     return coll ? engine.documents(coll, args.txn) : [];
   };
   const rewritten = pipeline.flatMap((stage) => rewriteBucket(rewriteMeta(stage, searched)));
+  rewritten.forEach((stage, i) => {
+    // MongoDB folds a $limit into the $sort before it, which then keeps only that many documents.
+    const limit = rewritten[i + 1]?.['$limit'];
+    if (isPlainObject(stage['$sort']) && typeof limit === 'number') boundSort(stage['$sort'], limit);
+  });
   let result: Doc[];
   try {
     result = new Aggregator(
@@ -230,6 +245,8 @@ export interface ViewRead {
   pipeline: Doc[];
   variables?: Doc | undefined;
   txn: Transaction | undefined;
+  /** The command's memory limits; absent, those in force. */
+  memory?: MemoryLimits | undefined;
 }
 
 /**
@@ -245,5 +262,6 @@ export function readView(engine: Engine, read: ViewRead): Doc[] {
     ...(resolved.collation ? { collation: resolved.collation } : {}),
     ...(read.variables ? { variables: read.variables } : {}),
     ...(read.txn ? { txn: read.txn } : {}),
+    ...(read.memory ? { memory: read.memory } : {}),
   });
 }

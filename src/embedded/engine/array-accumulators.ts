@@ -1,12 +1,17 @@
 /**
- * The accumulators that collect values into an array, `$push` and `$addToSet`, in `$group` and
- * `$setWindowFields`. mingo's push a null for each document where the expression is missing; MongoDB 7.0
- * leaves those documents out (accumulator_push.cpp and accumulator_add_to_set.cpp add only a value that
- * is not missing; window_function_push.h likewise), so `[1, <missing>]` collects `[1]`.
+ * The accumulators that collect values into an array, `$push` and `$addToSet`, in `$group`, `$bucket`,
+ * `$bucketAuto` and `$setWindowFields`. mingo's push a null for each document where the expression is
+ * missing; MongoDB 7.0 leaves those documents out (accumulator_push.cpp and accumulator_add_to_set.cpp add
+ * only a value that is not missing; window_function_push.h likewise), so `[1, <missing>]` collects `[1]`.
+ * Both refuse to grow past `internalQueryMaxPushBytes` / `internalQueryMaxAddToSetBytes` (100 MiB) with
+ * ExceededMemoryLimit (146), whatever `allowDiskUse` says: they cannot spill. Each value is measured once
+ * as it is added (memory-limits.ts `approximateSize`); `$addToSet` counts only values it keeps.
  */
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import type { Options } from 'mingo/types';
 import type { AccumulatorOp } from './operator-types.js';
+import { approximateSize, MemoryTracker } from './memory-limits.js';
+import { CommandError, ErrorCodes } from '../errors.js';
 
 const builtin = accumulatorOperators as unknown as Record<string, AccumulatorOp>;
 
@@ -23,9 +28,35 @@ function presentValues(collection: unknown[], expr: unknown, options: Options): 
   return values.filter((_, i) => types[i] !== 'missing');
 }
 
-/** `$push` and `$addToSet`, registered over mingo's in the engine's context. */
-export const arrayAccumulators: Record<string, AccumulatorOp> = {
-  $push: (collection, expr, options) => presentValues(collection, expr, options),
-  $addToSet: (collection, expr, options) =>
-    builtin['$addToSet']!(presentValues(collection, expr, options), null, options),
+/** `$push`'s error (accumulator_push.cpp). */
+function pushExceeded(_used: number, limit: number): CommandError {
+  return new CommandError(
+    ErrorCodes.ExceededMemoryLimit,
+    `$push used too much memory and cannot spill to disk. Memory limit: ${limit} bytes`,
+  );
+}
+
+/** `$addToSet`'s error (accumulator_add_to_set.cpp). */
+function addToSetExceeded(used: number, limit: number): CommandError {
+  return new CommandError(
+    ErrorCodes.ExceededMemoryLimit,
+    `$addToSet used too much memory and cannot spill to disk. Used: ${used} bytes. Memory limit: ${limit} bytes`,
+  );
+}
+
+const push: AccumulatorOp = (collection, expr, options) => {
+  const values = presentValues(collection, expr, options);
+  const tracker = new MemoryTracker('internalQueryMaxPushBytes', pushExceeded);
+  for (const value of values) tracker.add(approximateSize(value));
+  return values;
 };
+
+const addToSet: AccumulatorOp = (collection, expr, options) => {
+  const set = builtin['$addToSet']!(presentValues(collection, expr, options), null, options) as unknown[];
+  const tracker = new MemoryTracker('internalQueryMaxAddToSetBytes', addToSetExceeded);
+  for (const value of set) tracker.add(approximateSize(value));
+  return set;
+};
+
+/** `$push` and `$addToSet`, registered over mingo's in the engine's context. */
+export const arrayAccumulators: Record<string, AccumulatorOp> = { $push: push, $addToSet: addToSet };

@@ -47,6 +47,8 @@ import { sampleStage } from './sample.js';
 import { matchesSchema } from './schema.js';
 import { checkSchema } from './schema-check.js';
 import { sortStage } from './sort.js';
+import { setWindowFieldsStage } from './set-window-fields.js';
+import { bucketAutoStage } from './bucket-auto.js';
 import { strictConversions, strictExpressions } from './strict-expressions.js';
 import { bsonTypeName, hasType, keyOf, pathCandidates, typeAlias } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -192,6 +194,8 @@ export const CONTEXT: Context = Context.init({
     $replaceWith: replaceWithStage,
     $sample: sampleStage,
     $set: addFieldsStage,
+    $setWindowFields: setWindowFieldsStage,
+    $bucketAuto: bucketAutoStage,
     $sort: sortStage,
   },
   projection: { ...projectionOperators, $elemMatch: elemMatchProjection },

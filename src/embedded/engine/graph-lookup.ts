@@ -3,7 +3,10 @@
  * with MongoDB's equality (values.ts `keyOf`, under the aggregation's collation), so that `Long(5)`, `5`
  * and `Decimal128('5')` connect, as they do in `$lookup` (lookup.ts). mingo's stage hashes JS values and
  * reports depths as doubles; MongoDB's `depthField` is an int64. A dotted `as` or `depthField` is a path
- * (nested-field.ts), where mingo's stage adds a field named `a.b`.
+ * (nested-field.ts), where mingo's stage adds a field named `a.b`. The documents one search finds and the
+ * values it continues from may take at most `internalDocumentSourceGraphLookupMaxMemoryBytes`: MongoDB
+ * 7.0 cannot spill this stage, so that holds whatever `allowDiskUse` says (40099,
+ * document_source_graph_lookup.cpp `checkMemoryUsage`).
  */
 import { Long } from 'bson';
 import { evalExpr } from 'mingo/core';
@@ -15,6 +18,7 @@ import { normalizeCollation } from './collation.js';
 import { integralValue } from './arithmetic.js';
 import { indexByValue } from './lookup.js';
 import { withNestedField } from './nested-field.js';
+import { approximateSize, MemoryTracker } from './memory-limits.js';
 import { isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError } from '../errors.js';
@@ -40,6 +44,11 @@ function valuesOf(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [value];
 }
 
+/** MongoDB 7.0's error past the limit. */
+function graphExceeded(): CommandError {
+  return new CommandError(40099, '$graphLookup reached maximum memory consumption');
+}
+
 /** The `$graphLookup` pipeline operator registered in the engine's context (same arguments as mingo's). */
 export const graphLookupStage: PipelineOp = (collection, expr, options) => {
   if (!isPlainObject(expr)) return builtinGraphLookup(collection, expr, options);
@@ -63,6 +72,7 @@ export const graphLookupStage: PipelineOp = (collection, expr, options) => {
   const byKey = indexByValue(foreign, connectToField, collation);
   return collection.map((item) => {
     const depths = new Map<number, number>();
+    const memory = new MemoryTracker('internalDocumentSourceGraphLookupMaxMemoryBytes', graphExceeded);
     let frontier = valuesOf(evalExpr(item, expr['startWith'], options));
     for (let depth = 0; depth <= maxDepth && frontier.length > 0; depth++) {
       const next: unknown[] = [];
@@ -70,7 +80,10 @@ export const graphLookupStage: PipelineOp = (collection, expr, options) => {
         for (const index of byKey.get(keyOf(value, collation)) ?? []) {
           if (depths.has(index)) continue;
           depths.set(index, depth);
-          next.push(...valuesOf(resolve(foreign[index]!, connectFromField, { unwrapArray: true })));
+          memory.add(approximateSize(foreign[index]));
+          const values = valuesOf(resolve(foreign[index]!, connectFromField, { unwrapArray: true }));
+          for (const from of values) memory.add(approximateSize(from));
+          next.push(...values);
         }
       }
       frontier = next;

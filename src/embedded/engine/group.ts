@@ -2,7 +2,9 @@
  * The `$group` stage: mingo's, with MongoDB's notion of which `_id` values are the same group. mingo
  * compares group ids as JS values, so it keeps `Long(5)` apart from `5` and ignores the collation; here
  * documents are partitioned by the canonical key of their id (values.ts `keyOf`) whenever that could
- * differ, and mingo accumulates each partition.
+ * differ, and mingo accumulates each partition. With `allowDiskUse: false` its groups may hold at most
+ * `internalDocumentSourceGroupMaxMemoryBytes`, each counted as the approximate size of the document it
+ * becomes (its `_id` and accumulated values), as MongoDB 7.0 counts group keys and accumulator states.
  */
 import { evalExpr } from 'mingo/core';
 import { Lazy } from 'mingo/lazy';
@@ -10,13 +12,33 @@ import { builtinStage } from './operator-types.js';
 import type { PipelineOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import { plainNumbers } from './numbers.js';
+import { approximateSize, blockingTracker } from './memory-limits.js';
 import { isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
+import { CommandError, ErrorCodes } from '../errors.js';
 
 const builtinGroup = builtinStage('$group');
 
-/** The `$group` pipeline operator registered in the engine's context (same arguments as mingo's). */
-export const groupStage: PipelineOp = (collection, expr, options) => {
+/** MongoDB 7.0's error past the limit without disk use (document_source_group.cpp). */
+function groupExceeded(): CommandError {
+  return new CommandError(
+    ErrorCodes.QueryExceededMemoryLimitNoDiskUseAllowed,
+    "Exceeded memory limit for $group, but didn't allow external sort. Pass allowDiskUse:true to opt in.",
+  );
+}
+
+/**
+ * The `$group` pipeline operator registered in the engine's context (same arguments as mingo's).
+ * @throws CommandError 292 past the group memory limit without disk use.
+ */
+export const groupStage: PipelineOp = (collection, expr, options) =>
+  groupAll(collection, expr, options).transform((groups: unknown[]) => {
+    const tracker = blockingTracker('internalDocumentSourceGroupMaxMemoryBytes', groupExceeded);
+    if (tracker) for (const group of groups) tracker.add(approximateSize(group));
+    return Lazy(groups);
+  });
+
+const groupAll: PipelineOp = (collection, expr, options) => {
   if (!isPlainObject(expr) || !('_id' in expr)) return builtinGroup(collection, expr, options);
   const collation = normalizeCollation(options.collation);
   return collection.transform((items: unknown[]) => {

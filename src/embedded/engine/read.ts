@@ -19,6 +19,9 @@ import { lookupCandidates } from './indexes.js';
 import { positionalQuery } from './positional.js';
 import { compile, isEmptyFilter, splitText } from './query.js';
 import { mingoOptions } from './mingo-options.js';
+import { withMemoryLimits } from './memory-limits.js';
+import type { MemoryLimits } from './memory-limits.js';
+import { boundSort } from './sort.js';
 import { parseTextQuery, textScore } from './text.js';
 import { bsonTag, cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -40,6 +43,8 @@ export interface QuerySpec {
   collation?: Collation;
   /** `let` variables for `$expr`. */
   variables?: Doc;
+  /** The command's memory limits (the sort's); absent, those in force. */
+  memory?: MemoryLimits;
 }
 
 function idEquality(value: unknown): unknown[] | undefined {
@@ -200,6 +205,8 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
       else if (v === 1 || v === -1) s[k] = v;
       else throw sortKeyError(k, v);
     }
+    // A sort with a limit keeps only the first skip + limit documents (a top-k sort).
+    if (limit > 0) boundSort(s, skip + limit);
     pipeline.push({ $sort: s });
   }
   if (skip > 0) pipeline.push({ $skip: skip });
@@ -243,8 +250,13 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   // Computed fields may read the command's `let` variables and the system ones (`$$NOW` …).
   const options = mingoOptions(spec.collation, { variables: withSystemVariables(spec.variables) });
   try {
-    out = new Aggregator(pipeline, options).run(input);
+    out = withMemoryLimits(spec.memory, () => new Aggregator(pipeline, options).run(input));
   } catch (error) {
+    if (error instanceof CommandError && error.code === ErrorCodes.QueryExceededMemoryLimitNoDiskUseAllowed)
+      throw new CommandError(
+        error.code,
+        `Executor error during find command :: caused by :: ${error.message}`,
+      );
     if (error instanceof CommandError) throw error;
     throw new CommandError(ErrorCodes.BadValue, (error as Error).message);
   }

@@ -1,7 +1,9 @@
 /**
  * The `$sort` stage (also behind `find`'s sort), in MongoDB's order (compare.ts): mingo's own sort orders
  * BSON types differently, sorts arrays by their smallest element in both directions and compares int64
- * values as text.
+ * values as text. With `allowDiskUse: false` it holds at most `internalQueryMaxBlockingSortMemoryUsageBytes`
+ * of documents, as MongoDB 7.0's sorter does (292, sorter.cpp); a sort followed by a limit keeps only
+ * that many documents there, so only those count ({@link boundSort}).
  */
 import { Lazy } from 'mingo/lazy';
 import { resolve } from 'mingo/util';
@@ -11,10 +13,28 @@ import { normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { integralValue } from './arithmetic.js';
 import { compareSortKeys, sortKey } from './compare.js';
+import { approximateSize, blockingTracker, sortExceeded } from './memory-limits.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
 const builtinSort = builtinStage('$sort');
+
+/** `$sort` specs followed by a limit: how many documents the sort keeps. */
+const bounds = new WeakMap<object, number>();
+
+/**
+ * Marks the `$sort` spec `spec` as followed by a limit of `keep` documents (`$sort` then `$limit`, or a
+ * `find`'s sort with `skip + limit`), which MongoDB sorts keeping only the best `keep`.
+ */
+export function boundSort(spec: object, keep: number): void {
+  bounds.set(spec, keep);
+}
+
+/** Counts the documents a sort holds against the sort knob when disk use is refused. @throws 292. */
+function checkSortMemory(docs: unknown[]): void {
+  const tracker = blockingTracker('internalQueryMaxBlockingSortMemoryUsageBytes', sortExceeded);
+  if (tracker) for (const doc of docs) tracker.add(approximateSize(doc));
+}
 
 /** The `$sort` pipeline operator registered in the engine's context (same arguments as mingo's). */
 export const sortStage: PipelineOp = (collection, sortKeys, options) => {
@@ -25,7 +45,13 @@ export const sortStage: PipelineOp = (collection, sortKeys, options) => {
   }
   const fields = entries.map(([path, dir]) => ({ path, descending: dir === -1 }));
   const collation = normalizeCollation(options.collation);
-  return collection.transform((items: unknown[]) => Lazy(sortByFields(items, fields, collation)));
+  const keep = bounds.get(sortKeys as object);
+  return collection.transform((items: unknown[]) => {
+    if (keep === undefined) checkSortMemory(items);
+    const sorted = sortByFields(items, fields, collation);
+    if (keep !== undefined) checkSortMemory(sorted.slice(0, keep));
+    return Lazy(sorted);
+  });
 };
 
 /** One key of a sort: a field path and its direction. */

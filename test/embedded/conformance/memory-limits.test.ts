@@ -34,6 +34,22 @@ describe.each(drivers)('aggregation memory limits ($name)', (driver) => {
     await setKnobs(Object.fromEntries(KNOBS.map((name) => [name, DEFAULT])));
   });
 
+  /** 40 documents `{ _id: i, g: i % 2, s: <20 characters> }`. */
+  async function rows() {
+    const coll = state.db.collection<{ _id: number; g: number; s: string; next?: number }>('rows');
+    if ((await coll.countDocuments()) === 0) {
+      await coll.insertMany(
+        Array.from({ length: 40 }, (_, i) => ({
+          _id: i,
+          g: i % 2,
+          s: `value-${String(i).padStart(14, '0')}`,
+          next: i + 1,
+        })),
+      );
+    }
+    return coll;
+  }
+
   describe('setParameter and getParameter', () => {
     it('sets a knob, answering the value it had, and getParameter reports it', async () => {
       const reply = await setKnobs({ internalQueryMaxPushBytes: 1000 });
@@ -56,5 +72,152 @@ describe.each(drivers)('aggregation memory limits ($name)', (driver) => {
       );
       expect(elsewhere['code']).toBe(13);
     });
+  });
+
+  describe('$push and $addToSet (146, whatever allowDiskUse says)', () => {
+    it('refuses a $group $push past internalQueryMaxPushBytes and keeps smaller ones', async () => {
+      const coll = await rows();
+      await setKnobs({ internalQueryMaxPushBytes: 500 });
+      const error = await failure(() =>
+        coll.aggregate([{ $group: { _id: null, all: { $push: '$s' } } }], { allowDiskUse: true }).toArray(),
+      );
+      expect(error['code']).toBe(146);
+      expect(error['message']).toBe(
+        '$push used too much memory and cannot spill to disk. Memory limit: 500 bytes',
+      );
+      // Ten 20-character strings are about 360 bytes.
+      const [small] = await coll
+        .aggregate([{ $match: { _id: { $lt: 10 } } }, { $group: { _id: null, all: { $push: '$s' } } }])
+        .toArray();
+      expect(small?.['all']).toHaveLength(10);
+    });
+
+    it('counts only the values $addToSet keeps', async () => {
+      const coll = await rows();
+      await setKnobs({ internalQueryMaxAddToSetBytes: 500 });
+      const [same] = await coll.aggregate([{ $group: { _id: null, g: { $addToSet: '$g' } } }]).toArray();
+      expect(same?.['g']).toHaveLength(2);
+      const error = await failure(() =>
+        coll.aggregate([{ $group: { _id: null, all: { $addToSet: '$s' } } }]).toArray(),
+      );
+      expect(error['code']).toBe(146);
+      expect(error['message']).toMatch(
+        /^\$addToSet used too much memory and cannot spill to disk\. Used: \d+ bytes\. Memory limit: 500 bytes$/,
+      );
+    });
+
+    it('applies in $bucket, $bucketAuto and $setWindowFields', async () => {
+      const coll = await rows();
+      await setKnobs({ internalQueryMaxPushBytes: 500 });
+      const pipelines = [
+        [{ $bucket: { groupBy: '$_id', boundaries: [0, 100], output: { all: { $push: '$s' } } } }],
+        [{ $bucketAuto: { groupBy: '$_id', buckets: 1, output: { all: { $push: '$s' } } } }],
+        [{ $setWindowFields: { sortBy: { _id: 1 }, output: { all: { $push: '$s' } } } }],
+      ];
+      for (const pipeline of pipelines) {
+        expect((await failure(() => coll.aggregate(pipeline).toArray()))['code']).toBe(146);
+      }
+    });
+
+    it('does not count the partitions $setWindowFields gathers against $push', async () => {
+      const coll = await rows();
+      await setKnobs({ internalQueryMaxPushBytes: 100 });
+      const out = await coll
+        .aggregate([{ $setWindowFields: { partitionBy: '$g', output: { n: { $sum: 1 } } } }])
+        .toArray();
+      expect(out.map((d) => d['n'])).toEqual(Array(40).fill(20));
+    });
+  });
+
+  describe('blocking stages with allowDiskUse: false (292, 5414201)', () => {
+    it('refuses a $group past internalDocumentSourceGroupMaxMemoryBytes, and spills (here: works) with disk use', async () => {
+      const coll = await rows();
+      await setKnobs({ internalDocumentSourceGroupMaxMemoryBytes: 500 });
+      const pipeline = [{ $group: { _id: '$_id', s: { $first: '$s' } } }];
+      const error = await failure(() => coll.aggregate(pipeline, { allowDiskUse: false }).toArray());
+      expect(error['code']).toBe(292);
+      expect(error['codeName']).toBe('QueryExceededMemoryLimitNoDiskUseAllowed');
+      expect(error['message']).toBe(
+        "Exceeded memory limit for $group, but didn't allow external sort. Pass allowDiskUse:true to opt in.",
+      );
+      expect(await coll.aggregate(pipeline).toArray()).toHaveLength(40);
+    });
+
+    it('refuses a $sort past internalQueryMaxBlockingSortMemoryUsageBytes, unless a $limit keeps it small', async () => {
+      const coll = await rows();
+      await setKnobs({ internalQueryMaxBlockingSortMemoryUsageBytes: 500 });
+      const error = await failure(() =>
+        coll.aggregate([{ $sort: { s: -1 } }], { allowDiskUse: false }).toArray(),
+      );
+      expect(error['code']).toBe(292);
+      expect(error['message']).toBe(
+        'Sort exceeded memory limit of 500 bytes, but did not opt in to external sorting.',
+      );
+      const top = await coll
+        .aggregate([{ $sort: { s: -1 } }, { $limit: 2 }], { allowDiskUse: false })
+        .toArray();
+      expect(top.map((d) => d['_id'])).toEqual([39, 38]);
+      expect(await coll.aggregate([{ $sort: { s: -1 } }]).toArray()).toHaveLength(40);
+    });
+
+    it("refuses a find's in-memory sort the same way", async () => {
+      const coll = await rows();
+      await setKnobs({ internalQueryMaxBlockingSortMemoryUsageBytes: 500 });
+      const error = await failure(() => coll.find({}, { sort: { s: -1 }, allowDiskUse: false }).toArray());
+      expect(error['code']).toBe(292);
+      expect(error['message']).toBe(
+        'Executor error during find command :: caused by :: Sort exceeded memory limit of 500 bytes, but did not opt in to external sorting.',
+      );
+      const top = await coll.find({}, { sort: { s: -1 }, limit: 2, allowDiskUse: false }).toArray();
+      expect(top.map((d) => d['_id'])).toEqual([39, 38]);
+      expect(await coll.find({}, { sort: { s: -1 } }).toArray()).toHaveLength(40);
+    });
+
+    it('refuses $bucketAuto past internalDocumentSourceBucketAutoMaxMemoryBytes', async () => {
+      const coll = await rows();
+      await setKnobs({ internalDocumentSourceBucketAutoMaxMemoryBytes: 500 });
+      const pipeline = [{ $bucketAuto: { groupBy: '$_id', buckets: 2 } }];
+      const error = await failure(() => coll.aggregate(pipeline, { allowDiskUse: false }).toArray());
+      expect(error['code']).toBe(292);
+      expect(error['message']).toBe(
+        'Sort exceeded memory limit of 500 bytes, but did not opt in to external sorting.',
+      );
+      expect(await coll.aggregate(pipeline).toArray()).toHaveLength(2);
+    });
+
+    it('refuses a $setWindowFields partition past internalDocumentSourceSetWindowFieldsMaxMemoryBytes', async () => {
+      const coll = await rows();
+      await setKnobs({ internalDocumentSourceSetWindowFieldsMaxMemoryBytes: 500 });
+      const pipeline = [{ $setWindowFields: { partitionBy: '$g', output: { n: { $sum: 1 } } } }];
+      const error = await failure(() => coll.aggregate(pipeline, { allowDiskUse: false }).toArray());
+      expect(error['code']).toBe(5414201);
+      expect(error['message']).toMatch(
+        /^Exceeded memory limit in DocumentSourceSetWindowFields, used \d+ bytes but max allowed is 500$/,
+      );
+      expect(await coll.aggregate(pipeline).toArray()).toHaveLength(40);
+    });
+  });
+
+  it('refuses a $graphLookup past internalDocumentSourceGraphLookupMaxMemoryBytes even with disk use (40099)', async () => {
+    const coll = await rows();
+    await setKnobs({ internalDocumentSourceGraphLookupMaxMemoryBytes: 1000 });
+    const lookup = (maxDepth: number) => [
+      { $match: { _id: 0 } },
+      {
+        $graphLookup: {
+          from: 'rows',
+          startWith: '$next',
+          connectFromField: 'next',
+          connectToField: '_id',
+          as: 'chain',
+          maxDepth,
+        },
+      },
+    ];
+    const error = await failure(() => coll.aggregate(lookup(100), { allowDiskUse: true }).toArray());
+    expect(error['code']).toBe(40099);
+    expect(error['message']).toBe('$graphLookup reached maximum memory consumption');
+    const [short] = await coll.aggregate(lookup(2)).toArray();
+    expect(short?.['chain']).toHaveLength(3);
   });
 });
