@@ -37,6 +37,7 @@ const PARAMETERS: Record<string, Parameter> = {
   transactionLifetimeLimitSeconds: [60, true, true],
 };
 
+/** `getParameter` (see the file comment). @throws CommandError InvalidOptions (72) when it names none. */
 export const getParameter: Handler = (cmd, ctx) => {
   const selector = cmd['getParameter'];
   let all = selector === '*';
@@ -61,6 +62,7 @@ export const getParameter: Handler = (cmd, ctx) => {
   return reply;
 };
 
+/** `setParameter` (see the file comment). @throws CommandError 2, 13, 20 or 72 as listed there. */
 export const setParameter: Handler = (cmd, ctx) => {
   if (ctx.db !== 'admin')
     throw new CommandError(

@@ -3,7 +3,7 @@
  * query_knobs.idl: each defaults to 100 MiB, can be read with `getParameter` and changed at runtime with
  * `setParameter`. Each server (engine) holds its own values.
  */
-import { Decimal128, Double, Int32, Long } from 'bson';
+import { integralValue } from './arithmetic.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 /** One knob: its default in bytes, its C++ type's range, and the validator's lower bound. */
@@ -45,25 +45,16 @@ export function isKnobName(name: string): name is KnobName {
   return Object.hasOwn(KNOBS, name);
 }
 
-/** A number of any BSON numeric type as a JS number, or undefined. */
-function numeric(value: unknown): number | undefined {
-  if (typeof value === 'number') return value;
-  if (value instanceof Int32 || value instanceof Double) return value.value;
-  if (Long.isLong(value)) return value.toNumber();
-  if (value instanceof Decimal128) return Number(value.toString());
-  return undefined;
-}
-
 /**
  * `value` checked as query_knobs.idl's validator checks a new value for `name`: an integer that fits
  * the knob's type, above 0 (or at least 0 for `internalQueryMaxBlockingSortMemoryUsageBytes`).
  * @throws CommandError BadValue (2) saying what is wrong.
  */
 export function knobValue(name: KnobName, value: unknown): number {
-  const n = numeric(value);
+  const n = integralValue(value);
   const spec: KnobSpec = KNOBS[name];
   const max = spec.int32 ? 2 ** 31 - 1 : Number.MAX_SAFE_INTEGER;
-  if (n === undefined || !Number.isInteger(n) || Math.abs(n) > max) {
+  if (n === undefined || Math.abs(n) > max) {
     throw new CommandError(
       ErrorCodes.BadValue,
       `Invalid value for parameter ${name}: expected a ${spec.int32 ? '32' : '64'}-bit integer, found ${String(value)}`,
