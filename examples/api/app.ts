@@ -3,7 +3,6 @@ import type { Db } from 'mongodb';
 import { createApp, type Application } from 'plume';
 import type { RateLimitSettings } from 'plume/authentication';
 import { serveOpenApi } from 'plume/openapi';
-import { createValidator } from 'plume/schema';
 import { sync } from 'plume/sync';
 import { authentication } from './authentication.js';
 import { health } from './health.js';
@@ -11,6 +10,7 @@ import { messageStream } from './stream.js';
 import { messages } from './messages.js';
 import { userMessages } from './user-messages.js';
 import { users } from './users.js';
+import { createValidators } from './validators.js';
 
 /** What the example API needs. */
 export interface ApiSettings {
@@ -35,9 +35,9 @@ export async function createApiApp<A extends Application = Application>(
   settings: ApiSettings,
   app: A = createApp() as A,
 ): Promise<A> {
-  const ajv = createValidator();
-  app.configure(users(settings.db, ajv));
-  app.configure(messages(settings.db, ajv));
+  const validators = createValidators();
+  app.configure(users(settings.db, validators));
+  app.configure(messages(settings.db, validators));
   // Service events reach every instance of the API (scale-out), and messages/stream follows them.
   app.configure(sync({ Model: settings.db.collection('plume_sync') }));
   app.configure(messageStream);

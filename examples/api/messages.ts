@@ -4,15 +4,8 @@ import { authenticate } from 'plume/authentication';
 import { DocDbService } from 'plume/docdb';
 import { BadRequest } from 'plume/errors';
 import type { OpenApiObject, ServiceDocs } from 'plume/openapi';
-import {
-  ObjectIdSchema,
-  Type,
-  getValidator,
-  querySyntax,
-  validateData,
-  validateQuery,
-  type Ajv,
-} from 'plume/schema';
+import { ObjectIdSchema, Type, getValidator, querySyntax, validateData, validateQuery } from 'plume/schema';
+import type { Validators } from './validators.js';
 
 /** A stored message. `createdAt` is a UTC timestamp in milliseconds, set by the server. */
 export const messageSchema = Type.Object(
@@ -149,7 +142,7 @@ export class MessageService extends DocDbService {
  * `messages`: anyone reads, users write. Pages of 10 (at most 50), `$regex` search on `text`,
  * `include=user`, `ignoreCase=true`, and `stats`.
  */
-export function messages(db: Db, ajv: Ajv) {
+export function messages(db: Db, validators: Validators) {
   return (app: Application): void => {
     const collection = db.collection('messages');
     app.use(
@@ -177,22 +170,26 @@ export function messages(db: Db, ajv: Ajv) {
         } satisfies ServiceDocs,
       },
     );
-    const checkQuery = validateQuery(getValidator(messageQuerySchema, ajv));
+    const checkQuery = validateQuery(getValidator(messageQuerySchema, validators.query));
     app.service('messages').hooks({
       before: {
         find: [queryOptions, checkQuery],
         get: [queryOptions, checkQuery],
-        create: [authenticate('jwt'), validateData(getValidator(messageDataSchema, ajv)), setAuthor],
+        create: [
+          authenticate('jwt'),
+          validateData(getValidator(messageDataSchema, validators.data)),
+          setAuthor,
+        ],
         update: [
           authenticate('jwt'),
-          validateData(getValidator(messageDataSchema, ajv)),
+          validateData(getValidator(messageDataSchema, validators.data)),
           ownMessagesOnly,
           checkQuery,
           keepAuthorAndTime,
         ],
         patch: [
           authenticate('jwt'),
-          validateData(getValidator(Type.Partial(messageDataSchema), ajv)),
+          validateData(getValidator(Type.Partial(messageDataSchema), validators.data)),
           ownMessagesOnly,
           checkQuery,
         ],

@@ -4,15 +4,8 @@ import { authenticate, hashPassword, protect } from 'plume/authentication';
 import { DocDbService } from 'plume/docdb';
 import { Forbidden } from 'plume/errors';
 import type { ServiceDocs } from 'plume/openapi';
-import {
-  ObjectIdSchema,
-  Type,
-  getValidator,
-  querySyntax,
-  validateData,
-  validateQuery,
-  type Ajv,
-} from 'plume/schema';
+import { ObjectIdSchema, Type, getValidator, querySyntax, validateData, validateQuery } from 'plume/schema';
+import type { Validators } from './validators.js';
 
 /** A stored user. `password` is a bcrypt hash and never leaves the server. */
 export const userSchema = Type.Object(
@@ -54,7 +47,7 @@ function onlyOwnAccount(context: HookContext): void {
  * `users`: signup (`create`) is open; everything else needs a token (`jwt`) or an API key (reads
  * only). Emails are unique (a second signup with the same email is 409 Conflict naming `email`).
  */
-export function users(db: Db, ajv: Ajv) {
+export function users(db: Db, validators: Validators) {
   return (app: Application): void => {
     const collection = db.collection('users');
     app.use(
@@ -80,13 +73,20 @@ export function users(db: Db, ajv: Ajv) {
     app.service('users').hooks({
       after: { all: [protect('password')] },
       before: {
-        find: [authenticate('jwt', 'api-key'), validateQuery(getValidator(userQuerySchema, ajv))],
-        get: [authenticate('jwt', 'api-key'), validateQuery(getValidator(userQuerySchema, ajv))],
-        create: [validateData(getValidator(userDataSchema, ajv)), lowerCaseEmail, hashPassword('password')],
+        find: [
+          authenticate('jwt', 'api-key'),
+          validateQuery(getValidator(userQuerySchema, validators.query)),
+        ],
+        get: [authenticate('jwt', 'api-key'), validateQuery(getValidator(userQuerySchema, validators.query))],
+        create: [
+          validateData(getValidator(userDataSchema, validators.data)),
+          lowerCaseEmail,
+          hashPassword('password'),
+        ],
         patch: [
           authenticate('jwt'),
           onlyOwnAccount,
-          validateData(getValidator(userPatchSchema, ajv)),
+          validateData(getValidator(userPatchSchema, validators.data)),
           lowerCaseEmail,
           hashPassword('password'),
         ],

@@ -2,7 +2,8 @@
  * `plume/schema`: AJV + TypeBox helpers (spec: SEED.md "Object ids", "Adapter query syntax", "Dates";
  * REFERENCE-feathers §2.5 converters and §2.6 schema behaviour).
  *
- * - `createValidator()` / `getValidator(schema, ajv)`: AJV with coercion, defaults, formats and the
+ * - `createQueryValidator()` (also `createValidator()`) / `createDataValidator()` / `getValidator(schema, ajv)`:
+ *   AJV for queries (with coercion) and for data (without), both with defaults, formats and the
  *   `objectid` keyword; validators that throw `BadRequest` (400) with AJV's errors in `errors`.
  * - `keywordObjectId`, `ObjectIdSchema()`, `resolveObjectId`, `resolveQueryObjectId`: object ids.
  * - `querySyntax(properties, extensions?)`: the schema of a service query.
@@ -28,7 +29,14 @@ export {
   type QueryProperty,
   type QuerySyntax,
 } from './query-syntax.js';
-export { createValidator, getValidator, toValidationError, type Validator } from './validator.js';
+export {
+  createDataValidator,
+  createQueryValidator,
+  createValidator,
+  getValidator,
+  toValidationError,
+  type Validator,
+} from './validator.js';
 export {
   isVirtual,
   resolve,

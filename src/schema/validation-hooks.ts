@@ -1,5 +1,5 @@
 import type { HookContext } from '../core/index.js';
-import type { Validator } from './validator.js';
+import { coercesUnasked, type Validator } from './validator.js';
 import { clonePlain } from './clone-plain.js';
 import { hasData, type SchemaHook } from './hook-function.js';
 
@@ -48,13 +48,34 @@ function validatorFor(validators: DataValidators, context: HookContext): Validat
 }
 
 /**
- * A hook that validates `context.data` and replaces it with the validated (coerced, defaulted) data.
+ * Throws `TypeError` (at start-up) for a validator `validateData` must not use: one `getValidator`
+ * compiled with an AJV that coerces types (`createValidator()`, `createQueryValidator()`, or any AJV
+ * with `coerceTypes`) that `createDataValidator` did not make.
+ */
+function refuseCoercingValidators(validators: DataValidators): void {
+  const list = typeof validators === 'function' ? [validators] : Object.values(validators);
+  for (const validator of list) {
+    if (validator !== undefined && coercesUnasked(validator)) {
+      throw new TypeError(
+        "validateData: the validator was compiled with an AJV that coerces types (createValidator() or createQueryValidator() are for queries), so a JSON 12345 sent for a string would be stored as '12345' and null or true as a number. Compile data schemas with createDataValidator().",
+      );
+    }
+  }
+}
+
+/**
+ * A hook that validates `context.data` and replaces it with the validated (defaulted) data.
  * Takes one validator (used for `create`, `update`, `patch` and custom methods) or
- * `{ create, update, patch, <custom> }` (e.g. a patch schema without `required`). An array (multi
- * `create`) is validated item by item. The caller's data object is not changed (a copy is validated). Runs before the method, as an around or before hook.
+ * `{ create, update, patch, <custom> }` (e.g. a patch schema without `required`), compiled with
+ * `createDataValidator()`'s AJV, which does not coerce types: data keeps the types the client sent.
+ * An array (multi `create`) is validated item by item. The caller's data object is not changed (a
+ * copy is validated). Runs before the method, as an around or before hook.
+ * @throws TypeError at once for a validator `getValidator` compiled with a coercing AJV other than a
+ * `createDataValidator` one (`createValidator()`'s, `createQueryValidator()`'s).
  * @throws BadRequest (400) from the validator, AJV's errors in `errors` (for arrays, of the first failing item).
  */
 export function validateData(validators: DataValidators): SchemaHook {
+  refuseCoercingValidators(validators);
   return async (context, next) => {
     const validator = validatorFor(validators, context);
     if (validator !== undefined) {

@@ -15,19 +15,63 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
  */
 export type Validator<T = unknown> = (data: unknown, label?: string) => T | Promise<T>;
 
-/**
- * Creates the AJV instance plume's schemas expect (spec: SEED.md "Object ids", "Adapter query syntax"):
- * `coerceTypes: true` (query strings such as `'20'` become numbers where the schema says number;
- * `getValidator` refuses strings not in decimal digits, such as `'0x10'`),
- * `useDefaults: true`, the `ajv-formats` formats and the `objectid` keyword (`keywordObjectId`).
- * `options` are passed to AJV and override these defaults (e.g. `{ coerceTypes: 'array' }` so a single
- * `?$select=name` becomes `['name']`).
- */
-export function createValidator(options: Options = {}): Ajv {
-  const ajv = new Ajv({ coerceTypes: true, useDefaults: true, ...options });
+function createAjv(coerceTypes: Options['coerceTypes'], options: Options): Ajv {
+  const ajv = new Ajv({ coerceTypes, useDefaults: true, ...options });
   addFormats(ajv);
   ajv.addKeyword(keywordObjectId);
   return ajv;
+}
+
+/**
+ * Creates the AJV instance for **query** schemas (spec: SEED.md "Object ids", "Adapter query syntax"):
+ * `coerceTypes: true`, since a query string holds only text (`?age[$gt]=20` becomes a number where the
+ * schema says number; `getValidator` refuses strings not in decimal digits, such as `'0x10'`, and
+ * integers too large to be exact, such as `'9007199254740993'`), `useDefaults: true`, the `ajv-formats`
+ * formats and the `objectid` keyword (`keywordObjectId`). `options` are passed to AJV and override
+ * these defaults (e.g. `{ coerceTypes: 'array' }` so a single `?$select=name` becomes `['name']`).
+ * Data is validated with `createDataValidator()`'s AJV instead: `validateData` refuses validators
+ * compiled with this one.
+ */
+export function createQueryValidator(options: Options = {}): Ajv {
+  return createAjv(true, options);
+}
+
+/**
+ * The AJV instance of `createQueryValidator()`, under its first name: it coerces types, so use it for
+ * query schemas only (`validateData` refuses validators compiled with it; data is validated with
+ * `createDataValidator()`).
+ */
+export function createValidator(options: Options = {}): Ajv {
+  return createQueryValidator(options);
+}
+
+/** The AJV instances `createDataValidator` made: their coercion, if any, was asked for. */
+const dataAjvs = new WeakSet<Ajv>();
+
+/**
+ * Creates the AJV instance for **data** schemas (request bodies: `create`, `update`, `patch`, custom
+ * methods): like `createQueryValidator()` but without type coercion, so a JSON `12345` sent where the
+ * schema says string is a 400 (`Invalid data: /text must be string`) rather than stored as `'12345'`,
+ * and `null` or `true` never become `0` or `1`. Form bodies (urlencoded, multipart) arrive as strings
+ * and are validated as they are: describe their fields as strings, or, for a service that only takes
+ * forms, ask for coercion with `createDataValidator({ coerceTypes: true })` (the one coercing AJV
+ * `validateData` accepts). `options` are passed to AJV and override these defaults.
+ */
+export function createDataValidator(options: Options = {}): Ajv {
+  const ajv = createAjv(false, options);
+  dataAjvs.add(ajv);
+  return ajv;
+}
+
+/** Marks a validator whose AJV coerces types though it was not made by `createDataValidator`. */
+const COERCES_UNASKED = Symbol('plume/schema/coerces-unasked');
+
+/**
+ * True when `validator` was compiled by `getValidator` with an AJV that coerces types and was not made
+ * by `createDataValidator` (which `validateData` refuses: it would change client data silently).
+ */
+export function coercesUnasked(validator: Validator): boolean {
+  return (validator as { [COERCES_UNASKED]?: boolean })[COERCES_UNASKED] === true;
 }
 
 const keywordRank: Readonly<Record<string, number>> = {
@@ -91,20 +135,26 @@ function isAjvValidationError(error: unknown): error is { errors: ErrorObject[] 
 }
 
 /**
- * Compiles `schema` (JSON schema or TypeBox) with `ajv` (default: a new `createValidator()`) into a
- * `Validator`: it validates in place (coercion, defaults, `objectid` conversion) and returns the data,
- * or throws `BadRequest` (400, see `toValidationError`) with AJV's errors in `errors`. A string is
- * coerced to a number only when written in decimal digits (`'20'`, `'-1.5'`); one AJV alone would
- * read (`'0x10'`, `'1e1'`, `' 5 '`) is a 400 naming its path (see decimal-coercion.ts). Schemas with
- * `$async: true` give a validator that returns a promise. A schema with an `$id` already known to `ajv`
- * reuses the compiled version. Compiling throws AJV's own error for an invalid schema (a programming error).
+ * Compiles `schema` (JSON schema or TypeBox) with `ajv` (default: a new `createQueryValidator()`) into
+ * a `Validator`: it validates in place (coercion if `ajv` coerces, defaults, `objectid` conversion) and
+ * returns the data, or throws `BadRequest` (400, see `toValidationError`) with AJV's errors in
+ * `errors`. With a coercing AJV, a string is coerced to a number only when written in decimal digits
+ * (`'20'`, `'-1.5'`) and, for an integer, only when the number is exactly that integer; one AJV alone
+ * would read (`'0x10'`, `'1e1'`, `' 5 '`) or round (`'9007199254740993'`) is a 400 naming its path
+ * (see decimal-coercion.ts). Schemas with `$async: true` give a validator that returns a promise. A
+ * schema with an `$id` already known to `ajv` reuses the compiled version. Compiling throws AJV's own
+ * error for an invalid schema (a programming error).
  */
-export function getValidator<T = unknown>(schema: object, ajv: Ajv = createValidator()): Validator<T> {
+export function getValidator<T = unknown>(schema: object, ajv: Ajv = createQueryValidator()): Validator<T> {
   const id = (schema as { $id?: unknown }).$id;
   const compiled = (typeof id === 'string' ? ajv.getSchema(id) : undefined) ?? ajv.compile(schema);
+  const coerces = Boolean(ajv.opts.coerceTypes);
+  // Without coercion no string becomes a number: nothing to look for before validating.
+  const findStrings = coerces ? findNonDecimalStrings : () => undefined;
+  let validator: Validator<T>;
   if ((compiled as { $async?: unknown }).$async === true) {
-    return async (data, label = 'data') => {
-      const nonDecimal = findNonDecimalStrings(data);
+    validator = async (data, label = 'data') => {
+      const nonDecimal = findStrings(data);
       try {
         await (compiled(data) as unknown as Promise<unknown>);
       } catch (error: unknown) {
@@ -114,11 +164,16 @@ export function getValidator<T = unknown>(schema: object, ajv: Ajv = createValid
       refuseNonDecimalNumbers(nonDecimal, label);
       return data as T;
     };
+  } else {
+    validator = (data, label = 'data') => {
+      const nonDecimal = findStrings(data);
+      if (!compiled(data)) throw toValidationError(compiled.errors, label);
+      refuseNonDecimalNumbers(nonDecimal, label);
+      return data as T;
+    };
   }
-  return (data, label = 'data') => {
-    const nonDecimal = findNonDecimalStrings(data);
-    if (!compiled(data)) throw toValidationError(compiled.errors, label);
-    refuseNonDecimalNumbers(nonDecimal, label);
-    return data as T;
-  };
+  if (coerces && !dataAjvs.has(ajv)) {
+    Object.defineProperty(validator, COERCES_UNASKED, { value: true });
+  }
+  return validator;
 }

@@ -316,6 +316,8 @@ describe('with the embedded database', () => {
         });
       const created = await post({ userId: String(user._id), text: 'Hello', secret: 'x' });
       expect(created.status).toBe(400); // secret is not in the data schema
+      const typed = await post({ userId: String(user._id), text: 12345 });
+      expect(typed.status).toBe(400); // data is not coerced: a number is not the string '12345'
       const ok = await post({ userId: String(user._id), text: 'Hello' });
       expect(ok.status).toBe(201);
       const message = (await ok.json()) as { _id: string; createdAt: number };

@@ -7,7 +7,8 @@ import type { Db } from 'mongodb';
 import type { Application, HookContext } from 'plume';
 import { DocDbService } from 'plume/docdb';
 import {
-  createValidator,
+  createDataValidator,
+  createQueryValidator,
   getValidator,
   keywordObjectId,
   ObjectIdSchema,
@@ -26,7 +27,8 @@ import {
 } from 'plume/schema';
 
 /** "Schemas and validators". */
-export const ajv = createValidator(); // coerceTypes, useDefaults, formats and the objectid keyword
+export const queryAjv = createQueryValidator(); // coerces query strings: '20' → 20
+export const dataAjv = createDataValidator(); // data keeps the types the client sent
 
 export const messageSchema = Type.Object(
   {
@@ -71,9 +73,9 @@ export function registerMessages(app: Application, db: Db) {
       all: [resolveExternal(messageExternalResolver)],
     },
     before: {
-      find: [validateQuery(getValidator(messageQuerySchema, ajv))],
-      create: [validateData(getValidator(messageDataSchema, ajv)), resolveData(messageDataResolver)],
-      patch: [validateData(getValidator(messagePatchSchema, ajv))],
+      find: [validateQuery(getValidator(messageQuerySchema, queryAjv))],
+      create: [validateData(getValidator(messageDataSchema, dataAjv)), resolveData(messageDataResolver)],
+      patch: [validateData(getValidator(messagePatchSchema, dataAjv))],
     },
     after: {
       get: [resolveResult(messageResultResolver)],

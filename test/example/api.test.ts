@@ -41,7 +41,7 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
     return { id: created.body._id, token: login.body.accessToken };
   }
 
-  let alice: { id: string; token: string };
+  let alice: { id: string; token: string; messageId: string };
   let bob: { id: string; token: string };
 
   beforeAll(async () => {
@@ -54,7 +54,7 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
       apiKeys: [API_KEY],
       corsOrigins: [ALLOWED_ORIGIN],
     });
-    alice = await signup('alice@example.com');
+    alice = { ...(await signup('alice@example.com')), messageId: '' };
     bob = await signup('bob@example.com');
     for (const [who, text] of [
       [alice, 'Hello world'],
@@ -62,7 +62,9 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
       [alice, 'Bonjour'],
       [bob, 'apple pie'],
     ] as const) {
-      expect((await call('POST', '/messages', { text }, bearer(who.token))).status).toBe(201);
+      const created = await call('POST', '/messages', { text }, bearer(who.token));
+      expect(created.status).toBe(201);
+      if (text === 'Hello world') alice.messageId = created.body._id;
     }
   });
 
@@ -205,6 +207,26 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
       expect((await call('DELETE', `/messages/${ok.body._id}`, undefined, bearer(alice.token))).status).toBe(
         200,
       );
+    });
+
+    it('stores data with the types the client sent: a number, null or true for a string is a 400', async () => {
+      // One coercing AJV for data and queries stored {"text":12345} as "12345" (and a number 1 for true).
+      for (const text of [12345, null, true, ['a']]) {
+        for (const [method, path] of [
+          ['POST', '/messages'],
+          ['PATCH', `/messages/${alice.messageId}`],
+          ['PUT', `/messages/${alice.messageId}`],
+        ] as const) {
+          const answer = await call(method, path, { text }, bearer(alice.token));
+          expect(answer.status, `${method} ${JSON.stringify(text)}`).toBe(400);
+          expect(answer.body.message).toBe('Invalid data: /text must be string');
+        }
+      }
+      const signup = await call('POST', '/users', { email: 'typed@example.com', password: 12345678 });
+      expect(signup.status).toBe(400);
+      expect(signup.body.message).toBe('Invalid data: /password must be string');
+      expect((await call('GET', `/messages/${alice.messageId}`)).body.text).toBe('Hello world');
+      expect((await call('GET', '/messages?text=12345')).body.total).toBe(0);
     });
 
     it('finds with $sort, $limit, $skip, $select and a case-insensitive $regex', async () => {

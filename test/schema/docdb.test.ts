@@ -6,7 +6,8 @@ import { DocDbService } from 'plume/docdb';
 import { startEmbeddedServer } from 'plume/embedded';
 import { createHandler, toRuntimeHandler } from 'plume/http';
 import {
-  createValidator,
+  createDataValidator,
+  createQueryValidator,
   getValidator,
   ObjectIdSchema,
   querySyntax,
@@ -19,7 +20,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The schema helpers on a real DocDbService: validated queries are trusted by the adapter as they are.
-const ajv = createValidator();
+const queryAjv = createQueryValidator();
+const dataAjv = createDataValidator();
 const messageSchema = Type.Object(
   {
     _id: ObjectIdSchema(),
@@ -61,8 +63,8 @@ beforeAll(async () => {
   app.service('messages').hooks({
     around: { all: [resolveExternal(resolve({ secret: () => undefined }))] },
     before: {
-      find: [validateQuery(getValidator(querySchema, ajv))],
-      create: [validateData(getValidator(dataSchema, ajv))],
+      find: [validateQuery(getValidator(querySchema, queryAjv))],
+      create: [validateData(getValidator(dataSchema, dataAjv))],
     },
   });
   const server = createServer(toRuntimeHandler(createHandler(app)));

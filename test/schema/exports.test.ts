@@ -8,6 +8,8 @@ describe('plume/schema public surface', () => {
       'ObjectIdSchema',
       'Type',
       'VALIDATED',
+      'createDataValidator',
+      'createQueryValidator',
       'createValidator',
       'getValidator',
       'isObjectIdLike',

@@ -4,7 +4,8 @@ import { createApp, invokeService, type Application, type Params } from 'plume';
 import { BadRequest } from 'plume/errors';
 import { createHandler, toRuntimeHandler } from 'plume/http';
 import {
-  createValidator,
+  createDataValidator,
+  createQueryValidator,
   getValidator,
   isValidated,
   querySyntax,
@@ -61,7 +62,8 @@ class MemoryUsers {
   }
 }
 
-const ajv = createValidator();
+const queryAjv = createQueryValidator();
+const dataAjv = createDataValidator();
 const userSchema = Type.Object(
   {
     id: Type.Integer(),
@@ -84,12 +86,18 @@ function setUp(): { app: Application; memory: MemoryUsers } {
   app.service('users').hooks({
     around: { all: [resolveExternal(hidePassword)] },
     before: {
-      find: [validateQuery(getValidator(querySchema, ajv))],
+      find: [validateQuery(getValidator(querySchema, queryAjv))],
       create: [
-        validateData({ create: getValidator(createSchema, ajv), patch: getValidator(patchSchema, ajv) }),
+        validateData({
+          create: getValidator(createSchema, dataAjv),
+          patch: getValidator(patchSchema, dataAjv),
+        }),
       ],
       patch: [
-        validateData({ create: getValidator(createSchema, ajv), patch: getValidator(patchSchema, ajv) }),
+        validateData({
+          create: getValidator(createSchema, dataAjv),
+          patch: getValidator(patchSchema, dataAjv),
+        }),
       ],
     },
   });
@@ -149,7 +157,7 @@ describe('validateQuery', () => {
     const app = createApp();
     const memory = new MemoryUsers();
     app.use('users', memory);
-    app.service('users').hooks({ around: { find: [validateQuery(getValidator(querySchema, ajv))] } });
+    app.service('users').hooks({ around: { find: [validateQuery(getValidator(querySchema, queryAjv))] } });
     await app.service('users').find();
     expect(memory.seen.params?.query).toEqual({});
     expect(isValidated(memory.seen.params?.query)).toBe(true);
@@ -168,7 +176,11 @@ describe('validateData', () => {
     await expect(users.create({ email: 'c@example.com' })).rejects.toThrow(
       "must have required property 'password'",
     );
-    const created = (await users.create({ email: 'c@example.com', password: 'secret', age: '40' })) as User;
+    // Data keeps the types the client sent: a string is not an integer.
+    await expect(users.create({ email: 'c@example.com', password: 'secret', age: '40' })).rejects.toThrow(
+      'Invalid data: /age must be integer',
+    );
+    const created = (await users.create({ email: 'c@example.com', password: 'secret', age: 40 })) as User;
     expect(created.age).toBe(40);
     // patch may leave out required properties but not break the others
     await expect(users.patch(created.id, { age: 41 })).resolves.toMatchObject({ age: 41 });
@@ -186,9 +198,9 @@ describe('validateData', () => {
       },
       get: (id: unknown) => Promise.resolve({ id }),
     });
-    const validator = getValidator(Type.Object({ n: Type.Integer() }), ajv);
+    const validator = getValidator(Type.Object({ n: Type.Integer() }), dataAjv);
     app.service('items').hooks({ before: { all: [validateData(validator)] } });
-    await expect(app.service('items').create([{ n: '1' }, { n: 2 }])).resolves.toEqual([{ n: 1 }, { n: 2 }]);
+    await expect(app.service('items').create([{ n: 1 }, { n: 2 }])).resolves.toEqual([{ n: 1 }, { n: 2 }]);
     await expect(app.service('items').create([{ n: 1 }, { n: 'x' }])).rejects.toThrow('/n must be integer');
     // get has no data: the validator is not used
     await expect(app.service('items').get(1)).resolves.toEqual({ id: 1 });

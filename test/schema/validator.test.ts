@@ -1,6 +1,15 @@
 import { createApp } from 'plume';
 import { BadRequest } from 'plume/errors';
-import { createValidator, getValidator, Type, validateData, validateQuery, querySyntax } from 'plume/schema';
+import {
+  createDataValidator,
+  createQueryValidator,
+  createValidator,
+  getValidator,
+  Type,
+  validateData,
+  validateQuery,
+  querySyntax,
+} from 'plume/schema';
 import { describe, expect, it } from 'vitest';
 
 describe('createValidator and getValidator', () => {
@@ -100,20 +109,28 @@ describe('validation hooks leave the caller’s objects alone', () => {
       },
       create: (data: unknown) => Promise.resolve(data),
     });
-    const ajv = createValidator();
     app.service('things').hooks({
       before: {
-        find: [validateQuery(getValidator(querySyntax(Type.Object({ n: Type.Number() })), ajv))],
-        create: [validateData(getValidator(Type.Object({ n: Type.Number() }), ajv))],
+        find: [
+          validateQuery(getValidator(querySyntax(Type.Object({ n: Type.Number() })), createQueryValidator())),
+        ],
+        create: [
+          validateData(
+            getValidator(
+              Type.Object({ n: Type.Number(), m: Type.Number({ default: 0 }) }),
+              createDataValidator(),
+            ),
+          ),
+        ],
       },
     });
     const query = { n: { $gt: '1' } };
     await app.service('things').find({ query });
     expect(query).toEqual({ n: { $gt: '1' } });
     expect(seen[0]).toEqual({ n: { $gt: 1 } });
-    const data = { n: '3' };
-    await expect(app.service('things').create(data)).resolves.toEqual({ n: 3 });
-    expect(data).toEqual({ n: '3' });
+    const data = { n: 3 };
+    await expect(app.service('things').create(data)).resolves.toEqual({ n: 3, m: 0 });
+    expect(data).toEqual({ n: 3 });
   });
 
   it('rejects an own __proto__ key from JSON instead of following it', async () => {
@@ -122,7 +139,7 @@ describe('validation hooks leave the caller’s objects alone', () => {
     const schema = Type.Object({ n: Type.Number() }, { additionalProperties: false });
     app
       .service('things')
-      .hooks({ before: { create: [validateData(getValidator(schema, createValidator()))] } });
+      .hooks({ before: { create: [validateData(getValidator(schema, createDataValidator()))] } });
     const data: unknown = JSON.parse('{"n":1,"__proto__":{"admin":true}}');
     await expect(app.service('things').create(data)).rejects.toThrow("additional property '__proto__'");
     expect(({} as Record<string, unknown>).admin).toBeUndefined();

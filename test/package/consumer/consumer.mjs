@@ -20,7 +20,7 @@ import { startEmbeddedServer } from 'plume/embedded';
 import { NotFound } from 'plume/errors';
 import * as express from 'plume/express';
 import { bodyParser, createHandler, errorHandler, queryParser, toRuntimeHandler } from 'plume/http';
-import { Type, createValidator, getValidator, validateData } from 'plume/schema';
+import { Type, createDataValidator, getValidator, validateData } from 'plume/schema';
 
 function check(condition, message) {
   if (!condition) throw new Error(`consumer.mjs: ${message}`);
@@ -36,7 +36,7 @@ for (const subpath of Object.keys(pkg.exports)) {
 const database = await startEmbeddedServer({ port: 0 });
 const client = await MongoClient.connect(database.uri);
 
-const ajv = createValidator();
+const ajv = createDataValidator();
 const messageSchema = Type.Object(
   { text: Type.String({ minLength: 1 }), n: Type.Integer() },
   { additionalProperties: false },
