@@ -3,7 +3,12 @@ import { isUtf8 } from 'node:buffer';
 import express from 'express';
 import { BadRequest } from '../errors/index.js';
 import { decodeBodyText, getBodyCharset } from '../http/body-charset.js';
-import { findUnstorableText, hasNonFiniteNumber, NON_FINITE_NUMBER } from '../http/body-text.js';
+import {
+  findScalarBody,
+  findUnstorableText,
+  hasNonFiniteNumber,
+  NON_FINITE_NUMBER,
+} from '../http/body-text.js';
 
 /** Options of `json()`: those of `express.json` (body-parser), e.g. `{ limit: '1mb' }`. */
 export type JsonOptions = NonNullable<Parameters<typeof express.json>[0]>;
@@ -67,22 +72,38 @@ function isCharsetRefusal(error: unknown): boolean {
 }
 
 /**
+ * Why a JSON body body-parser parsed (`req.body`) is refused, checked in the parsed value as the Web
+ * Standard handler does: a top-level scalar (`findScalarBody`, unless `allowScalars`) or a number
+ * too large for a double (`hasNonFiniteNumber`); `undefined` when it is fine.
+ */
+function findRefusedJson(body: unknown, allowScalars: boolean): string | undefined {
+  const scalar = allowScalars ? undefined : findScalarBody(body);
+  return scalar ?? (hasNonFiniteNumber(body) ? NON_FINITE_NUMBER : undefined);
+}
+
+/**
  * Wraps body-parser's `parser` so that a body in a charset plume's parsers do not decode gets the
  * Web Standard handler's answer (`getBodyCharset`: 415 `UnsupportedMediaType` naming the charset
  * and the ones accepted) in place of body-parser's own 415 (`unsupported charset "LATIN1"`). The
  * charsets body-parser reads but plume does not (for JSON UTF-7, UTF-32, UTF-16 without a byte
- * order) are refused by `verifyBodyText`.
+ * order) are refused by `verifyBodyText`. For JSON, `parsed` tells whether the parser read this
+ * request's body (its `verify` ran) and `allowScalars` whether a top-level scalar is kept.
  */
 export function withBodyCharset(
   parser: ReturnType<typeof express.json>,
   kind: 'json' | 'form',
+  parsed?: WeakSet<IncomingMessage>,
+  allowScalars = false,
 ): ReturnType<typeof express.json> {
   return (req, res, next) => {
     parser(req, res, (error?: unknown) => {
       if (!isCharsetRefusal(error)) {
-        // Checked in the parsed value, as the Web Standard handler does (`hasNonFiniteNumber`).
-        if (error === undefined && kind === 'json' && hasNonFiniteNumber((req as { body?: unknown }).body)) {
-          next(refuse(`Invalid application/json request body: ${NON_FINITE_NUMBER}`));
+        const refused =
+          error === undefined && kind === 'json' && parsed?.has(req) === true
+            ? findRefusedJson((req as { body?: unknown }).body, allowScalars)
+            : undefined;
+        if (refused !== undefined) {
+          next(refuse(`Invalid application/json request body: ${refused}`));
           return;
         }
         next(error);
@@ -104,17 +125,25 @@ export function withBodyCharset(
  * the checks of `verifyBodyText`: an empty body, a body that is not valid UTF-8, and a string with a
  * lone surrogate escape (`"\ud800"`), and a number too large for a double (`1e400`, which would be
  * stored as `Infinity`) are refused with 400 `BadRequest`, as the Web Standard handler
- * refuses them, instead of being stored as `{}` or with U+FFFD. A charset other than UTF-8,
- * UTF-16LE or UTF-16BE is refused with 415 `UnsupportedMediaType` (`withBodyCharset`). A `verify`
- * option still runs afterwards. Register it before `app.configure(rest())`.
+ * refuses them, instead of being stored as `{}` or with U+FFFD. A body that is not an object or an
+ * array (`null`, `5`, `"x"`) is the Web Standard handler's 400 too (`Invalid application/json
+ * request body: the body must be a JSON object or array, not null`), in place of body-parser's
+ * `strict` error, which quoted `JSON.parse` (`"null" is not valid JSON`); `strict: false` keeps
+ * such bodies. A charset other than UTF-8, UTF-16LE or UTF-16BE is refused with 415
+ * `UnsupportedMediaType` (`withBodyCharset`). A `verify` option still runs afterwards. Register it
+ * before `app.configure(rest())`.
  */
 export function json(options: JsonOptions = {}): ReturnType<typeof express.json> {
+  const parsed = new WeakSet<IncomingMessage>();
   const parser = express.json({
     ...options,
+    // Scalars are refused after parsing, with the message the Web Standard handler gives.
+    strict: false,
     verify(req, res, buffer, encoding) {
       verifyBodyText(req, buffer, encoding, 'json');
+      parsed.add(req);
       options.verify?.(req, res, buffer, encoding);
     },
   });
-  return withBodyCharset(parser, 'json');
+  return withBodyCharset(parser, 'json', parsed, options.strict === false);
 }

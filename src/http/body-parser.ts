@@ -8,6 +8,7 @@ import {
 import { BadRequest, UnsupportedMediaType } from '../errors/index.js';
 import { decodeBodyText, forEachLatin1FormField, getBodyCharset } from './body-charset.js';
 import {
+  findScalarBody,
   findUnstorableText,
   hasNonFiniteNumber,
   hasReplacedMultipartText,
@@ -145,8 +146,9 @@ function parseBytes(
   } catch (error: unknown) {
     throw invalid(mediaTypeOf(contentType), error);
   }
-  if (hasNonFiniteNumber(value)) {
-    throw new BadRequest(`Invalid ${mediaTypeOf(contentType)} request body: ${NON_FINITE_NUMBER}`);
+  const refused = findScalarBody(value) ?? (hasNonFiniteNumber(value) ? NON_FINITE_NUMBER : undefined);
+  if (refused !== undefined) {
+    throw new BadRequest(`Invalid ${mediaTypeOf(contentType)} request body: ${refused}`);
   }
   return value;
 }
@@ -240,7 +242,8 @@ async function readStreamedBody(request: Request, limit: number): Promise<unknow
  * says: JSON → parsed value; urlencoded → object of fields; multipart → object of fields with `File`
  * values for files; repeated field names → arrays; any other or no content type → `request.body`
  * (a `ReadableStream`, unread). Throws `BadRequest` (400) for a missing or empty body, one that
- * cannot be parsed as its content type, or one that cannot be stored as sent (a lone surrogate escape
+ * cannot be parsed as its content type, a JSON body that is not an object or an array (`null`, `5`,
+ * `"x"`: see `findScalarBody`), or one that cannot be stored as sent (a lone surrogate escape
  * in JSON, percent-encoded bytes that are not UTF-8 in a form; see body-text.ts),
  * `UnsupportedMediaType` (415) for a parsed body in a charset it does not decode (JSON: UTF-8,
  * UTF-16LE, UTF-16BE; forms: UTF-8, ISO-8859-1; multipart: UTF-8; see `getBodyCharset`) or with a

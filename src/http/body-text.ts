@@ -102,6 +102,18 @@ export function hasNonFiniteNumber(value: unknown): boolean {
 export const NON_FINITE_NUMBER = 'a number is too large to store (it would be Infinity)';
 
 /**
+ * Why a parsed JSON body is not data a service takes, or `undefined` when it is: the body of
+ * `create`, `update`, `patch` or a custom method is a record or an array of records (spec: SEED.md
+ * "REST mapping"), so a top-level `null`, number, string or boolean is refused, the same on both
+ * transports (body-parser's default `strict` refuses them on Express).
+ */
+export function findScalarBody(value: unknown): string | undefined {
+  if (typeof value === 'object' && value !== null) return undefined;
+  const kind = value === null ? 'null' : typeof value === 'boolean' ? 'a boolean' : `a ${typeof value}`;
+  return `the body must be a JSON object or array, not ${kind}`;
+}
+
+/**
  * Why a JSON or urlencoded body text cannot be stored as sent (for the 400 message), or `undefined`
  * when it can: see `hasLoneSurrogateEscape` and `hasInvalidPercentEncoding`
  * (numbers too large for a double are found in the parsed value: `hasNonFiniteNumber`).
