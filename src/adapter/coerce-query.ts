@@ -1,6 +1,6 @@
 import { BadRequest } from '../errors/index.js';
 import type { Query } from '../core/index.js';
-import { isDecimalNumber } from '../core/query-string.js';
+import { isDecimalNumber, roundedIntegerOf } from '../core/query-string.js';
 import type { QueryConverter } from './declarations.js';
 import { describeValue, isPlainObject } from './filter-query.js';
 
@@ -23,6 +23,12 @@ function coerceScalar(value: unknown, type: CoercedType, field: string): unknown
   if (!Number.isFinite(number) || (type === 'integer' && !Number.isInteger(number))) {
     throw new BadRequest(
       `Invalid value '${describeValue(value)}' for '${field}': expected ${type === 'integer' ? 'an integer' : 'a number'}`,
+    );
+  }
+  const rounded = roundedIntegerOf(value);
+  if (rounded !== undefined) {
+    throw new BadRequest(
+      `Invalid value '${describeValue(value)}' for '${field}': expected an integer a number holds exactly (it would be ${rounded})`,
     );
   }
   return number;
@@ -65,9 +71,10 @@ function coerceLevel(query: Query, types: Readonly<Record<string, CoercedType>>)
  * `coerceQuery({ age: 'number' })` turns `{ age: { $gt: '20' } }` into `{ age: { $gt: 20 } }`,
  * for direct values, `$eq $ne $lt $lte $gt $gte`, the items of `$in`/`$nin`, and inside `$or`/`$and`.
  * Values that are already of another type are left alone. Numbers must be written in decimal digits
- * (`'20'`, `'-1.5'`, core's `isDecimalNumber`), booleans as `true` or `false`. Throws `BadRequest`
- * (400) naming the field when a string does not convert (`'abc'`, `'0x10'`, `'1e1'` or `' 5'` for a
- * number field).
+ * (`'20'`, `'-1.5'`, core's `isDecimalNumber`), and an integer only when a number holds it exactly
+ * (core's `roundedIntegerOf`: not `'9007199254740993'`), booleans as `true` or `false`. Throws
+ * `BadRequest` (400) naming the field when a string does not convert (`'abc'`, `'0x10'`, `'1e1'`,
+ * `' 5'` or `'9007199254740993'` for a number field).
  */
 export function coerceQuery(types: Readonly<Record<string, CoercedType>>): QueryConverter {
   return (query) => coerceLevel(query, types);

@@ -25,6 +25,27 @@ export function isDecimalNumber(text: string): boolean {
   return DECIMAL_NUMBER.test(text);
 }
 
+/** A decimal number that writes an integer: no fraction, or only zeros after the point. */
+const INTEGER_DIGITS = /^(-?\d+)(?:\.0+)?$/;
+
+/**
+ * For a number in decimal digits (`isDecimalNumber`) that writes an integer a double cannot hold,
+ * the integer `Number()` rounds it to, in decimal digits (`'9007199254740993'` → `'9007199254740992'`);
+ * else `undefined`. Integers up to 2^53 in size are all exact; beyond, a query for one would
+ * silently mean another, so plume refuses them. A number with a fraction (`0.1`) is read as the
+ * nearest double, which is what writing it in decimal means, and numbers too large for a double
+ * (`Infinity`) are refused on their own.
+ */
+export function roundedIntegerOf(text: string): string | undefined {
+  const digits = INTEGER_DIGITS.exec(text)?.[1];
+  if (digits === undefined) return undefined;
+  const number = Number(text);
+  // Rounding keeps order: a number that reads as a safe integer was written as that integer.
+  if (Number.isSafeInteger(number) || !Number.isFinite(number)) return undefined;
+  const rounded = BigInt(number);
+  return rounded === BigInt(digits) ? undefined : rounded.toString();
+}
+
 /** Keys that could reach an object's prototype if a service merged client input unsafely. */
 const unsafeKeys = new Set(['__proto__', 'constructor', 'prototype']);
 

@@ -3,15 +3,17 @@
  * 16, `'1e1'` 10, `' 5 '` 5, `'Infinity'` Infinity. A query string holds only strings, so a client's
  * `?$limit=0x10` was silently a limit of 16. plume's validators accept a string as a number only when
  * it is written in decimal digits (core's `isDecimalNumber`, the form the adapter reads `$limit` and
- * `coerceQuery` numbers in), and answer 400 naming the field otherwise. The strings are found before
+ * `coerceQuery` numbers in) and, for an integer, only when the number is exactly that integer (beyond
+ * 2^53 `'9007199254740993'` would be 9007199254740992: the query would mean another number), and
+ * answer 400 naming the field otherwise. The strings are found before
  * AJV runs (it changes the data in place) and checked after: only those AJV did turn into a number
  * (the schema said number there) are refused.
  */
 
-import { isDecimalNumber } from '../core/query-string.js';
+import { isDecimalNumber, roundedIntegerOf } from '../core/query-string.js';
 import { BadRequest } from '../errors/index.js';
 
-/** A string in the data that AJV would turn into a number, though it is not written in decimal digits or is too large. */
+/** A string in the data that AJV would turn into a number, though it is not written in decimal digits, is too large or would be rounded. */
 interface NonDecimalString {
   container: Record<string, unknown> | unknown[];
   key: string | number;
@@ -22,12 +24,22 @@ interface NonDecimalString {
 
 /**
  * True for a string AJV's coercion would read as a number (its own test: non-empty and
- * `text == +text`) that plume refuses: one not in decimal digits, or one too large for a number
- * (`'1'` followed by 400 zeros would be `Infinity`).
+ * `text == +text`) that plume refuses: one not in decimal digits, one too large for a number
+ * (`'1'` followed by 400 zeros would be `Infinity`), or an integer a double cannot hold exactly
+ * (`'9007199254740993'` would be 9007199254740992, see `roundedIntegerOf`).
  */
 function isRefusedNumber(text: string): boolean {
   const number = text === '' ? Number.NaN : Number(text);
-  return !Number.isNaN(number) && (!Number.isFinite(number) || !isDecimalNumber(text));
+  if (Number.isNaN(number)) return false;
+  return !Number.isFinite(number) || !isDecimalNumber(text) || roundedIntegerOf(text) !== undefined;
+}
+
+/** What a refused string (`isRefusedNumber`) must be instead, for the 400 message. */
+function describeExpected(text: string): string {
+  if (!isDecimalNumber(text)) return 'a number in decimal digits';
+  const rounded = roundedIntegerOf(text);
+  if (rounded !== undefined) return `an integer a number holds exactly (it would be ${rounded})`;
+  return 'a number small enough to store';
 }
 
 const isWalked = (value: unknown): value is Record<string, unknown> | unknown[] => {
@@ -43,7 +55,7 @@ const pointerSegment = (key: string | number): string =>
 
 /**
  * The strings in `data` (a value, or plain objects and arrays at any depth) that AJV would coerce to
- * a number but are not written in decimal digits or too large (`isRefusedNumber`); `undefined`
+ * a number but are not written in decimal digits, too large or rounded (`isRefusedNumber`); `undefined`
  * when there are none (the usual case).
  * Walks without recursion, so a deeply nested body cannot overflow the stack.
  */
@@ -79,7 +91,8 @@ function becameNumber(value: unknown): boolean {
  * Throws `BadRequest` (400) for the first string of `strings` (from `findNonDecimalStrings`, before
  * validation) that validation turned into a number: `Invalid query: /$limit must be a number in
  * decimal digits, not '0x10'` (or `must be a number small enough to store` for one that would be
- * `Infinity`). `label` names what was validated, as in `toValidationError`.
+ * `Infinity`, `must be an integer a number holds exactly (it would be 9007199254740992)` for
+ * `'9007199254740993'`). `label` names what was validated, as in `toValidationError`.
  */
 export function refuseNonDecimalNumbers(
   strings: readonly NonDecimalString[] | undefined,
@@ -89,7 +102,6 @@ export function refuseNonDecimalNumbers(
   for (const { container, key, path, text } of strings) {
     if (!becameNumber((container as Record<string | number, unknown>)[key])) continue;
     const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
-    const expected = isDecimalNumber(text) ? 'a number small enough to store' : 'a number in decimal digits';
-    throw new BadRequest(`Invalid ${label}: ${path} must be ${expected}, not '${shown}'`);
+    throw new BadRequest(`Invalid ${label}: ${path} must be ${describeExpected(text)}, not '${shown}'`);
   }
 }

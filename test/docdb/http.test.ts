@@ -64,6 +64,17 @@ describe.each(cases)(
       expect(body.total).toBe(2);
     });
 
+    it('an integer a number cannot hold exactly is a 400 through the converter, not another number', async () => {
+      // 2^53 + 1 reads as 2^53: the query would silently ask about another age.
+      const rounded = await get('/people?age[$lt]=9007199254740993');
+      expect(rounded.status).toBe(400);
+      expect(rounded.body.message).toBe(
+        "Invalid value '9007199254740993' for 'age': expected an integer a number holds exactly (it would be 9007199254740992)",
+      );
+      expect((await get('/people?age[$lt]=9007199254740992')).body.total).toBe(3);
+      expect((await get('/people?age[$lt]=19.00000000000000001')).body.total).toBe(0); // a fraction: the nearest number
+    });
+
     it('paginates with $limit capped at max and $limit=0 for counts', async () => {
       expect((await get('/people?$limit=1000')).body.limit).toBe(20);
       expect((await get('/people?$limit=0')).body).toEqual({ total: 3, limit: 0, skip: 0, data: [] });

@@ -61,6 +61,14 @@ describe('createValidator and getValidator', () => {
     expect(() => validate({ score: `1${'0'.repeat(400)}` }, 'query')).toThrow(
       "Invalid query: /score must be a number small enough to store, not '1000",
     );
+    // Past 2^53 a double skips integers: the query would mean 9007199254740992. A fraction is fine.
+    expect(() => validate({ age: { $in: ['9007199254740993'] } }, 'query')).toThrow(
+      "Invalid query: /age/$in/0 must be an integer a number holds exactly (it would be 9007199254740992), not '9007199254740993'",
+    );
+    expect(validate({ age: '9007199254740992', score: '9007199254740993.5' }, 'query')).toEqual({
+      age: 9007199254740992,
+      score: 9007199254740994,
+    });
     const asyncValidate = getValidator(
       { $async: true, type: 'object', properties: { n: { type: 'number' } } },
       ajv,
