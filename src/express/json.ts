@@ -2,13 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import { isUtf8 } from 'node:buffer';
 import express from 'express';
 import { BadRequest } from '../errors/index.js';
-import { decodeBodyText, getBodyCharset } from '../http/body-charset.js';
 import {
+  decodeBodyText,
   findScalarBody,
   findUnstorableText,
+  getBodyCharset,
   hasNonFiniteNumber,
   NON_FINITE_NUMBER,
-} from '../http/body-text.js';
+} from '../http/index.js';
 
 /** Options of `json()`: those of `express.json` (body-parser), e.g. `{ limit: '1mb' }`. */
 export type JsonOptions = NonNullable<Parameters<typeof express.json>[0]>;
