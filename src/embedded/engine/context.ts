@@ -27,6 +27,7 @@ import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
 import { comparisonExpressions } from './comparison-expressions.js';
 import { dateExpressions } from './date-operators.js';
+import { documentEquality } from './document-equality.js';
 import { elemMatchProjection } from './elem-match-projection.js';
 import { graphLookupStage } from './graph-lookup.js';
 import { groupStage } from './group.js';
@@ -50,7 +51,7 @@ import { sortStage } from './sort.js';
 import { setWindowFieldsStage } from './set-window-fields.js';
 import { bucketAutoStage } from './bucket-auto.js';
 import { strictConversions, strictExpressions } from './strict-expressions.js';
-import { bsonTypeName, hasType, keyOf, pathCandidates, typeAlias } from './values.js';
+import { bsonTypeName, hasType, isPlainObject, keyOf, pathCandidates, typeAlias } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 const builtin = queryOperators as unknown as Record<string, QueryOp>;
@@ -65,6 +66,7 @@ function stringPredicate(selector: string, test: (s: string) => boolean): Predic
 
 function eqPredicate(selector: string, value: unknown, options: Options): Predicate {
   const collation = collationOf(options);
+  if (isPlainObject(value)) return documentEquality(selector, value, collation);
   if (collation && typeof value === 'string') {
     return stringPredicate(selector, (s) => compareStrings(s, value, collation) === 0);
   }
@@ -96,6 +98,16 @@ function orderOp(test: (n: number) => boolean): QueryOp {
 
 function inPredicate(selector: string, value: unknown, options: Options): Predicate {
   if (!Array.isArray(value)) throw new CommandError(ErrorCodes.BadValue, '$in needs an array');
+  if (value.some(isPlainObject)) {
+    // Documents by MongoDB's equality (document-equality.ts), the other values as below.
+    const docs = value.filter(isPlainObject).map((doc) => eqPredicate(selector, doc, options));
+    const others = inPredicate(
+      selector,
+      value.filter((v) => !isPlainObject(v)),
+      options,
+    );
+    return (obj) => others(obj) || docs.some((p) => p(obj));
+  }
   if (!collationOf(options)) return inSetPredicate(selector, value, options, builtin['$in']!);
   const preds = value.map((v: unknown) =>
     v instanceof RegExp ? builtin['$regex']!(selector, v, options) : eqPredicate(selector, v, options),

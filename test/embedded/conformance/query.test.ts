@@ -92,6 +92,17 @@ const filterCases: [string, Doc, number[]][] = [
   ['$type with several types', { score: { $type: ['null', 'int'] } }, [2, 3]],
   ['nested arrays match by element array', { nested: [3] }, [4]],
   ['embedded document equality', { address: { city: 'Rome' } }, [2]],
+  // Documents compare pair by pair in stored order (manual, "Comparison/Sort Order", Objects).
+  ['embedded document equality is field order sensitive', { address: { zip: '0150', city: 'Oslo' } }, []],
+  ['$in with a document is field order sensitive', { address: { $in: [{ zip: '0150', city: 'Oslo' }] } }, []],
+  ['$in with a document in stored order', { address: { $in: [{ city: 'Oslo', zip: '0150' }, 1] } }, [1]],
+  [
+    '$ne with a document is field order sensitive',
+    { address: { $ne: { zip: '0150', city: 'Oslo' } } },
+    [1, 2, 3, 4, 5],
+  ],
+  ['$eq with a document inside an array', { items: { $eq: { k: 'x', v: 9 } } }, [5]],
+  ['$eq with a document in another order', { items: { $eq: { v: 9, k: 'x' } } }, []],
 ];
 
 describe.each(drivers)('query conformance ($name)', (driver) => {
