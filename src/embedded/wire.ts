@@ -10,6 +10,7 @@ import { serializeBson } from './serialize.js';
 import { CommandError, ErrorCodes } from './errors.js';
 import { scanBson } from './engine/bson-scan.js';
 import { aliasIncoming } from './engine/proto-alias.js';
+import { decodeWithPlainDbRefs } from './engine/dbref-decode.js';
 import { MAX_PARSE_DEPTH } from './engine/limits.js';
 
 export const OP_REPLY = 1;
@@ -28,18 +29,22 @@ export const MSG_EXHAUST_ALLOWED = 1 << 16;
  */
 const DESERIALIZE_OPTIONS = { bsonRegExp: true, promoteLongs: false, promoteValues: false } as const;
 
-/** Int32s become JS numbers, doubles too unless the encoder would then write them as ints. */
-function promoteNumbers(value: unknown): unknown {
+/**
+ * Int32s become JS numbers, doubles too unless the encoder would then write them as ints. Sets
+ * `seen.dbRef` when the decoder made a `DBRef` (dbref-decode.ts), which this walk meets anyway.
+ */
+function promoteNumbers(value: unknown, seen: { dbRef: boolean }): unknown {
   if (value === null || typeof value !== 'object') return value;
   const tag = (value as { _bsontype?: unknown })._bsontype;
   if (tag === 'Int32') return (value as Int32).value;
   if (tag === 'Double') return asDouble((value as Double).value);
+  if (tag === 'DBRef') seen.dbRef = true;
   if (tag !== undefined || value instanceof Date) return value;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = promoteNumbers(value[i]);
+    for (let i = 0; i < value.length; i++) value[i] = promoteNumbers(value[i], seen);
   } else {
     const doc = value as Record<string, unknown>;
-    for (const key of Object.keys(doc)) doc[key] = promoteNumbers(doc[key]);
+    for (const key of Object.keys(doc)) doc[key] = promoteNumbers(doc[key], seen);
   }
   return value;
 }
@@ -48,15 +53,18 @@ function promoteNumbers(value: unknown): unknown {
  * Decodes one BSON document as the engine stores it. Each value keeps its BSON type on a round trip:
  * regexes stay `BSONRegExp` (all options survive), every int64 stays a `Long`, and a double with an integral
  * value that fits 32 bits stays a bson `Double` (as a JS number the encoder would write it as an int).
- * numbers.ts makes them all compare as numbers. A field named `__proto__` gets the engine's name for it
+ * numbers.ts makes them all compare as numbers. A DBRef-shaped sub-document stays a plain document
+ * (dbref-decode.ts). A field named `__proto__` gets the engine's name for it
  * (proto-alias.ts). `utf8: false` decodes text that is not UTF-8 lossily
  * instead of throwing, for a caller that only checks the structure.
  * @throws BSONError for malformed bytes.
  */
 export function decodeDocument(bytes: Uint8Array, utf8 = true): Record<string, unknown> {
   const options = utf8 ? DESERIALIZE_OPTIONS : { ...DESERIALIZE_OPTIONS, validation: { utf8: false } };
-  const doc = promoteNumbers(BSON.deserialize(bytes, options)) as Record<string, unknown>;
-  return aliasIncoming(doc, bytes);
+  const seen = { dbRef: false };
+  let doc = promoteNumbers(BSON.deserialize(bytes, options), seen);
+  if (seen.dbRef) doc = promoteNumbers(decodeWithPlainDbRefs(bytes, options), seen);
+  return aliasIncoming(doc as Record<string, unknown>, bytes);
 }
 
 /** A decoded request. `command` is the OP_MSG body merged with its document sequences, or the OP_QUERY query. */

@@ -26,6 +26,8 @@ export interface DriverUnderTest {
     | 'Double'
     | 'MinKey'
     | 'MaxKey'
+    | 'DBRef'
+    | 'BSON'
   >;
 }
 

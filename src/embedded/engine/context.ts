@@ -170,6 +170,17 @@ for (const name of ['$regex', '$in', '$nin', '$not', '$all']) {
   overrides[name] = linearRegexOperator(overrides[name] ?? builtin[name]!);
 }
 
+/**
+ * A DBRef's names in a query on an array's documents (a `$pull` condition or an `$elemMatch` query
+ * `{ $ref: 'c', $id: 5 }`), which mingo reads as operators on the array's path: MongoDB matches each as
+ * equality on that field of the element (parseDBRef, src/mongo/db/matcher/expression_parser.cpp),
+ * `$id` under the collation, `$ref` and `$db` by binary comparison.
+ */
+for (const name of ['$ref', '$id', '$db']) {
+  const equal = name === '$id' ? overrides['$eq']! : numericQuery(builtin['$eq']!);
+  overrides[name] = (selector, value, options) => equal(`${selector}.${name}`, value, options);
+}
+
 /** `$type` in expressions, with MongoDB's type names (mingo's say `objectid`, `long` for big doubles …). */
 const typeExpression: ExpressionOp = (obj, expr, options) => {
   const value = evalExpr(obj, expr, options);

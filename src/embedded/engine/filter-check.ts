@@ -20,6 +20,7 @@ import {
   isRegexValue,
   PATH_KEYWORDS,
 } from './match-arguments.js';
+import { DBREF_FIELDS } from './dbref-fields.js';
 import { checkExpression } from './expression-check.js';
 import { checkAlwaysBoolean } from './pathless-operators.js';
 import { isPlainObject, typeAlias } from './values.js';
@@ -158,6 +159,9 @@ export function checkFilter(filter: Record<string, unknown>, scope?: VariableSco
 /** A filter, at the top of the query (`top`) or below an `$elemMatch`. */
 function checkLevel(filter: Record<string, unknown>, top: boolean, scope?: VariableScope): void {
   for (const [key, value] of Object.entries(filter)) {
+    // An `$elemMatch` query on DBRef-shaped elements ({ $ref: 'c', $id: 5 }): MongoDB's pathless
+    // parseDBRef matches each as its field's equality (expression_parser.cpp), as context.ts runs it.
+    if (!top && DBREF_FIELDS.has(key)) continue;
     if (key.startsWith('$')) {
       if (!TOP_LEVEL.has(key)) {
         badValue(

@@ -90,10 +90,8 @@ function includedIn(tree: FieldTree, value: unknown): unknown {
  * a DBRef's fields is first made one mingo can run (dbref-projection.ts).
  */
 export const projectPathsStage: PipelineOp = (input, rawSpec, options) => {
-  const dbRef = isPlainObject(rawSpec) ? dbRefProjection(rawSpec) : undefined;
-  const collection = dbRef ? input.map((doc) => dbRef.prepare(doc as Doc)) : input;
-  const spec = dbRef ? dbRef.spec : rawSpec;
+  const spec = (isPlainObject(rawSpec) && dbRefProjection(rawSpec)) || rawSpec;
   const tree = isPlainObject(spec) ? dottedInclusion(spec) : undefined;
-  if (!tree) return projectStage(collection, spec, options);
-  return collection.map((doc) => setComputedFields(tree, doc as Doc, included(tree, doc as Doc), options));
+  if (!tree) return projectStage(input, spec, options);
+  return input.map((doc) => setComputedFields(tree, doc as Doc, included(tree, doc as Doc), options));
 };

@@ -11,7 +11,8 @@ import { LinearRegExp } from './linear-regex.js';
 import { stripExtended } from './regex-extended.js';
 import { rewritePathless } from './pathless-operators.js';
 import type { Collation } from './collation.js';
-import { bsonTag, keyOf } from './values.js';
+import { isExpressionDocument } from './match-arguments.js';
+import { bsonTag, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -100,9 +101,24 @@ function prepareValue(value: unknown): unknown {
         `${key} is a geospatial query, which the embedded database does not support`,
       );
     }
-    out[key] = prepareValue(obj[key]);
+    out[key] = isDocumentValue(key, obj[key]) ? { $eq: obj[key] } : prepareValue(obj[key]);
   }
   return out;
+}
+
+/**
+ * A field's value that is a document holding `$` names but no operators: a DBRef-shaped one
+ * (`{ d: { $ref: 'c', $id: 5 } }`, MatchExpressionParser's isDBRefDocument) or one whose first name has
+ * no `$`. MongoDB matches it as a value, by document equality, where mingo would read its `$` names as
+ * operators.
+ */
+function isDocumentValue(key: string, value: unknown): boolean {
+  return (
+    !key.startsWith('$') &&
+    isPlainObject(value) &&
+    !isExpressionDocument(value, false) &&
+    Object.keys(value).some((name) => name.startsWith('$'))
+  );
 }
 
 /** Splits a top-level `$text` clause off a prepared filter. */

@@ -1,0 +1,174 @@
+/**
+ * A sub-document shaped like a DBRef (`{ $ref, $id, $db?, … }`) is an ordinary embedded document to
+ * MongoDB 7.0: the drivers' DBRef specification calls a DBRef "a convention for expressing a reference
+ * to another document as an embedded document (i.e. BSON type 0x03)". So the server keeps its bytes as
+ * stored, paths reach into it (jstests/core/dbref3.js runs `distinct('sub.$id')`), updates add and
+ * remove its fields, and sorts and equality read it as a document, pair by pair in stored order (manual,
+ * "Comparison/Sort Order": objects "recursively compare key-value pairs in the order that they appear
+ * within the BSON object"). The embedded database held these as the bson library's `DBRef` objects,
+ * which no path entered and which it wrote back reordered.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { startEmbeddedServer } from 'plume/embedded';
+import { connect, drivers, external } from '../helpers.js';
+
+describe.each(drivers)('DBRef-shaped documents ($name)', (driver) => {
+  const state = connect(driver, 'dbref_documents');
+  const { BSON, DBRef } = driver.bson;
+
+  const collection = async (name: string, docs: Record<string, unknown>[]) => {
+    const coll = state.db.collection<any>(name);
+    await coll.deleteMany({});
+    await coll.insertMany(docs);
+    return coll;
+  };
+
+  it('come back byte for byte as stored, and the driver still makes DBRefs of them', async () => {
+    const docs = [
+      { _id: 1, d: { $ref: 'c', $id: 5 } },
+      // A `$ref` with a dot, a `$db`, fields after `$db`, `$id` first: each kept as it was written.
+      { _id: 2, d: { $ref: 'a.b', $id: 7, $db: 'q', note: 'n' } },
+      { _id: 3, d: { $id: 8, $ref: 'c' } },
+      { _id: 4, list: [{ $ref: 'c', $id: 9, extra: [1] }] },
+    ];
+    const coll = await collection('bytes', docs);
+    const raw = (await coll.find({}, { raw: true }).sort({ _id: 1 }).toArray()) as unknown as Uint8Array[];
+    expect(raw.map((bytes) => Buffer.from(bytes).toString('hex'))).toEqual(
+      docs.map((doc) => Buffer.from(BSON.serialize(doc)).toString('hex')),
+    );
+    const first = await coll.findOne({ _id: 1 });
+    expect(first.d).toBeInstanceOf(DBRef);
+    expect([first.d.collection, first.d.oid]).toEqual(['c', 5]);
+  });
+
+  it('are reached by paths in filters, expressions, $group, $lookup and distinct', async () => {
+    const coll = await collection('paths', [
+      { _id: 1, ref: { $ref: 'targets', $id: 10 } },
+      { _id: 2, ref: { $ref: 'targets', $id: 20, $db: 'other' } },
+      { _id: 3, ref: { $ref: 'elsewhere', $id: 10 } },
+    ]);
+    await collection('targets', [
+      { _id: 10, name: 'ten' },
+      { _id: 20, name: 'twenty' },
+    ]);
+    const ids = async (filter: object) =>
+      (await coll.find(filter).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    expect(await ids({ 'ref.$id': 10 })).toEqual([1, 3]);
+    expect(await ids({ 'ref.$db': { $exists: true } })).toEqual([2]);
+    expect(await ids({ $expr: { $eq: ['$ref.$ref', 'elsewhere'] } })).toEqual([3]);
+    expect(await coll.distinct('ref.$id')).toEqual([10, 20]);
+
+    const computed = await coll
+      .aggregate([
+        { $sort: { _id: 1 } },
+        {
+          $project: { id: '$ref.$id', keys: { $map: { input: { $objectToArray: '$ref' }, in: '$$this.k' } } },
+        },
+      ])
+      .toArray();
+    expect(computed).toEqual([
+      { _id: 1, id: 10, keys: ['$ref', '$id'] },
+      { _id: 2, id: 20, keys: ['$ref', '$id', '$db'] },
+      { _id: 3, id: 10, keys: ['$ref', '$id'] },
+    ]);
+    const grouped = await coll
+      .aggregate([{ $group: { _id: '$ref.$ref', n: { $sum: 1 } } }, { $sort: { _id: 1 } }])
+      .toArray();
+    expect(grouped).toEqual([
+      { _id: 'elsewhere', n: 1 },
+      { _id: 'targets', n: 2 },
+    ]);
+    // The common join on a DBRef's id ($lookup: "localField: <field from the input documents>").
+    const joined = await coll
+      .aggregate([
+        { $lookup: { from: 'targets', localField: 'ref.$id', foreignField: '_id', as: 'target' } },
+        { $sort: { _id: 1 } },
+        { $project: { name: { $first: '$target.name' } } },
+      ])
+      .toArray();
+    expect(joined).toEqual([
+      { _id: 1, name: 'ten' },
+      { _id: 2, name: 'twenty' },
+      { _id: 3, name: 'ten' },
+    ]);
+  });
+
+  it('are changed by updates like any embedded document', async () => {
+    const coll = await collection('updates', [{ _id: 1, d: { $ref: 'c', $id: 5, $db: 'x' } }]);
+    await coll.updateOne({ _id: 1 }, { $set: { 'd.o': 3 } });
+    await coll.updateOne({ _id: 1 }, { $unset: { 'd.$db': '' } });
+    const [doc] = (await coll.find({}, { raw: true }).toArray()) as unknown as Uint8Array[];
+    expect(Buffer.from(doc!).equals(BSON.serialize({ _id: 1, d: { $ref: 'c', $id: 5, o: 3 } }))).toBe(true);
+  });
+
+  it('are found in arrays by $elemMatch and removed by $pull, a DBRef field matching its equal', async () => {
+    // In a query on an array's documents, `$ref`, `$id` and `$db` are each an equality on that field of
+    // the element (parseDBRef, src/mongo/db/matcher/expression_parser.cpp), whatever other fields it has.
+    const coll = await collection('arrays', [
+      {
+        _id: 1,
+        refs: [
+          { $ref: 'c', $id: 1 },
+          { $ref: 'c', $id: 2, note: 'n' },
+        ],
+      },
+      { _id: 2, refs: [{ $ref: 'd', $id: 2 }] },
+    ]);
+    const ids = async (filter: object) =>
+      (await coll.find(filter).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    expect(await ids({ refs: { $elemMatch: { $ref: 'c', $id: 2 } } })).toEqual([1]);
+    expect(await ids({ refs: { $elemMatch: { $id: 2 } } })).toEqual([1, 2]);
+    const pull: Record<string, unknown> = { $pull: { refs: new DBRef('c', 2 as never) } };
+    await coll.updateMany({}, pull);
+    const left = await coll.aggregate([{ $project: { ids: '$refs.$id' } }, { $sort: { _id: 1 } }]).toArray();
+    expect(left).toEqual([
+      { _id: 1, ids: [1] },
+      { _id: 2, ids: [2] },
+    ]);
+  });
+
+  it('sort and match as documents: field by field, in stored order', async () => {
+    const coll = await collection('order', [
+      { _id: 1, d: { $ref: 'c', $id: 6 } },
+      { _id: 2, d: { $id: 5, $ref: 'c' } },
+      { _id: 3, d: { $ref: 'c', $id: 5 } },
+      { _id: 4, d: { $ref: 'c', $id: 5, $db: 'x' } },
+      { _id: 5, d: { $ref: 'b', $id: 9 } },
+    ]);
+    const ids = async (filter: object) =>
+      (await coll.find(filter).sort({ _id: 1 }).toArray()).map((d) => d._id);
+    // Pairs compare by value type (a number before a string), name, then value; more pairs is greater.
+    expect((await coll.find().sort({ d: 1 }).toArray()).map((d) => d._id)).toEqual([2, 5, 3, 4, 1]);
+    expect(await ids({ d: new DBRef('c', 5 as never) })).toEqual([3]);
+    expect(await ids({ d: { $id: 5, $ref: 'c' } })).toEqual([2]);
+    expect(await ids({ d: new DBRef('c', 5 as never, 'x') })).toEqual([4]);
+    expect(await ids({ d: { $in: [new DBRef('c', 6 as never), new DBRef('b', 9 as never)] } })).toEqual([
+      1, 5,
+    ]);
+    expect(await ids({ d: { $ne: new DBRef('c', 5 as never) } })).toEqual([1, 2, 4, 5]);
+    expect(await ids({ $expr: { $eq: ['$d', { $literal: { $ref: 'c', $id: 5 } }] } })).toEqual([3]);
+  });
+});
+
+describe.skipIf(external)('a DBRef-shaped document in the data files', () => {
+  it('is read back after a restart as a document that paths reach', async () => {
+    const dbPath = mkdtempSync(join(tmpdir(), 'plume-dbref-'));
+    try {
+      for (const round of [1, 2]) {
+        const server = await startEmbeddedServer({ dbPath });
+        const client = await MongoClient.connect(server.uri);
+        const coll = client.db('dbref').collection<any>('refs');
+        if (round === 1) await coll.insertOne({ _id: 1, d: { $ref: 'a.b', $id: 5, $db: 'q' } });
+        else expect(await coll.countDocuments({ 'd.$id': 5, 'd.$ref': 'a.b', 'd.$db': 'q' })).toBe(1);
+        await client.close();
+        await server.stop();
+      }
+    } finally {
+      rmSync(dbPath, { recursive: true, force: true });
+    }
+  });
+});
