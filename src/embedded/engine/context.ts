@@ -29,6 +29,7 @@ import { comparisonExpressions } from './comparison-expressions.js';
 import { dateExpressions } from './date-operators.js';
 import { documentEquality } from './document-equality.js';
 import { elemMatchProjection } from './elem-match-projection.js';
+import { fieldNameExpressions } from './field-name-expressions.js';
 import { graphLookupStage } from './graph-lookup.js';
 import { groupStage } from './group.js';
 import { inSetPredicate } from './in-set.js';
@@ -189,6 +190,7 @@ const typeExpression: ExpressionOp = (obj, expr, options) => {
 
 const EXPRESSIONS = {
   ...expressionOperators,
+  ...fieldNameExpressions,
   ...numberExpressions,
   ...comparisonExpressions,
   ...dateExpressions,

@@ -5,6 +5,7 @@
  * with {@link checkStorable} before storing it, so nothing is acknowledged that could not be kept.
  */
 import { BSON } from 'bson';
+import { outsideSize } from './proto-alias.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -83,7 +84,11 @@ export function checkStorable(doc: Doc, op: 'insert' | 'update'): void {
         : `Document exceeds maximum nesting depth of ${MAX_NESTING_DEPTH}`,
     );
   }
-  const size = BSON.calculateObjectSize(doc);
+  let size = BSON.calculateObjectSize(doc);
+  if (size <= MAX_BSON_OBJECT_SIZE) return;
+  // The engine's name for `__proto__` is longer than the name (proto-alias.ts): only a document near
+  // the limit needs the walk that tells its real size.
+  size = outsideSize(doc, size);
   if (size <= MAX_BSON_OBJECT_SIZE) return;
   if (op === 'update') {
     throw new CommandError(

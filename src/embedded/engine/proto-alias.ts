@@ -135,3 +135,32 @@ function restored(value: unknown): unknown {
 export function restoreOutgoing(doc: Record<string, unknown>): Record<string, unknown> {
   return restored(doc) as Record<string, unknown>;
 }
+
+/** Bytes the engine's name takes in BSON beyond `__proto__`'s: 12 against 9. */
+const ALIAS_EXTRA = SERIALIZED_ALIAS.length - PROTO.length;
+
+/** How many times the engine's name stands in `text`. */
+function aliasesIn(text: string): number {
+  let count = 0;
+  for (let at = text.indexOf(PROTO_ALIAS); at >= 0; at = text.indexOf(PROTO_ALIAS, at + 1)) count++;
+  return count;
+}
+
+/** How many times the engine's name stands in `value`'s field names and strings. */
+function aliasCount(value: unknown): number {
+  if (typeof value === 'string') return aliasesIn(value);
+  if (Array.isArray(value)) return value.reduce((n: number, item) => n + aliasCount(item), 0);
+  if (!isPlainObject(value)) return 0;
+  let count = 0;
+  for (const key of Object.keys(value)) count += aliasesIn(key) + aliasCount(value[key]);
+  return count;
+}
+
+/**
+ * The BSON size of `doc` as MongoDB would hold it (every alias written `__proto__`), given its size
+ * `engineSize` as the engine holds it, which is 3 bytes more for each alias. A walk of the whole
+ * document: call it only where those bytes matter (a size past a limit).
+ */
+export function outsideSize(doc: Record<string, unknown>, engineSize: number): number {
+  return engineSize - ALIAS_EXTRA * aliasCount(doc);
+}

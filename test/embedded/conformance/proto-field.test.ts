@@ -87,6 +87,80 @@ describe.each(drivers)('a field named __proto__ ($name)', (driver) => {
     expect(await coll.countDocuments()).toBe(2);
   });
 
+  it('is the name __proto__ to the expressions that turn names into strings and back', async () => {
+    // $objectToArray's k is each field's name; $getField, $setField and $unsetField read their constant
+    // `field` ({ $literal: … }) as one field's name (manual pages of these operators).
+    const coll = state.db.collection<{ _id: number }>('names');
+    await coll.insertOne(json('{ "_id": 1, "__proto__": { "a": 1 }, "b": 2 }'));
+    const proto = { $literal: '__proto__' };
+    const [row] = await coll
+      .aggregate([
+        {
+          $project: {
+            _id: 0,
+            keys: {
+              $map: { input: { $objectToArray: '$$ROOT' }, in: ['$$this.k', { $strLenCP: '$$this.k' }] },
+            },
+            named: {
+              $filter: { input: { $objectToArray: '$$ROOT' }, cond: { $eq: ['$$this.k', '__proto__'] } },
+            },
+            got: { $getField: { field: proto, input: '$$ROOT' } },
+            set: { $setField: { field: proto, input: { b: 1 }, value: 3 } },
+            unset: { $unsetField: { field: proto, input: '$$ROOT' } },
+            built: {
+              $map: {
+                input: { $objectToArray: { $arrayToObject: [[[{ $concat: ['__pro', 'to__'] }, 4]]] } },
+                in: { $strLenCP: '$$this.k' },
+              },
+            },
+          },
+        },
+      ])
+      .toArray();
+    expect(JSON.stringify(row)).toBe(
+      JSON.stringify({
+        keys: [
+          ['_id', 3],
+          ['__proto__', 9],
+          ['b', 1],
+        ],
+        named: [{ k: '__proto__', v: { a: 1 } }],
+        got: { a: 1 },
+        set: json('{ "b": 1, "__proto__": 3 }'),
+        unset: { _id: 1, b: 2 },
+        built: [9],
+      }),
+    );
+    // The names stored as strings by $out are the string '__proto__' that a filter names.
+    await coll
+      .aggregate([{ $project: { pairs: { $objectToArray: '$$ROOT' } } }, { $out: 'names_out' }])
+      .toArray();
+    expect(await state.db.collection('names_out').countDocuments({ 'pairs.k': '__proto__' })).toBe(1);
+  });
+
+  it('counts 9 bytes in the 16 MiB limit of a stored document', async () => {
+    // MongoDB measures the document's BSON size (manual, "MongoDB Limits": "The maximum BSON document
+    // size is 16 mebibytes"); the name __proto__ takes 9 bytes there, as any 9-character name.
+    const coll = state.db.collection<{ _id: number }>('size');
+    await coll.deleteMany({});
+    const exact = (id: number): Record<string, unknown> => {
+      const doc = json(`{ "_id": ${id}, "__proto__": 1, "s": "" }`);
+      doc['s'] = 'x'.repeat(16 * 1024 * 1024 - driver.bson.BSON.calculateObjectSize(doc));
+      return doc;
+    };
+    const inserted = exact(1);
+    expect(driver.bson.BSON.calculateObjectSize(inserted)).toBe(16 * 1024 * 1024);
+    await coll.insertOne(inserted as { _id: number });
+    await coll.insertOne(json('{ "_id": 2, "__proto__": 1, "s": "" }'));
+    await coll.updateOne({ _id: 2 }, { $set: { s: exact(2)['s'] } });
+    const sizes = await coll.aggregate([{ $project: { n: { $strLenBytes: '$s' } } }]).toArray();
+    expect(sizes.map((d) => d['n'])).toEqual([
+      (inserted['s'] as string).length,
+      (inserted['s'] as string).length,
+    ]);
+    await expect(coll.updateOne({ _id: 2 }, { $set: { t: 1 } })).rejects.toMatchObject({ code: 17419 });
+  });
+
   it('leaves a string value "__proto__" as it is, also under option-like names', async () => {
     const coll = state.db.collection<{ _id: number; key?: string; field?: string; as?: string }>('values');
     await coll.insertOne({ _id: 1, key: '__proto__', field: '__proto__', as: 'x.__proto__' });

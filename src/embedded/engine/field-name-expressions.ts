@@ -1,0 +1,44 @@
+/**
+ * The expressions that turn field names into strings and strings into field names — `$objectToArray`'s
+ * `k`, the `field` of `$getField`, `$setField` and `$unsetField` — over mingo's, so that a field named
+ * `__proto__` is that string to them, as to MongoDB, and not the engine's name for it (proto-alias.ts).
+ * Without this, `k` held the engine's name (10 code points, equal to no string a pipeline writes) and a
+ * `field` computed to `'__proto__'` ({ $literal: '__proto__' }) reached `Object.prototype` or set the
+ * result's prototype instead of a field.
+ */
+import { evalExpr } from 'mingo/core';
+import * as expressionOperators from 'mingo/operators/expression';
+import type { ExpressionOp } from './operator-types.js';
+import { engineName, PROTO_ALIAS } from './proto-alias.js';
+import { isPlainObject } from './values.js';
+
+const builtin = expressionOperators as unknown as Record<string, ExpressionOp>;
+
+/** mingo's `op`, with the `field` option, when it evaluates to a string, read as the engine names it. */
+function withEngineField(op: ExpressionOp): ExpressionOp {
+  return (obj, expr, options) => {
+    // The short form `{ $getField: 'name' }` is a literal name, renamed on the way in (proto-alias.ts).
+    if (!isPlainObject(expr) || !('field' in expr)) return op(obj, expr, options);
+    const field = evalExpr(obj, expr['field'], options);
+    if (typeof field !== 'string') return op(obj, expr, options);
+    return op(obj, { ...expr, field: { $literal: engineName(field) } }, options);
+  };
+}
+
+/** mingo's `$objectToArray`, each `k` the field's name as MongoDB has it. */
+const objectToArray: ExpressionOp = (obj, expr, options) => {
+  const entries = builtin['$objectToArray']!(obj, expr, options);
+  if (Array.isArray(entries)) {
+    for (const entry of entries as { k: string }[]) if (entry.k === PROTO_ALIAS) entry.k = '__proto__';
+  }
+  return entries;
+};
+
+/** The expressions above, to register over mingo's. */
+export const fieldNameExpressions: Record<string, ExpressionOp> = {
+  $objectToArray: objectToArray,
+  $getField: withEngineField(builtin['$getField']!),
+  $setField: withEngineField(builtin['$setField']!),
+  // mingo's `$unsetField` calls its `$setField` directly, not through the context.
+  $unsetField: withEngineField(builtin['$unsetField']!),
+};
