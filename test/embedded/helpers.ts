@@ -2,6 +2,9 @@
  * Test helpers: a target database (the embedded server, or MONGODB_URL when set) and the two driver
  * majors the suite runs with.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import * as mongodb7 from 'mongodb';
 import * as mongodb6 from 'mongodb6';
@@ -138,4 +141,31 @@ export async function typedResults(
 export async function expressionFailure(db: mongodb7.Db, expression: unknown): Promise<Record<string, any>> {
   const coll = await oneDocument(db);
   return failure(() => coll.aggregate([{ $project: { v: expression } }]).toArray());
+}
+
+/**
+ * Runs `round(db, n)` for n = 1 … `rounds` against the embedded server on one fresh data directory,
+ * the server restarted between rounds (a write of round 1 is read back from the data files in round 2).
+ * `db` is the database `name`; the directory is removed afterwards.
+ */
+export async function acrossRestarts(
+  name: string,
+  rounds: number,
+  round: (db: mongodb7.Db, n: number) => Promise<void>,
+): Promise<void> {
+  const dbPath = mkdtempSync(join(tmpdir(), `plume-${name}-`));
+  try {
+    for (let n = 1; n <= rounds; n++) {
+      const server = await startEmbeddedServer({ dbPath });
+      const client = await mongodb7.MongoClient.connect(server.uri);
+      try {
+        await round(client.db(name), n);
+      } finally {
+        await client.close();
+        await server.stop();
+      }
+    }
+  } finally {
+    rmSync(dbPath, { recursive: true, force: true });
+  }
 }

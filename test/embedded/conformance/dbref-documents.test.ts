@@ -8,13 +8,8 @@
  * within the BSON object"). The embedded database held these as the bson library's `DBRef` objects,
  * which no path entered and which it wrote back reordered.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { startEmbeddedServer } from 'plume/embedded';
-import { connect, drivers, external } from '../helpers.js';
+import { acrossRestarts, connect, drivers, external } from '../helpers.js';
 
 describe.each(drivers)('DBRef-shaped documents ($name)', (driver) => {
   const state = connect(driver, 'dbref_documents');
@@ -156,19 +151,10 @@ describe.each(drivers)('DBRef-shaped documents ($name)', (driver) => {
 
 describe.skipIf(external)('a DBRef-shaped document in the data files', () => {
   it('is read back after a restart as a document that paths reach', async () => {
-    const dbPath = mkdtempSync(join(tmpdir(), 'plume-dbref-'));
-    try {
-      for (const round of [1, 2]) {
-        const server = await startEmbeddedServer({ dbPath });
-        const client = await MongoClient.connect(server.uri);
-        const coll = client.db('dbref').collection<any>('refs');
-        if (round === 1) await coll.insertOne({ _id: 1, d: { $ref: 'a.b', $id: 5, $db: 'q' } });
-        else expect(await coll.countDocuments({ 'd.$id': 5, 'd.$ref': 'a.b', 'd.$db': 'q' })).toBe(1);
-        await client.close();
-        await server.stop();
-      }
-    } finally {
-      rmSync(dbPath, { recursive: true, force: true });
-    }
+    await acrossRestarts('dbref', 2, async (db, round) => {
+      const coll = db.collection<any>('refs');
+      if (round === 1) await coll.insertOne({ _id: 1, d: { $ref: 'a.b', $id: 5, $db: 'q' } });
+      else expect(await coll.countDocuments({ 'd.$id': 5, 'd.$ref': 'a.b', 'd.$db': 'q' })).toBe(1);
+    });
   });
 });

@@ -6,13 +6,8 @@
  * alone matched every document. (MongoDB manual, "Field Names": only `$`-prefixed, dotted and
  * NUL-containing names are restricted; "Dot Notation": a path is field names joined by dots.)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { MongoClient } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { startEmbeddedServer } from 'plume/embedded';
-import { connect, drivers, external } from '../helpers.js';
+import { acrossRestarts, connect, drivers, external } from '../helpers.js';
 
 /** A document from JSON, so that `__proto__` is an own field (an object literal would set the prototype). */
 const json = <T = Record<string, unknown>>(text: string): T => JSON.parse(text) as T;
@@ -174,22 +169,13 @@ describe.each(drivers)('a field named __proto__ ($name)', (driver) => {
 
 describe.skipIf(external)('a field named __proto__ in the data files', () => {
   it('is read back after a restart and still found by its paths', async () => {
-    const dbPath = mkdtempSync(join(tmpdir(), 'plume-proto-'));
-    try {
-      for (const round of [1, 2]) {
-        const server = await startEmbeddedServer({ dbPath });
-        const client = await MongoClient.connect(server.uri);
-        const coll = client.db('proto').collection<{ _id: number }>('p');
-        if (round === 1) await coll.insertOne(json('{ "_id": 1, "__proto__": { "a": 1 } }'));
-        else
-          expect(JSON.stringify(await coll.find({ '__proto__.a': 1 }).toArray())).toBe(
-            '[{"_id":1,"__proto__":{"a":1}}]',
-          );
-        await client.close();
-        await server.stop();
-      }
-    } finally {
-      rmSync(dbPath, { recursive: true, force: true });
-    }
+    await acrossRestarts('proto', 2, async (db, round) => {
+      const coll = db.collection<{ _id: number }>('p');
+      if (round === 1) await coll.insertOne(json('{ "_id": 1, "__proto__": { "a": 1 } }'));
+      else
+        expect(JSON.stringify(await coll.find({ '__proto__.a': 1 }).toArray())).toBe(
+          '[{"_id":1,"__proto__":{"a":1}}]',
+        );
+    });
   });
 });
