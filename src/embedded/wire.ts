@@ -10,7 +10,7 @@ import { serializeBson } from './serialize.js';
 import { CommandError, ErrorCodes } from './errors.js';
 import { scanBson } from './engine/bson-scan.js';
 import { aliasIncoming } from './engine/proto-alias.js';
-import { decodeWithPlainDbRefs } from './engine/dbref-decode.js';
+import { plainDbRefs } from './engine/dbref-decode.js';
 import { MAX_PARSE_DEPTH } from './engine/limits.js';
 
 export const OP_REPLY = 1;
@@ -30,22 +30,24 @@ export const MSG_EXHAUST_ALLOWED = 1 << 16;
 const DESERIALIZE_OPTIONS = { bsonRegExp: true, promoteLongs: false, promoteValues: false } as const;
 
 /**
- * Int32s become JS numbers, doubles too unless the encoder would then write them as ints. Sets
- * `seen.dbRef` when the decoder made a `DBRef` (dbref-decode.ts), which this walk meets anyway.
+ * Int32s become JS numbers, doubles too unless the encoder would then write them as ints. Adds to
+ * `found` each `DBRef` the decoder made (dbref-decode.ts) and each array and document holding one.
  */
-function promoteNumbers(value: unknown, seen: { dbRef: boolean }): unknown {
+function promoteNumbers(value: unknown, found: Set<unknown>): unknown {
   if (value === null || typeof value !== 'object') return value;
   const tag = (value as { _bsontype?: unknown })._bsontype;
   if (tag === 'Int32') return (value as Int32).value;
   if (tag === 'Double') return asDouble((value as Double).value);
-  if (tag === 'DBRef') seen.dbRef = true;
+  if (tag === 'DBRef') found.add(value);
   if (tag !== undefined || value instanceof Date) return value;
+  const before = found.size;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = promoteNumbers(value[i], seen);
+    for (let i = 0; i < value.length; i++) value[i] = promoteNumbers(value[i], found);
   } else {
     const doc = value as Record<string, unknown>;
-    for (const key of Object.keys(doc)) doc[key] = promoteNumbers(doc[key], seen);
+    for (const key of Object.keys(doc)) doc[key] = promoteNumbers(doc[key], found);
   }
+  if (found.size > before) found.add(value);
   return value;
 }
 
@@ -61,10 +63,10 @@ function promoteNumbers(value: unknown, seen: { dbRef: boolean }): unknown {
  */
 export function decodeDocument(bytes: Uint8Array, utf8 = true): Record<string, unknown> {
   const options = utf8 ? DESERIALIZE_OPTIONS : { ...DESERIALIZE_OPTIONS, validation: { utf8: false } };
-  const seen = { dbRef: false };
-  let doc = promoteNumbers(BSON.deserialize(bytes, options), seen);
-  if (seen.dbRef) doc = promoteNumbers(decodeWithPlainDbRefs(bytes, options), seen);
-  return aliasIncoming(doc as Record<string, unknown>, bytes);
+  const found = new Set<unknown>();
+  let doc = promoteNumbers(BSON.deserialize(bytes, options), found) as Record<string, unknown>;
+  if (found.size > 0) doc = plainDbRefs(doc, bytes, found, promoteNumbers);
+  return aliasIncoming(doc, bytes);
 }
 
 /** A decoded request. `command` is the OP_MSG body merged with its document sequences, or the OP_QUERY query. */

@@ -29,6 +29,7 @@ describe.each(drivers)('DBRef-shaped documents ($name)', (driver) => {
       { _id: 2, d: { $ref: 'a.b', $id: 7, $db: 'q', note: 'n' } },
       { _id: 3, d: { $id: 8, $ref: 'c' } },
       { _id: 4, list: [{ $ref: 'c', $id: 9, extra: [1] }] },
+      { _id: 5, d: { $ref: 'c', $id: { $ref: 'e', $id: 1.5 }, f: [{ $ref: 'x.y', $id: 2, $db: 'z' }] } },
     ];
     const coll = await collection('bytes', docs);
     const raw = (await coll.find({}, { raw: true }).sort({ _id: 1 }).toArray()) as unknown as Uint8Array[];
