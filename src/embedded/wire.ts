@@ -33,21 +33,21 @@ const DESERIALIZE_OPTIONS = { bsonRegExp: true, promoteLongs: false, promoteValu
  * Int32s become JS numbers, doubles too unless the encoder would then write them as ints. Adds to
  * `found` each `DBRef` the decoder made (dbref-decode.ts) and each array and document holding one.
  */
-function promoteNumbers(value: unknown, found: Set<unknown>): unknown {
+function promoteNumbers(value: unknown, found: unknown[]): unknown {
   if (value === null || typeof value !== 'object') return value;
   const tag = (value as { _bsontype?: unknown })._bsontype;
   if (tag === 'Int32') return (value as Int32).value;
   if (tag === 'Double') return asDouble((value as Double).value);
-  if (tag === 'DBRef') found.add(value);
+  if (tag === 'DBRef') found.push(value);
   if (tag !== undefined || value instanceof Date) return value;
-  const before = found.size;
+  const before = found.length;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) value[i] = promoteNumbers(value[i], found);
   } else {
     const doc = value as Record<string, unknown>;
     for (const key of Object.keys(doc)) doc[key] = promoteNumbers(doc[key], found);
   }
-  if (found.size > before) found.add(value);
+  if (found.length > before) found.push(value);
   return value;
 }
 
@@ -63,9 +63,9 @@ function promoteNumbers(value: unknown, found: Set<unknown>): unknown {
  */
 export function decodeDocument(bytes: Uint8Array, utf8 = true): Record<string, unknown> {
   const options = utf8 ? DESERIALIZE_OPTIONS : { ...DESERIALIZE_OPTIONS, validation: { utf8: false } };
-  const found = new Set<unknown>();
+  const found: unknown[] = [];
   let doc = promoteNumbers(BSON.deserialize(bytes, options), found) as Record<string, unknown>;
-  if (found.size > 0) doc = plainDbRefs(doc, bytes, found, promoteNumbers);
+  if (found.length > 0) doc = plainDbRefs(doc, bytes, found, promoteNumbers);
   return aliasIncoming(doc, bytes);
 }
 

@@ -14,7 +14,7 @@ import { setOwn } from './values.js';
 import type { Doc } from './values.js';
 
 /** Completes decoded values (numbers …), adding to `found` each `DBRef` met and each holder of one. */
-export type Promote = (value: unknown, found: Set<unknown>) => unknown;
+export type Promote = (value: unknown, found: unknown[]) => unknown;
 
 const OBJECT = 0x03;
 const ARRAY = 0x04;
@@ -39,9 +39,9 @@ function plainDocument(ref: DBRef, bytes: Uint8Array, start: number, promote: Pr
       value = text.toString('utf8', at + 4, at + 3 + text.readInt32LE(at));
     setOwn(out, name, value);
   }
-  const found = new Set<unknown>();
+  const found: unknown[] = [];
   promote(out, found);
-  if (found.size > 0) replaceIn(out, bytes, start, found, promote);
+  if (found.length > 0) replaceIn(out, bytes, start, new Set(found), promote);
   return out;
 }
 
@@ -71,8 +71,8 @@ function replaceIn(
  * made a `DBRef` a plain document again. `found` holds those `DBRef`s and every array and document
  * that holds one, so the walk of the bytes enters only those.
  */
-export function plainDbRefs(doc: Doc, bytes: Uint8Array, found: ReadonlySet<unknown>, promote: Promote): Doc {
+export function plainDbRefs(doc: Doc, bytes: Uint8Array, found: unknown[], promote: Promote): Doc {
   if (doc instanceof DBRef) return plainDocument(doc, bytes, 0, promote);
-  replaceIn(doc, bytes, 0, found, promote);
+  replaceIn(doc, bytes, 0, new Set(found), promote);
   return doc;
 }
