@@ -1,6 +1,6 @@
 import { BadRequest } from '../errors/index.js';
 import type { Query } from '../core/index.js';
-import { isDecimalNumber, roundedIntegerOf } from '../core/query-string.js';
+import { isDecimalNumber, roundedIntegerOf } from '../core/index.js';
 import type { QueryConverter } from './declarations.js';
 import { describeValue, isPlainObject } from './filter-query.js';
 

@@ -40,7 +40,13 @@ export {
   type RestResponse,
 } from './rest.js';
 export { Router, stripSlashes, type RouteMatch } from './router.js';
-export { createQueryStringParser, isUnsafeKey, type QueryStringLimits } from './query-string.js';
+export {
+  createQueryStringParser,
+  isDecimalNumber,
+  isUnsafeKey,
+  roundedIntegerOf,
+  type QueryStringLimits,
+} from './query-string.js';
 export { argumentsOf } from './method-names.js';
 export { getServiceMeta, type ServiceMeta } from './service-meta.js';
 export { invokeService, invokeServiceCallback } from './service-call.js';

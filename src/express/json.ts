@@ -5,10 +5,9 @@ import { BadRequest } from '../errors/index.js';
 import {
   decodeBodyText,
   findScalarBody,
+  findUnstorableNumber,
   findUnstorableText,
   getBodyCharset,
-  hasNonFiniteNumber,
-  NON_FINITE_NUMBER,
 } from '../http/index.js';
 
 /** Options of `json()`: those of `express.json` (body-parser), e.g. `{ limit: '1mb' }`. */
@@ -72,14 +71,28 @@ function isCharsetRefusal(error: unknown): boolean {
   return (error as { type?: unknown } | undefined)?.type === 'charset.unsupported';
 }
 
+/** The bytes body-parser read for a request, and their charset (its `verify` arguments). */
+interface ReadBody {
+  buffer: Buffer;
+  encoding: string;
+}
+
 /**
  * Why a JSON body body-parser parsed (`req.body`) is refused, checked in the parsed value as the Web
  * Standard handler does: a top-level scalar (`findScalarBody`, unless `allowScalars`) or a number
- * too large for a double (`hasNonFiniteNumber`); `undefined` when it is fine.
+ * that cannot be stored as sent (`findUnstorableNumber`, which reads the text of `read` only for an
+ * integer beyond ±2^53); `undefined` when it is fine.
  */
-function findRefusedJson(body: unknown, allowScalars: boolean): string | undefined {
+function findRefusedJson(body: unknown, allowScalars: boolean, read: ReadBody): string | undefined {
   const scalar = allowScalars ? undefined : findScalarBody(body);
-  return scalar ?? (hasNonFiniteNumber(body) ? NON_FINITE_NUMBER : undefined);
+  return (
+    scalar ??
+    findUnstorableNumber(body, () =>
+      read.encoding.toLowerCase() === 'utf-8'
+        ? read.buffer.toString('utf8')
+        : (decodeText(read.buffer, read.encoding) ?? ''),
+    )
+  );
 }
 
 /**
@@ -87,22 +100,23 @@ function findRefusedJson(body: unknown, allowScalars: boolean): string | undefin
  * Web Standard handler's answer (`getBodyCharset`: 415 `UnsupportedMediaType` naming the charset
  * and the ones accepted) in place of body-parser's own 415 (`unsupported charset "LATIN1"`). The
  * charsets body-parser reads but plume does not (for JSON UTF-7, UTF-32, UTF-16 without a byte
- * order) are refused by `verifyBodyText`. For JSON, `parsed` tells whether the parser read this
- * request's body (its `verify` ran) and `allowScalars` whether a top-level scalar is kept.
+ * order) are refused by `verifyBodyText`. For JSON, `parsed` holds the bytes of each request whose
+ * body the parser read (its `verify` ran) and `allowScalars` tells whether a top-level scalar is kept.
  */
 export function withBodyCharset(
   parser: ReturnType<typeof express.json>,
   kind: 'json' | 'form',
-  parsed?: WeakSet<IncomingMessage>,
+  parsed?: WeakMap<IncomingMessage, ReadBody>,
   allowScalars = false,
 ): ReturnType<typeof express.json> {
   return (req, res, next) => {
     parser(req, res, (error?: unknown) => {
       if (!isCharsetRefusal(error)) {
+        const read = error === undefined && kind === 'json' ? parsed?.get(req) : undefined;
         const refused =
-          error === undefined && kind === 'json' && parsed?.has(req) === true
-            ? findRefusedJson((req as { body?: unknown }).body, allowScalars)
-            : undefined;
+          read === undefined
+            ? undefined
+            : findRefusedJson((req as { body?: unknown }).body, allowScalars, read);
         if (refused !== undefined) {
           next(refuse(`Invalid application/json request body: ${refused}`));
           return;
@@ -124,8 +138,8 @@ export function withBodyCharset(
 /**
  * The JSON body parser (`express.json`, spec: "Server-framework integration API", `json()`), with
  * the checks of `verifyBodyText`: an empty body, a body that is not valid UTF-8, and a string with a
- * lone surrogate escape (`"\ud800"`), and a number too large for a double (`1e400`, which would be
- * stored as `Infinity`) are refused with 400 `BadRequest`, as the Web Standard handler
+ * lone surrogate escape (`"\ud800"`), a number too large for a double (`1e400`, which would be
+ * stored as `Infinity`) and an integer a double cannot hold (`9007199254740993`) are refused with 400 `BadRequest`, as the Web Standard handler
  * refuses them, instead of being stored as `{}` or with U+FFFD. A body that is not an object or an
  * array (`null`, `5`, `"x"`) is the Web Standard handler's 400 too (`Invalid application/json
  * request body: the body must be a JSON object or array, not null`), in place of body-parser's
@@ -135,14 +149,14 @@ export function withBodyCharset(
  * before `app.configure(rest())`.
  */
 export function json(options: JsonOptions = {}): ReturnType<typeof express.json> {
-  const parsed = new WeakSet<IncomingMessage>();
+  const parsed = new WeakMap<IncomingMessage, ReadBody>();
   const parser = express.json({
     ...options,
     // Scalars are refused after parsing, with the message the Web Standard handler gives.
     strict: false,
     verify(req, res, buffer, encoding) {
       verifyBodyText(req, buffer, encoding, 'json');
-      parsed.add(req);
+      parsed.set(req, { buffer, encoding });
       options.verify?.(req, res, buffer, encoding);
     },
   });

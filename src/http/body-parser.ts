@@ -9,10 +9,9 @@ import { BadRequest, UnsupportedMediaType } from '../errors/index.js';
 import { decodeBodyText, forEachLatin1FormField, getBodyCharset } from './body-charset.js';
 import {
   findScalarBody,
+  findUnstorableNumber,
   findUnstorableText,
-  hasNonFiniteNumber,
   hasReplacedMultipartText,
-  NON_FINITE_NUMBER,
 } from './body-text.js';
 import type { HandlerContext } from './declarations.js';
 import { getRequestHeader, isRuntimeRequest } from './runtime-request.js';
@@ -146,7 +145,7 @@ function parseBytes(
   } catch (error: unknown) {
     throw invalid(mediaTypeOf(contentType), error);
   }
-  const refused = findScalarBody(value) ?? (hasNonFiniteNumber(value) ? NON_FINITE_NUMBER : undefined);
+  const refused = findScalarBody(value) ?? findUnstorableNumber(value, text);
   if (refused !== undefined) {
     throw new BadRequest(`Invalid ${mediaTypeOf(contentType)} request body: ${refused}`);
   }

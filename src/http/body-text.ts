@@ -6,6 +6,7 @@
  * refuse such bodies with 400 instead (as they refuse raw bytes that are not UTF-8). No Node.js
  * imports: `createHandler` uses this file and must run on any runtime.
  */
+import { roundedIntegerOf } from '../core/index.js';
 
 /**
  * A `\u` escape of a UTF-16 surrogate (`\uD800`–`\uDFFF`) with the run of backslashes before it, so
@@ -66,16 +67,24 @@ export function hasInvalidPercentEncoding(form: string): boolean {
   return false;
 }
 
+/** Whether `n` is an integer beyond ±2^53, where doubles no longer hold every integer. */
+const isUnsafeInteger = (n: number): boolean =>
+  (n > Number.MAX_SAFE_INTEGER || n < -Number.MAX_SAFE_INTEGER) && Number.isInteger(n);
+
 /**
- * True when a parsed JSON value holds a number too large for a double, which `JSON.parse` reads as
- * `±Infinity` (`1e400`, or a run of 309 digits): the record would hold `Infinity` (or, coerced to a
- * string, `"Infinity"`) for the number the client sent. The parsed value is walked, once, rather
- * than the text scanned in JavaScript; without recursion, so a deeply nested body cannot overflow
- * the stack.
+ * What a parsed JSON value's numbers say: `'non-finite'` when one is too large for a double, which
+ * `JSON.parse` reads as `±Infinity` (`1e400`, or a run of 309 digits: the record would hold
+ * `Infinity` for the number the client sent), else `'unsafe-integer'` when one is an integer beyond
+ * ±2^53 (it may have been rounded: only the text can tell), else `undefined`. The parsed value is
+ * walked once, rather than the text scanned in JavaScript; without recursion, so a deeply nested body
+ * cannot overflow the stack.
  */
-export function hasNonFiniteNumber(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null)
-    return typeof value === 'number' && !Number.isFinite(value);
+function inspectNumbers(value: unknown): 'non-finite' | 'unsafe-integer' | undefined {
+  if (typeof value !== 'object' || value === null) {
+    if (typeof value !== 'number') return undefined;
+    return !Number.isFinite(value) ? 'non-finite' : isUnsafeInteger(value) ? 'unsafe-integer' : undefined;
+  }
+  let unsafe = false;
   let pending: object[] | undefined;
   for (let current: object | undefined = value; current !== undefined; current = pending?.pop()) {
     // Indexes and for-in rather than Object.values: no array copied per object.
@@ -83,7 +92,8 @@ export function hasNonFiniteNumber(value: unknown): boolean {
       for (let i = 0; i < current.length; i++) {
         const item: unknown = current[i];
         if (typeof item === 'number') {
-          if (!Number.isFinite(item)) return true;
+          if (!Number.isFinite(item)) return 'non-finite';
+          if (isUnsafeInteger(item)) unsafe = true;
         } else if (typeof item === 'object' && item !== null) (pending ??= []).push(item);
       }
       continue;
@@ -91,15 +101,64 @@ export function hasNonFiniteNumber(value: unknown): boolean {
     for (const key in current) {
       const item = (current as Record<string, unknown>)[key];
       if (typeof item === 'number') {
-        if (!Number.isFinite(item)) return true;
+        if (!Number.isFinite(item)) return 'non-finite';
+        if (isUnsafeInteger(item)) unsafe = true;
       } else if (typeof item === 'object' && item !== null) (pending ??= []).push(item);
     }
   }
-  return false;
+  return unsafe ? 'unsafe-integer' : undefined;
 }
 
-/** The 400 message of a parsed JSON value `hasNonFiniteNumber` finds. */
-export const NON_FINITE_NUMBER = 'a number is too large to store (it would be Infinity)';
+/** Whether a character can continue a JSON number literal (digits, `.`, `e`, `E`, `+`, `-`). */
+function isNumberPart(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
+}
+
+/**
+ * The first number literal of valid JSON `json` that writes an integer a double cannot hold
+ * (core's `roundedIntegerOf`), with the integer it would become; `undefined` for none. Strings are
+ * skipped. A literal with an exponent or a fraction (`1e20`, `0.1`) means the nearest double, as
+ * written, and is never one.
+ */
+function findRoundedInteger(json: string): [literal: string, rounded: string] | undefined {
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < json.length; i++) {
+        const d = json.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let end = i + 1;
+      while (end < json.length && isNumberPart(json.charCodeAt(end))) end++;
+      const literal = json.slice(i, end);
+      const rounded = roundedIntegerOf(literal);
+      if (rounded !== undefined) return [literal, rounded];
+      i = end - 1;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why the numbers of a parsed JSON body cannot be stored as sent (for the 400 message), or
+ * `undefined` when they can: a number too large for a double (`1e400`, which `JSON.parse` reads as
+ * `Infinity`), or an integer written in digits that a double cannot hold exactly
+ * (`9007199254740993`, read as 9007199254740992: RFC 8259 §6 counts only integers within ±(2^53 − 1)
+ * as interoperable). `text` is the body's JSON text, or a function giving it (called only when the
+ * parsed value holds an integer beyond ±2^53): the usual body costs one walk of its value. Numbers with a fraction or
+ * an exponent are the nearest double, which is what writing them means.
+ */
+export function findUnstorableNumber(value: unknown, text: string | (() => string)): string | undefined {
+  const found = inspectNumbers(value);
+  if (found === 'non-finite') return 'a number is too large to store (it would be Infinity)';
+  if (found === undefined) return undefined;
+  const rounded = findRoundedInteger(typeof text === 'string' ? text : text());
+  return rounded === undefined
+    ? undefined
+    : `the integer ${rounded[0]} cannot be stored exactly (a number holds ${rounded[1]}); send it as a string`;
+}
 
 /**
  * Why a parsed JSON body is not data a service takes, or `undefined` when it is: the body of
@@ -116,7 +175,7 @@ export function findScalarBody(value: unknown): string | undefined {
 /**
  * Why a JSON or urlencoded body text cannot be stored as sent (for the 400 message), or `undefined`
  * when it can: see `hasLoneSurrogateEscape` and `hasInvalidPercentEncoding`
- * (numbers too large for a double are found in the parsed value: `hasNonFiniteNumber`).
+ * (numbers are checked in the parsed value: `findUnstorableNumber`).
  */
 export function findUnstorableText(text: string, kind: 'json' | 'form'): string | undefined {
   if (kind === 'json') {

@@ -16,7 +16,7 @@ export { parseQueryString, queryParser, type QueryParseFunction } from './query-
 export { bodyParser, DEFAULT_BODY_LIMIT, parseRequestBody, type BodyParserOptions } from './body-parser.js';
 // The body rules plume/express applies to what body-parser reads, so both transports refuse the same bodies.
 export { decodeBodyText, getBodyCharset } from './body-charset.js';
-export { findScalarBody, findUnstorableText, hasNonFiniteNumber, NON_FINITE_NUMBER } from './body-text.js';
+export { findScalarBody, findUnstorableNumber, findUnstorableText } from './body-text.js';
 export {
   applyCors,
   CORS_ALLOW_HEADERS,

@@ -10,7 +10,7 @@
  * (the schema said number there) are refused.
  */
 
-import { isDecimalNumber, roundedIntegerOf } from '../core/query-string.js';
+import { isDecimalNumber, roundedIntegerOf } from '../core/index.js';
 import { BadRequest } from '../errors/index.js';
 
 /** A string in the data that AJV would turn into a number, though it is not written in decimal digits, is too large or would be rounded. */

@@ -74,6 +74,30 @@ describe.each(hostileTransports)('text that cannot be stored as sent ($name)', (
     },
   );
 
+  // JSON.parse rounds these to the nearest double: the record held 9007199254740992 for …993 (RFC 8259
+  // §6: only integers within ±(2^53 − 1) are interoperable).
+  it.each([
+    ['2^53 + 1', '{"text":"x","n":9007199254740993}', '9007199254740993', '9007199254740992'],
+    ['a negative one', '{"text":"x","n":[1,-9007199254740995]}', '-9007199254740995', '-9007199254740996'],
+    ['a snowflake id', '{"text":"x","id":1234567890123456789}', '1234567890123456789', '1234567890123456768'],
+    ['written with .0', '{"text":"x","n":12345678901234567.0}', '12345678901234567.0', '12345678901234568'],
+    [
+      'after a string that looks like one',
+      '{"text":"9007199254740993","n":{"m":9007199254740993}}',
+      '9007199254740993',
+      '9007199254740992',
+    ],
+  ])(
+    'JSON with an integer a double cannot hold (%s) is a 400 naming it, and nothing is written',
+    async (_name, body, literal, rounded) => {
+      const answer = await server().send(json('POST', '/items', body));
+      expectError(answer, 400);
+      expect((answer.json as { message: string }).message).toBe(
+        `Invalid application/json request body: the integer ${literal} cannot be stored exactly (a number holds ${rounded}); send it as a string`,
+      );
+    },
+  );
+
   it('well-formed text is stored exactly as sent', async () => {
     const stored = async (request: HostileRequest): Promise<unknown> => {
       const answer = await server().send(request);
@@ -87,12 +111,25 @@ describe.each(hostileTransports)('text that cannot be stored as sent ($name)', (
     expect(await stored(json('POST', '/items', '{"text":"\\ud83d\\ude00 \\\\ud800 \\u00e9"}'))).toEqual({
       text: '😀 \\ud800 é',
     });
-    // The largest double, exponents in strings and keys, and a long run of digits in a string are fine.
+    // The largest double, exponents in strings and keys, and a long run of digits in a string are fine;
+    // so are integers beyond 2^53 that a double holds as written, and ones written with an exponent
+    // (the nearest double is what an exponent means).
     expect(
       await stored(
-        json('POST', '/items', `{"text":"e123 ${'7'.repeat(400)}","max":1.7976931348623157e308,"e999":1}`),
+        json(
+          'POST',
+          '/items',
+          `{"text":"e123 ${'7'.repeat(400)}","max":1.7976931348623157e308,"e999":1,"big":9007199254740992,"exp":9007199254740993e0,"ok":-9007199254740991}`,
+        ),
       ),
-    ).toEqual({ text: `e123 ${'7'.repeat(400)}`, max: 1.7976931348623157e308, e999: 1 });
+    ).toEqual({
+      text: `e123 ${'7'.repeat(400)}`,
+      max: 1.7976931348623157e308,
+      e999: 1,
+      big: 9007199254740992,
+      exp: 9007199254740992,
+      ok: -9007199254740991,
+    });
     // Valid percent-encoded UTF-8, and a literal `%` that starts no escape (in a field of its own:
     // Express' `qs` leaves a whole value undecoded when it holds one).
     expect(await stored(form('text=%C3%A9%E2%82%AC+x&note=100%'))).toEqual({ text: 'é€ x', note: '100%' });
