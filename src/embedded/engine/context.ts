@@ -26,6 +26,8 @@ import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
 import { comparisonExpressions } from './comparison-expressions.js';
+import { dateArithmeticExpressions } from './date-arithmetic.js';
+import { dateFromParts } from './date-from-parts.js';
 import { dateExpressions } from './date-operators.js';
 import { documentEquality } from './document-equality.js';
 import { elemMatchProjection } from './elem-match-projection.js';
@@ -194,6 +196,8 @@ const EXPRESSIONS = {
   ...numberExpressions,
   ...comparisonExpressions,
   ...dateExpressions,
+  ...dateArithmeticExpressions,
+  $dateFromParts: dateFromParts,
   ...orderedExpressions,
   ...strictExpressions,
   $type: typeExpression,

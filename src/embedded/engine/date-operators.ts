@@ -29,29 +29,42 @@ const nullish = (v: unknown): v is null | undefined => v === null || v === undef
 const unknownField = (args: Doc, allowed: string[]): string | undefined =>
   Object.keys(args).find((key) => !allowed.includes(key));
 
-/** A date, Timestamp (its seconds) or ObjectId (its creation second) as ms since the epoch; else code 16006. */
-function instant(value: unknown): number {
+/**
+ * A date, Timestamp (its seconds) or ObjectId (its creation second) as ms since the epoch, or undefined
+ * for any other value (MongoDB's `Value::coercibleToDate`).
+ */
+export function dateMillis(value: unknown): number | undefined {
   if (value instanceof Date) return value.getTime();
   if (bsonTag(value) === 'Timestamp') return (value as Timestamp).t * 1000;
   if (bsonTag(value) === 'ObjectId') return (value as ObjectId).getTimestamp().getTime();
-  return fail(16006, `can't convert from BSON type ${bsonTypeName(value)} to Date`);
+  return undefined;
 }
 
-/** Days from the epoch to 1 January of `year` (`Date.UTC` would read years 0–99 as 1900–1999). */
-const januaryFirst = (year: number): number => new Date(0).setUTCFullYear(year, 0, 1) / DAY_MS;
+/** `dateMillis` of a value that must be a date; else code 16006. */
+function instant(value: unknown): number {
+  return dateMillis(value) ?? fail(16006, `can't convert from BSON type ${bsonTypeName(value)} to Date`);
+}
 
 /**
- * Everything the operators report about an instant, read on the local calendar of `zone`; `offset` is the
- * zone's UTC offset at the instant, in seconds.
+ * Days from the epoch to `year`-`month`-`day` of the proleptic Gregorian calendar; a month or day out of
+ * range carries into the next (month 13 is January of the next year). `Date.UTC` would read years 0–99
+ * as 1900–1999.
  */
-function partsOf(ms: number, zone: Zone) {
+export const civilDay = (year: number, month = 1, day = 1): number =>
+  new Date(0).setUTCFullYear(year, month - 1, day) / DAY_MS;
+
+/**
+ * Everything the operators report about an instant (ms since the epoch), read on the local calendar of
+ * `zone`; `offset` is the zone's UTC offset at the instant, in seconds.
+ */
+export function partsOf(ms: number, zone: Zone) {
   const offset = zone(ms);
   // The local wall-clock time, read with the UTC getters.
   const local = new Date(ms + offset * 1000);
   const dayNumber = Math.floor(local.getTime() / DAY_MS);
   const year = local.getUTCFullYear();
   const weekday = local.getUTCDay();
-  const dayOfYear0 = dayNumber - januaryFirst(year);
+  const dayOfYear0 = dayNumber - civilDay(year);
   const isoDayOfWeek = weekday || 7;
   const thursday = dayNumber + 4 - isoDayOfWeek;
   const isoWeekYear = new Date(thursday * DAY_MS).getUTCFullYear();
@@ -69,13 +82,14 @@ function partsOf(ms: number, zone: Zone) {
     week: Math.floor((dayOfYear0 + 7 - weekday) / 7),
     isoDayOfWeek, // 1 (Monday) … 7 (Sunday)
     // ISO 8601: a week belongs to the year its Thursday is in; week 1 holds the year's first Thursday.
-    isoWeek: Math.floor((thursday - januaryFirst(isoWeekYear)) / 7) + 1,
+    isoWeek: Math.floor((thursday - civilDay(isoWeekYear)) / 7) + 1,
     isoWeekYear,
     offset,
   };
 }
 
-type Parts = ReturnType<typeof partsOf>;
+/** What `partsOf` reports. */
+export type Parts = ReturnType<typeof partsOf>;
 
 /** A number zero-padded to `width`; MongoDB formats only 0–9999 (a year outside fails with code 18537). */
 function pad(n: number, width: number): string {

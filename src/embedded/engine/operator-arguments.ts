@@ -1,9 +1,11 @@
 /**
  * Arguments of the expression operators that take a document of named arguments (`$firstN`/`$lastN`/
- * `$maxN`/`$minN`, `$median`/`$percentile`, `$let`, `$map`, `$filter`, `$reduce`), checked as MongoDB
+ * `$maxN`/`$minN`, `$median`/`$percentile`, `$let`, `$map`, `$filter`, `$reduce`, and the date
+ * operators of date-arguments.ts), checked as MongoDB
  * 7.0 checks them when it parses the expression, with its codes and messages.
  */
 import { elementText } from './bson-text.js';
+import { checkDateArguments, isCheckedDateOperator } from './date-arguments.js';
 import { checkBoundName } from './expression-paths.js';
 import { bsonTypeName, isPlainObject } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -116,4 +118,5 @@ export function checkOperatorArguments(name: string, arg: unknown, prefix = ''):
     case '$reduce':
       return checkReduce(arg, fail);
   }
+  if (isCheckedDateOperator(name)) checkDateArguments(name, arg, prefix);
 }

@@ -62,3 +62,13 @@ export function zoneOf(obj: unknown, spec: unknown, options: Options): Zone | nu
   if (!zone) zones.set(name, (zone = parseZone(name)));
   return zone;
 }
+
+/**
+ * The instant (ms since the epoch) at which the clocks of `zone` read `wallMs` (a local date and time
+ * written as if it were UTC), found as timelib finds it: the offset in force at the wall time read as UTC,
+ * then the offset in force at the instant that gives.
+ */
+export function wallToInstant(wallMs: number, zone: Zone): number {
+  const first = wallMs - zone(wallMs) * 1000;
+  return wallMs - zone(first) * 1000;
+}
