@@ -12,6 +12,7 @@ import { hintedState } from './hinted-state.js';
 import { collectionIn } from './transaction-ddl.js';
 import type { Index } from './indexes.js';
 import { matchDocs } from './read.js';
+import { prepareMatchStages } from './match-stages.js';
 import { normalizePipeline } from './specs.js';
 import { checkPipeline } from './pipeline-check.js';
 import { mingoOptions } from './mingo-options.js';
@@ -142,7 +143,9 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
     if (isView(coll)) return readView(engine, { view: coll, pipeline: [], txn: args.txn });
     return coll ? engine.documents(coll, args.txn) : [];
   };
-  const rewritten = pipeline.flatMap((stage) => rewriteBucket(rewriteMeta(stage, searched)));
+  const rewritten = prepareMatchStages(pipeline).flatMap((stage) =>
+    rewriteBucket(rewriteMeta(stage, searched)),
+  );
   rewritten.forEach((stage, i) => {
     // MongoDB folds a $limit into the $sort before it, which then keeps only that many documents.
     const limit = rewritten[i + 1]?.['$limit'];
