@@ -30,6 +30,8 @@ import { dateArithmeticExpressions } from './date-arithmetic.js';
 import { dateFromParts } from './date-from-parts.js';
 import { dateExpressions } from './date-operators.js';
 import { documentEquality } from './document-equality.js';
+import { windowFunctions } from './window-functions.js';
+import { densifyStage, setWindowFieldsStage } from './window-stage.js';
 import { elemMatchProjection } from './elem-match-projection.js';
 import { fieldNameExpressions } from './field-name-expressions.js';
 import { graphLookupStage } from './graph-lookup.js';
@@ -51,7 +53,6 @@ import { sampleStage } from './sample.js';
 import { matchesSchema } from './schema.js';
 import { checkSchema } from './schema-check.js';
 import { sortStage } from './sort.js';
-import { setWindowFieldsStage } from './set-window-fields.js';
 import { bucketAutoStage } from './bucket-auto.js';
 import { strictConversions, strictExpressions } from './strict-expressions.js';
 import { bsonTypeName, hasType, isPlainObject, keyOf, pathCandidates, typeAlias } from './values.js';
@@ -215,6 +216,7 @@ export const CONTEXT: Context = Context.init({
   pipeline: {
     ...pipelineOperators,
     $addFields: addFieldsStage,
+    $densify: densifyStage,
     $graphLookup: graphLookupStage,
     $group: groupStage,
     $lookup: lookupStage,
@@ -229,5 +231,5 @@ export const CONTEXT: Context = Context.init({
   },
   projection: { ...projectionOperators, $elemMatch: elemMatchProjection },
   query: { ...builtin, ...overrides },
-  window: windowOperators,
+  window: { ...windowOperators, ...windowFunctions },
 });

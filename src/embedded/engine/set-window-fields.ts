@@ -57,8 +57,11 @@ function renameOutputs(output: unknown): unknown {
   return renamed;
 }
 
-/** The `$setWindowFields` pipeline operator registered in the engine's context (same arguments as mingo's). */
-export const setWindowFieldsStage: PipelineOp = (collection, expr, options) => {
+/**
+ * mingo's `$setWindowFields` under the memory rules above (same arguments); window-stage.ts runs it
+ * partition by partition.
+ */
+export const limitedSetWindowFields: PipelineOp = (collection, expr, options) => {
   if (!isPlainObject(expr)) return builtinSetWindowFields(collection, expr, options);
   // The stage receives mingo's per-run options object; its plain options are under `options`.
   const raw = (options as unknown as { options?: Options }).options ?? options;
