@@ -169,3 +169,17 @@ export async function acrossRestarts(
     rmSync(dbPath, { recursive: true, force: true });
   }
 }
+
+let freshCollections = 0;
+/** `pipeline` run on a fresh collection of `db` holding `docs` (the manual's example collections). */
+export async function aggregateOn(
+  db: mongodb7.Db,
+  docs: Record<string, unknown>[],
+  pipeline: Record<string, unknown>[],
+): Promise<Record<string, any>[]> {
+  freshCollections++;
+  const coll = db.collection<any>(`fresh_${freshCollections}`);
+  await coll.deleteMany({});
+  if (docs.length) await coll.insertMany(docs);
+  return coll.aggregate(pipeline).toArray();
+}

@@ -6,7 +6,7 @@
  * from date_time_support.cpp, and says so.
  */
 import { describe, expect, it } from 'vitest';
-import { connect, drivers, failure } from '../helpers.js';
+import { aggregateOn, connect, drivers, failure } from '../helpers.js';
 
 type Doc = Record<string, any>;
 
@@ -408,11 +408,7 @@ const refusals: [string, unknown, number, string][] = [
 describe.each(drivers)('manual examples: date arithmetic ($name)', (driver) => {
   const t = connect(driver, 'manual_dates');
 
-  async function run(docs: Doc[], pipeline: Doc[]): Promise<Doc[]> {
-    const coll = t.db.collection<any>(`c${Math.random().toString(36).slice(2)}`);
-    if (docs.length) await coll.insertMany(docs);
-    return coll.aggregate(pipeline).toArray();
-  }
+  const run = (docs: Doc[], pipeline: Doc[]): Promise<Doc[]> => aggregateOn(t.db, docs, pipeline);
 
   it.each(values)('%s', async (_name, expr, expected) => {
     const [doc] = await run([{ _id: 1 }], [{ $project: { _id: 0, r: expr } }]);

@@ -6,7 +6,7 @@
  * string-expressions.test.ts holds those with MongoDB's answers.
  */
 import { describe, expect, it } from 'vitest';
-import { connect, drivers } from '../helpers.js';
+import { aggregateOn, connect, drivers } from '../helpers.js';
 
 type Doc = Record<string, any>;
 
@@ -68,11 +68,7 @@ describe.each(drivers)('manual examples: string operators ($name)', (driver) => 
   const t = connect(driver, 'manual_strings');
   const { BSONRegExp } = driver.bson;
 
-  async function run(docs: Doc[], pipeline: Doc[]): Promise<Doc[]> {
-    const coll = t.db.collection<any>(`c${Math.random().toString(36).slice(2)}`);
-    if (docs.length) await coll.insertMany(docs);
-    return coll.aggregate(pipeline).toArray();
-  }
+  const run = (docs: Doc[], pipeline: Doc[]): Promise<Doc[]> => aggregateOn(t.db, docs, pipeline);
 
   it.each(values)('%s', async (_name, expr, expected) => {
     const [doc] = await run([{ _id: 1 }], [{ $project: { _id: 0, r: expr } }]);

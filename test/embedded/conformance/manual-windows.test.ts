@@ -5,7 +5,7 @@
  * where the manual prints one.
  */
 import { describe, expect, it } from 'vitest';
-import { connect, drivers, failure } from '../helpers.js';
+import { aggregateOn, connect, drivers, failure } from '../helpers.js';
 
 type Doc = Record<string, any>;
 
@@ -235,11 +235,7 @@ const examples: [string, Doc[], Doc[], Doc[]][] = [
 describe.each(drivers)('manual examples: window functions, densify and fill ($name)', (driver) => {
   const t = connect(driver, 'manual_windows');
 
-  async function run(docs: Doc[], pipeline: Doc[]): Promise<Doc[]> {
-    const coll = t.db.collection<any>(`c${Math.random().toString(36).slice(2)}`);
-    if (docs.length) await coll.insertMany(docs);
-    return coll.aggregate(pipeline).toArray();
-  }
+  const run = (docs: Doc[], pipeline: Doc[]): Promise<Doc[]> => aggregateOn(t.db, docs, pipeline);
 
   it.each(examples)('%s', async (_name, docs, pipeline, expected) => {
     const result = await run(docs, pipeline);
