@@ -269,6 +269,41 @@ describe.each(drivers)('manual examples: window functions, densify and fill ($na
       5624901,
     ],
   ];
+  /** [case, $densify spec, code]: document_source_densify.cpp's checks (a zero step looped forever). */
+  const densifyRefusals: [string, unknown, number][] = [
+    ['a zero step', { field: 'a', range: { step: 0, bounds: 'full' } }, 5733401],
+    ['a negative step', { field: 'a', range: { step: -1, bounds: [0, 10] } }, 5733401],
+    [
+      'a fractional step for dates',
+      { field: 'a', range: { step: 1.5, unit: 'day', bounds: 'full' } },
+      6586400,
+    ],
+    ['no range', { field: 'a' }, 40414],
+    ['an unknown bounds string', { field: 'a', range: { step: 1, bounds: 'all' } }, 5946802],
+    ['descending bounds', { field: 'a', range: { step: 1, bounds: [10, 0] } }, 5733402],
+    ['a unit with numeric bounds', { field: 'a', range: { step: 1, unit: 'day', bounds: [0, 10] } }, 5733409],
+    ['partition bounds without partitions', { field: 'a', range: { step: 1, bounds: 'partition' } }, 5733408],
+    ['a $ field', { field: '$a', range: { step: 1, bounds: 'full' } }, 16410],
+  ];
+  it.each(densifyRefusals)('$densify refuses %s', async (_name, spec, code) => {
+    const error = await failure(() => run([{ _id: 1, a: 1 }], [{ $densify: spec as Doc }]));
+    expect(error['code']).toBe(code);
+  });
+
+  // document_source_densify.cpp: at most internalQueryMaxAllowedDensifyDocs (500,000) added documents.
+  it('$densify stops at 500,000 added documents', async () => {
+    const error = await failure(() =>
+      run(
+        [
+          { _id: 1, a: 0 },
+          { _id: 2, a: 1 },
+        ],
+        [{ $densify: { field: 'a', range: { step: 1e-6, bounds: 'full' } } }],
+      ),
+    );
+    expect(error['code']).toBe(5897900);
+  });
+
   it.each(refusals)('refuses %s', async (_name, output, code) => {
     const error = await failure(() =>
       run(cakeSales, [
