@@ -7,7 +7,6 @@
  */
 import { numberKind } from './arithmetic.js';
 import { DBREF_FIELDS } from './dbref-fields.js';
-import { isExpressionOperator } from './expression-check.js';
 import { bsonTypeName, isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
@@ -37,7 +36,8 @@ export function fieldRole(value: unknown): FieldRole {
   if (keys.length === 0) return { role: 'empty' };
   const operator = keys[0]!;
   if (keys.length !== 1 || !operator.startsWith('$')) return { role: 'sub-projection' };
-  if (DBREF_FIELDS.has(operator) && !isExpressionOperator(operator)) return { role: 'sub-projection' };
+  // No expression operator is named $id, $ref or $db: such a name is a DBRef field to project.
+  if (DBREF_FIELDS.has(operator)) return { role: 'sub-projection' };
   return { role: 'operator', operator };
 }
 
