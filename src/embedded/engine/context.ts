@@ -26,6 +26,7 @@ import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
 import { comparisonExpressions } from './comparison-expressions.js';
+import { setExpressions } from './set-expressions.js';
 import { dateArithmeticExpressions } from './date-arithmetic.js';
 import { dateFromParts } from './date-from-parts.js';
 import { dateExpressions } from './date-operators.js';
@@ -197,6 +198,7 @@ const EXPRESSIONS = {
   ...fieldNameExpressions,
   ...numberExpressions,
   ...comparisonExpressions,
+  ...setExpressions,
   ...dateExpressions,
   ...dateArithmeticExpressions,
   $dateFromParts: dateFromParts,
