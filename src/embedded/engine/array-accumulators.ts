@@ -5,12 +5,17 @@
  * only a value that is not missing; window_function_push.h likewise), so `[1, <missing>]` collects `[1]`.
  * Both refuse to grow past `internalQueryMaxPushBytes` / `internalQueryMaxAddToSetBytes` (100 MiB) with
  * ExceededMemoryLimit (146), whatever `allowDiskUse` says: they cannot spill. Each value is measured once
- * as it is added (memory-limits.ts `approximateSize`); `$addToSet` counts only values it keeps.
+ * as it is added (memory-limits.ts `approximateSize`); `$addToSet` counts only values it keeps, and
+ * keeps one of each value by MongoDB's equality (values.ts `keyOf`: numbers of any type by value,
+ * documents by their fields in order, strings under the collation), where mingo's told `1` and
+ * `NumberLong(1)` apart and took `{ a: 1, b: 2 }` and `{ b: 2, a: 1 }` for one.
  */
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import type { Options } from 'mingo/types';
 import type { AccumulatorOp } from './operator-types.js';
+import { normalizeCollation } from './collation.js';
 import { approximateSize, MemoryTracker } from './memory-limits.js';
+import { keyOf } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 const builtin = accumulatorOperators as unknown as Record<string, AccumulatorOp>;
@@ -52,10 +57,16 @@ const push: AccumulatorOp = (collection, expr, options) => {
 };
 
 const addToSet: AccumulatorOp = (collection, expr, options) => {
-  const set = builtin['$addToSet']!(presentValues(collection, expr, options), null, options) as unknown[];
+  const collation = normalizeCollation(options.collation);
   const tracker = new MemoryTracker('internalQueryMaxAddToSetBytes', addToSetExceeded);
-  for (const value of set) tracker.add(approximateSize(value));
-  return set;
+  const set = new Map<string, unknown>();
+  for (const value of presentValues(collection, expr, options)) {
+    const key = keyOf(value, collation);
+    if (set.has(key)) continue;
+    set.set(key, value);
+    tracker.add(approximateSize(value));
+  }
+  return [...set.values()];
 };
 
 /** `$push` and `$addToSet`, registered over mingo's in the engine's context. */

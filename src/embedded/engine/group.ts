@@ -1,6 +1,8 @@
 /**
  * The `$group` stage: mingo's, with MongoDB's notion of which `_id` values are the same group. mingo
- * compares group ids as JS values, so it keeps `Long(5)` apart from `5` and ignores the collation; here
+ * compares group ids as JS values, so it keeps `Long(5)` apart from `5`, ignores the collation, and
+ * takes `{ a: 1, b: 2 }` and `{ b: 2, a: 1 }` for one id (MongoDB compares a document's fields in
+ * their order, so they are two groups); here
  * documents are partitioned by the canonical key of their id (values.ts `keyOf`) whenever that could
  * differ, and mingo accumulates each partition. With `allowDiskUse: false` its groups may hold at most
  * `internalDocumentSourceGroupMaxMemoryBytes`, each counted as the approximate size of the document it
@@ -38,12 +40,24 @@ export const groupStage: PipelineOp = (collection, expr, options) =>
     return Lazy(groups);
   });
 
+/** Whether `value` holds a document of two or more fields, whose field order mingo's ids ignore. */
+function hasFieldOrder(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasFieldOrder);
+  if (!isPlainObject(value)) return false;
+  let fields = 0;
+  for (const key in value) {
+    if (++fields > 1) return true;
+    if (hasFieldOrder(value[key])) return true;
+  }
+  return false;
+}
+
 const groupAll: PipelineOp = (collection, expr, options) => {
   if (!isPlainObject(expr) || !('_id' in expr)) return builtinGroup(collection, expr, options);
   const collation = normalizeCollation(options.collation);
   return collection.transform((items: unknown[]) => {
     const ids = items.map((doc) => evalExpr(doc as Doc, expr['_id'], options));
-    const sameAsMingo = !collation && ids.every((id) => plainNumbers(id) === id);
+    const sameAsMingo = !collation && ids.every((id) => plainNumbers(id) === id && !hasFieldOrder(id));
     if (sameAsMingo) return builtinGroup(Lazy(items), expr, options);
     const partitions = new Map<string, { id: unknown; docs: unknown[] }>();
     items.forEach((doc, i) => {

@@ -92,3 +92,55 @@ describe.each(drivers)('array accumulators over missing values ($name)', (driver
     ]);
   });
 });
+
+/**
+ * Which values are the same to `$group`: its ids and `$addToSet`'s elements compare as MongoDB compares
+ * values (manual, "Comparison/Sort Order": numbers of any type by value; objects "compare key-value
+ * pairs in the order that they appear within the BSON object"), so `{ a: 1, b: 2 }` and
+ * `{ b: 2, a: 1 }` are two groups and two elements, and `1` and `NumberLong(1)` one.
+ */
+describe.each(drivers)('$group equality of ids and $addToSet elements ($name)', (driver) => {
+  const target = connect(driver, 'group_equality');
+  const { Long } = driver.bson;
+
+  const coll = async () => {
+    const c = target.db.collection<any>('values');
+    await c.deleteMany({});
+    await c.insertMany([
+      { _id: 1, g: 1, d: { a: 1, b: 2 }, n: 1 },
+      { _id: 2, g: 1, d: { b: 2, a: 1 }, n: Long.fromNumber(1) },
+      { _id: 3, g: 1, d: { a: 1, b: 2 }, n: 1.0 },
+    ]);
+    return c;
+  };
+
+  it('keeps documents with the same fields in another order apart, and numbers of one value together', async () => {
+    const c = await coll();
+    const [row] = await c
+      .aggregate([
+        { $sort: { _id: 1 } },
+        { $group: { _id: '$g', docs: { $addToSet: '$d' }, numbers: { $addToSet: '$n' } } },
+      ])
+      .toArray();
+    expect(row).toEqual({
+      _id: 1,
+      docs: [
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ],
+      numbers: [1],
+    });
+    const groups = await c
+      .aggregate([{ $group: { _id: '$d', ids: { $push: '$_id' } } }, { $sort: { ids: 1 } }])
+      .toArray();
+    expect(groups).toEqual([
+      { _id: { a: 1, b: 2 }, ids: [1, 3] },
+      { _id: { b: 2, a: 1 }, ids: [2] },
+    ]);
+    // Object equality in toEqual ignores field order: check it on the ids.
+    expect(groups.map((group) => Object.keys(group['_id']))).toEqual([
+      ['a', 'b'],
+      ['b', 'a'],
+    ]);
+  });
+});

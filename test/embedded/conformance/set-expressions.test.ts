@@ -16,8 +16,8 @@ describe.each(drivers)('set expressions ($name)', (driver) => {
   const t = connect(driver, 'set_expressions');
   const { Long, Decimal128 } = driver.bson;
 
-  async function evaluate(fields: Doc, collation?: Doc): Promise<Doc> {
-    const coll = t.db.collection('one');
+  async function evaluate(fields: Doc, collation?: { locale: string; strength?: number }): Promise<Doc> {
+    const coll = t.db.collection<any>('one');
     await coll.deleteMany({});
     await coll.insertOne({ _id: 1 });
     const [row] = await coll
