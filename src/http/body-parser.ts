@@ -5,7 +5,7 @@ import {
   METHOD_HEADER,
   type Middleware,
 } from '../core/index.js';
-import { BadRequest, UnsupportedMediaType } from '../errors/index.js';
+import { BadRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors/index.js';
 import { decodeBodyText, forEachLatin1FormField, getBodyCharset } from './body-charset.js';
 import {
   findScalarBody,
@@ -15,6 +15,24 @@ import {
 } from './body-text.js';
 import type { HandlerContext } from './declarations.js';
 import { getRequestHeader, isRuntimeRequest } from './runtime-request.js';
+
+/**
+ * The most parameters a urlencoded body may hold: body-parser's default `parameterLimit`, so that a form
+ * the Express transport refuses is refused here too.
+ */
+const FORM_PARAMETER_LIMIT = 1000;
+
+/**
+ * Throws `PayloadTooLarge` (413, "too many parameters", body-parser's answer) for form text with more
+ * than `FORM_PARAMETER_LIMIT` `&`-separated parameters, counted as body-parser counts them (empty ones
+ * too), before any is parsed.
+ */
+function refuseTooManyParameters(text: string): void {
+  let count = 1;
+  for (let at = text.indexOf('&'); at !== -1; at = text.indexOf('&', at + 1)) {
+    if (++count > FORM_PARAMETER_LIMIT) throw new PayloadTooLarge('too many parameters');
+  }
+}
 
 /** The default size limit of parsed bodies: 1 MiB. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -123,6 +141,7 @@ function parseBytes(
   if (bytes.byteLength === 0) throw createBodyRequired(method);
   if (kind === 'multipart') return parseMultipart(bytes, contentType);
   const text = decodeText(bytes, charset, contentType);
+  if (kind === 'form') refuseTooManyParameters(text);
   if (kind === 'form' && charset === 'iso-8859-1') {
     // Every byte is a character, percent-encoded ones too: nothing can be unstorable.
     const fields: Record<string, unknown> = {};
@@ -248,7 +267,8 @@ async function readStreamedBody(request: Request, limit: number): Promise<unknow
  * UTF-16LE, UTF-16BE; forms: UTF-8, ISO-8859-1; multipart: UTF-8; see `getBodyCharset`) or with a
  * `Content-Encoding` other than `identity`, and
  * `PayloadTooLarge` (413) when a parsed body exceeds `limit` bytes (checked against `Content-Length`
- * before reading, and counted while reading).
+ * before reading, and counted while reading) or a urlencoded body holds more than 1000 parameters
+ * (`too many parameters`, as Express' parser answers).
  */
 export async function parseRequestBody(request: Request, limit = DEFAULT_BODY_LIMIT): Promise<unknown> {
   return readBody(request, limit);
