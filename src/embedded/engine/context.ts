@@ -4,7 +4,8 @@
  * `$and` of clauses (all-operator.ts), MongoDB's `$sort` and `$group`, `$lookup`, `$graphLookup` and
  * `$sample`, `$addFields`/`$set` and `$project` computed fields with MongoDB's paths through arrays
  * (add-fields.ts, project-paths.ts), the `$elemMatch` projection, the operators that compare or compute
- * numbers (number-operators.ts), the date expressions (date-operators.ts) and the expressions MongoDB
+ * numbers (number-operators.ts), the date expressions (date-operators.ts), `$bsonSize`/`$binarySize`
+ * (size-expressions.ts) and the expressions MongoDB
  * refuses where mingo answers null (strict-expressions.ts), registered over the built-ins. Used with the
  * *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge its built-ins over ours).
  */
@@ -27,6 +28,7 @@ import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
 import { comparisonExpressions } from './comparison-expressions.js';
 import { setExpressions } from './set-expressions.js';
+import { sizeExpressions } from './size-expressions.js';
 import { dateArithmeticExpressions } from './date-arithmetic.js';
 import { dateFromParts } from './date-from-parts.js';
 import { dateExpressions } from './date-operators.js';
@@ -199,6 +201,7 @@ const EXPRESSIONS = {
   ...numberExpressions,
   ...comparisonExpressions,
   ...setExpressions,
+  ...sizeExpressions,
   ...dateExpressions,
   ...dateArithmeticExpressions,
   $dateFromParts: dateFromParts,

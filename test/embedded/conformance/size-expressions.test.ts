@@ -1,0 +1,84 @@
+/**
+ * `$bsonSize` and `$binarySize` as MongoDB 7.0 evaluates them (src/mongo/db/pipeline/expression.cpp,
+ * `ExpressionBsonSize::evaluate`: null for nullish, `arg.getDocument().toBson().objsize()` for a
+ * document, else 31393 "$bsonSize requires a document input, found: <type>";
+ * `ExpressionBinarySize::evaluate`: null for nullish, `strLenBytes` of a string, the binData's length,
+ * else 51276 "$binarySize requires a string or BinData argument, found: <type>"). The embedded database
+ * refused every pipeline naming either one (31325 "Unknown expression").
+ */
+import { describe, expect, it } from 'vitest';
+import { connect, drivers, failure } from '../helpers.js';
+
+describe.each(drivers)('size expressions ($name)', (driver) => {
+  const state = connect(driver, 'size_expressions');
+  const { BSON, Binary, Double, Long } = driver.bson;
+
+  it('$bsonSize is the stored size of a document, counting a field named __proto__ as MongoDB stores it', async () => {
+    const coll = state.db.collection<any>('bson_size');
+    // JSON.parse makes `__proto__` an own field, which the driver sends and MongoDB stores as it is.
+    const docs: Record<string, unknown>[] = [
+      { _id: 1, a: 'héllo', n: new Long(5), d: new Double(1), list: [1, { x: null }] },
+      JSON.parse('{ "_id": 2, "__proto__": { "__proto__": 1 }, "s": "__proto__" }') as Record<
+        string,
+        unknown
+      >,
+      { _id: 3, sub: 'text' },
+    ];
+    await coll.insertMany(docs);
+    const rows = await coll
+      .aggregate([
+        {
+          $project: {
+            root: { $bsonSize: '$$ROOT' },
+            missing: { $bsonSize: '$nothing' },
+            // An object expression drops a field whose value is missing: { y: 1 } is 12 bytes.
+            built: { $bsonSize: { x: '$nothing', y: 1 } },
+            // A computed double is stored as a double (8 bytes): { v: 1.0 } is 16 bytes.
+            computed: { $bsonSize: [{ v: { $add: [0.5, 0.5] } }] },
+          },
+        },
+        { $match: { _id: { $lt: 3 } } },
+        { $sort: { _id: 1 } },
+      ])
+      .toArray();
+    expect(rows.map((r) => r['root'])).toEqual(docs.slice(0, 2).map((d) => BSON.serialize(d).length));
+    expect(rows.map((r) => [r['missing'], r['built'], r['computed']])).toEqual([
+      [null, 12, 16],
+      [null, 12, 16],
+    ]);
+    // An array is not a document (jstests/aggregation/expressions/bsonsize.js refuses [{x: 1}, {y: 2}]).
+    expect(
+      await failure(() => coll.aggregate([{ $project: { v: { $bsonSize: '$list' } } }]).toArray()),
+    ).toMatchObject({ code: 31393, message: '$bsonSize requires a document input, found: array' });
+    const bad = await failure(() =>
+      coll.aggregate([{ $match: { _id: 3 } }, { $project: { v: { $bsonSize: '$sub' } } }]).toArray(),
+    );
+    expect(bad).toMatchObject({ code: 31393, message: '$bsonSize requires a document input, found: string' });
+  });
+
+  it('$binarySize is a string length in UTF-8 bytes and a binData length in bytes', async () => {
+    const coll = state.db.collection<any>('binary_size');
+    await coll.insertOne({ _id: 1, s: 'héllo ✓', b: new Binary(Buffer.from([1, 2, 3, 4, 5])), n: 3 });
+    const [row] = await coll
+      .aggregate([
+        {
+          $project: {
+            _id: 0,
+            s: { $binarySize: '$s' },
+            b: { $binarySize: '$b' },
+            empty: { $binarySize: '' },
+            missing: { $binarySize: '$nothing' },
+            nil: { $binarySize: null },
+          },
+        },
+      ])
+      .toArray();
+    // 'héllo ✓': h, l, l, o, space 1 byte each; é 2 bytes; ✓ 3 bytes.
+    expect(row).toEqual({ s: 10, b: 5, empty: 0, missing: null, nil: null });
+    const bad = await failure(() => coll.aggregate([{ $project: { v: { $binarySize: '$n' } } }]).toArray());
+    expect(bad).toMatchObject({
+      code: 51276,
+      message: '$binarySize requires a string or BinData argument, found: int',
+    });
+  });
+});
