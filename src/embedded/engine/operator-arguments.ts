@@ -1,12 +1,13 @@
 /**
  * Arguments of the expression operators that take a document of named arguments (`$firstN`/`$lastN`/
- * `$maxN`/`$minN`, `$median`/`$percentile`, `$let`, `$map`, `$filter`, `$reduce`, and the date
- * operators of date-arguments.ts), checked as MongoDB
+ * `$maxN`/`$minN`, `$median`/`$percentile`, `$let`, `$map`, `$filter`, `$reduce`, the date
+ * operators of date-arguments.ts and the field operators of field-operator-arguments.ts), checked as MongoDB
  * 7.0 checks them when it parses the expression, with its codes and messages.
  */
 import { elementText } from './bson-text.js';
 import { checkDateArguments, isCheckedDateOperator } from './date-arguments.js';
 import { checkBoundName } from './expression-paths.js';
+import { checkFieldOperatorArguments, isFieldOperator } from './field-operator-arguments.js';
 import { bsonTypeName, isPlainObject } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -119,4 +120,5 @@ export function checkOperatorArguments(name: string, arg: unknown, prefix = ''):
       return checkReduce(arg, fail);
   }
   if (isCheckedDateOperator(name)) checkDateArguments(name, arg, prefix);
+  if (isFieldOperator(name)) checkFieldOperatorArguments(name, arg, prefix);
 }
