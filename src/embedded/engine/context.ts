@@ -32,6 +32,7 @@ import { sizeExpressions } from './size-expressions.js';
 import { dateArithmeticExpressions } from './date-arithmetic.js';
 import { dateFromParts } from './date-from-parts.js';
 import { dateExpressions } from './date-operators.js';
+import { DBREF_SELF } from './dbref-filter.js';
 import { documentEquality } from './document-equality.js';
 import { windowFunctions } from './window-functions.js';
 import { densifyStage } from './densify-stage.js';
@@ -180,13 +181,15 @@ for (const name of ['$regex', '$in', '$nin', '$not', '$all']) {
 
 /**
  * A DBRef's names in a query on an array's documents (a `$pull` condition or an `$elemMatch` query
- * `{ $ref: 'c', $id: 5 }`), which mingo reads as operators on the array's path: MongoDB matches each as
+ * `{ $ref: 'c', $id: 5 }`), which mingo reads as operators on the array's path, or on the document
+ * itself (`{ $ref: 'c' }` at a filter level, rewritten onto `DBREF_SELF` by dbref-filter.ts): MongoDB matches each as
  * equality on that field of the element (parseDBRef, src/mongo/db/matcher/expression_parser.cpp),
  * `$id` under the collation, `$ref` and `$db` by binary comparison.
  */
 for (const name of ['$ref', '$id', '$db']) {
   const equal = name === '$id' ? overrides['$eq']! : numericQuery(builtin['$eq']!);
-  overrides[name] = (selector, value, options) => equal(`${selector}.${name}`, value, options);
+  overrides[name] = (selector, value, options) =>
+    equal(selector === DBREF_SELF ? name : `${selector}.${name}`, value, options);
 }
 
 /** `$type` in expressions, with MongoDB's type names (mingo's say `objectid`, `long` for big doubles …). */

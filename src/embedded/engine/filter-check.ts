@@ -159,9 +159,9 @@ export function checkFilter(filter: Record<string, unknown>, scope?: VariableSco
 /** A filter, at the top of the query (`top`) or below an `$elemMatch`. */
 function checkLevel(filter: Record<string, unknown>, top: boolean, scope?: VariableScope): void {
   for (const [key, value] of Object.entries(filter)) {
-    // An `$elemMatch` query on DBRef-shaped elements ({ $ref: 'c', $id: 5 }): MongoDB's pathless
-    // parseDBRef matches each as its field's equality (expression_parser.cpp), as context.ts runs it.
-    if (!top && DBREF_FIELDS.has(key)) continue;
+    // A DBRef's names ({ $ref: 'c', $id: 5 }, at the top or in an `$elemMatch` on documents): MongoDB's
+    // pathless parseDBRef matches each as its field's equality (expression_parser.cpp; dbref-filter.ts).
+    if (DBREF_FIELDS.has(key)) continue;
     if (key.startsWith('$')) {
       if (!TOP_LEVEL.has(key)) {
         badValue(

@@ -101,7 +101,9 @@ function prepareValue(value: unknown): unknown {
         `${key} is a geospatial query, which the embedded database does not support`,
       );
     }
-    out[key] = isDocumentValue(key, obj[key]) ? { $eq: obj[key] } : prepareValue(obj[key]);
+    out[key] = isDocumentValue(key, obj[key])
+      ? { $eq: obj[key] }
+      : prepareValue(elemMatchQuery(key, obj[key]));
   }
   return out;
 }
@@ -119,6 +121,16 @@ function isDocumentValue(key: string, value: unknown): boolean {
     !isExpressionDocument(value, false) &&
     Object.keys(value).some((name) => name.startsWith('$'))
   );
+}
+
+/**
+ * An `$elemMatch` argument with its pathless operators rewritten as pathless-operators.ts rewrites a
+ * filter's (`{ $ref: 'c', extra: 1 }`, `{ $and: [{ $id: 5 }] }`): mingo reads `$ref` beside `extra` as
+ * an unknown top-level operator. An argument of operators on the element (`{ $gt: 1 }`) holds none of
+ * those names and comes back as it was; any other value is returned as it is.
+ */
+function elemMatchQuery(key: string, value: unknown): unknown {
+  return key === '$elemMatch' && isPlainObject(value) ? rewritePathless(value) : value;
 }
 
 /** Splits a top-level `$text` clause off a prepared filter. */

@@ -127,6 +127,45 @@ describe.each(drivers)('DBRef-shaped documents ($name)', (driver) => {
     ]);
   });
 
+  it('are matched by $ref, $id and $db clauses at any filter level, beside ordinary fields', async () => {
+    // expression_parser.cpp registers parseDBRef as the pathless parser of $ref, $id and $db: an
+    // equality on the field of that name of the document at hand (the filter's own document, or the
+    // element an $elemMatch tests), `$id` under the collation, `$ref` and `$db` by binary comparison.
+    // The embedded database refused them at the top ("unknown top level operator: $ref") and in an
+    // $elemMatch beside another field.
+    const coll = await collection('levels', [
+      { _id: 1, $ref: 'c', $id: 5, list: [{ $ref: 'c', $id: 5, extra: 1 }] },
+      { _id: 2, $ref: 'd', $id: 6, $db: 'x', list: [{ $ref: 'c', $id: 6, extra: 2 }] },
+      { _id: 3, $ref: ['c', 'x'], $id: 'A', list: [{ $ref: 'd', $id: 5, extra: 1 }] },
+      { _id: 4, list: [{ extra: 1 }] },
+    ]);
+    // The driver makes a DBRef of a document with $ref and $id at its top: read the _ids only.
+    const ids = async (filter: object, collation?: { locale: string; strength: number }) =>
+      (
+        await coll
+          .find(filter, { projection: { _id: 1 }, ...(collation ? { collation } : {}) })
+          .sort({ _id: 1 })
+          .toArray()
+      ).map((d) => d._id);
+    // An array field matches when an element is equal, as for any equality.
+    expect(await ids({ $ref: 'c' })).toEqual([1, 3]);
+    expect(await ids({ $id: 5 })).toEqual([1]);
+    expect(await ids({ $db: 'x', $ref: 'd' })).toEqual([2]);
+    expect(await ids({ $or: [{ $id: 6 }, { $ref: 'x' }] })).toEqual([2, 3]);
+    const caseless = { locale: 'en', strength: 2 };
+    expect(await ids({ $id: 'a' }, caseless)).toEqual([3]);
+    expect(await ids({ $ref: 'C' }, caseless)).toEqual([]);
+    expect(await ids({ list: { $elemMatch: { $ref: 'c', extra: 1 } } })).toEqual([1]);
+    expect(await ids({ list: { $elemMatch: { extra: { $gte: 1 }, $id: 5 } } })).toEqual([1, 3]);
+    expect(await ids({ list: { $elemMatch: { $and: [{ $ref: 'c' }, { extra: 2 }] } } })).toEqual([2]);
+    expect(await coll.countDocuments({ $id: { $in: [5] } })).toBe(0); // equality with { $in: [5] }
+    const matched = await coll.aggregate([{ $match: { $ref: 'd' } }, { $project: { _id: 1 } }]).toArray();
+    expect(matched).toEqual([{ _id: 2 }]);
+    expect((await coll.updateMany({ $id: 6 }, { $set: { seen: 1 } })).modifiedCount).toBe(1);
+    expect((await coll.deleteMany({ $ref: 'c', $id: 5 })).deletedCount).toBe(1);
+    expect(await ids({})).toEqual([2, 3, 4]);
+  });
+
   it('sort and match as documents: field by field, in stored order', async () => {
     const coll = await collection('order', [
       { _id: 1, d: { $ref: 'c', $id: 6 } },
