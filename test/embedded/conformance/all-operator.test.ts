@@ -132,6 +132,22 @@ describe.each(drivers)('all operator ($name)', (driver) => {
     expect(await ids('elem', { qty: { $not: filter.qty } })).toEqual([1, 4]);
   });
 
+  it('compares document entries field by field in stored order, inside $elemMatch too', async () => {
+    // Each entry is an equality clause (parseAll), and equality with a document compares "key-value
+    // pairs in the order that they appear within the BSON object" (manual, "Comparison/Sort Order").
+    await coll('documents').insertMany([
+      { _id: 1, d: { a: 1, b: 2 } },
+      { _id: 2, d: { b: 2, a: 1 } },
+      { _id: 3, d: [{ a: 1, b: 2 }, { c: 1 }] },
+      { _id: 4, d: [{ b: 2, a: 1 }, { c: 1 }] },
+      { _id: 5, arr: [{ l: [{ a: 1, b: 2 }] }] },
+      { _id: 6, arr: [{ l: [{ b: 2, a: 1 }] }] },
+    ]);
+    expect(await ids('documents', { d: { $all: [{ a: 1, b: 2 }] } })).toEqual([1, 3]);
+    expect(await ids('documents', { d: { $all: [{ b: 2, a: 1 }, { c: 1 }] } })).toEqual([4]);
+    expect(await ids('documents', { arr: { $elemMatch: { l: { $all: [{ b: 2, a: 1 }] } } } })).toEqual([6]);
+  });
+
   it('refuses a non-array argument and inconsistent entries with BadValue', async () => {
     const find = (filter: Record<string, unknown>) => coll('errors').find(filter).toArray();
     // expression_parser.cpp, parseAll: BadValue "$all needs an array" for any other type.
