@@ -12,8 +12,11 @@ import type { Collation } from './collation.js';
 import { compareBson, MIN_KEY_RANK, typeRank } from './compare.js';
 import type { ExpressionOp } from './operator-types.js';
 
-/** -1, 0 or 1: `a` against `b` in MongoDB's expression comparison order. */
-function compareValues(a: unknown, b: unknown, options: Options): number {
+/**
+ * -1, 0 or 1: `a` against `b` in MongoDB's expression comparison order (missing below null), strings
+ * under `options.collation`.
+ */
+export function compareValues(a: unknown, b: unknown, options: Options): number {
   if (a === undefined || b === undefined) {
     if (a === b) return 0;
     const other = a === undefined ? b : a;

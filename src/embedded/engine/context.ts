@@ -28,6 +28,7 @@ import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
 import { comparisonExpressions } from './comparison-expressions.js';
 import { setExpressions } from './set-expressions.js';
+import { arraySearchExpressions } from './array-search-expressions.js';
 import { sizeExpressions } from './size-expressions.js';
 import { dateArithmeticExpressions } from './date-arithmetic.js';
 import { dateFromParts } from './date-from-parts.js';
@@ -204,6 +205,7 @@ const EXPRESSIONS = {
   ...numberExpressions,
   ...comparisonExpressions,
   ...setExpressions,
+  ...arraySearchExpressions,
   ...sizeExpressions,
   ...dateExpressions,
   ...dateArithmeticExpressions,

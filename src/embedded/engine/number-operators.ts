@@ -22,7 +22,6 @@ import { decimalAverageTotal, decimalSum } from './decimal-sum.js';
 import { modQuery } from './mod-query.js';
 import { asDouble, plainFields, plainNumbers } from './numbers.js';
 import { rangeExpression } from './range-expression.js';
-import { bsonTypeName } from './values.js';
 import { CommandError } from '../errors.js';
 
 const queries = queryOperators as unknown as Record<string, QueryOp>;
@@ -183,7 +182,6 @@ const INDEX_ARGUMENTS: Record<string, readonly number[]> = {
   $substr: [1, 2],
   $substrCP: [1, 2],
   $substrBytes: [1, 2],
-  $indexOfArray: [2, 3],
   $indexOfCP: [2, 3],
   $indexOfBytes: [2, 3],
   $toDate: [0],
@@ -257,16 +255,6 @@ export const numberQueryOperators: Record<string, QueryOp> = {
 
 const PLAIN_EXPRESSIONS = ['$cmp', '$eq', '$gt', '$gte', '$lt', '$lte', '$ne', '$toString', '$isNumber'];
 
-/** `$in` (expression): MongoDB's error when the second argument is not an array. */
-const inExpression: ExpressionOp = (obj, expr, options) => {
-  const args = evaluate(obj, expr, options);
-  if (Array.isArray(args) && args.length === 2 && !Array.isArray(args[1])) {
-    const found = args[1] === undefined ? 'missing' : bsonTypeName(args[1]);
-    throw new CommandError(40081, `$in requires an array as a second argument, found: ${found}`);
-  }
-  return callPlain(expressions['$in']!, obj, args, options);
-};
-
 /**
  * Expression operators registered over mingo's. (`$sum`, `$avg`, `$min`, `$max` used as expressions are
  * the accumulators below: mingo calls them with the evaluated operand.)
@@ -286,7 +274,6 @@ export const numberExpressions: Record<string, ExpressionOp> = {
     Object.entries(INDEX_ARGUMENTS).map(([name, at]) => [name, numericArguments(expressions[name]!, at)]),
   ),
   $range: rangeExpression(expressions['$range']!),
-  $in: inExpression,
   $add: arithmetic('$add'),
   $subtract: arithmetic('$subtract'),
   $multiply: arithmetic('$multiply'),

@@ -97,8 +97,12 @@ function strLen(op: '$strLenBytes' | '$strLenCP', code: number): StringFunction 
   };
 }
 
-/** The optional index arguments of `$indexOfBytes`/`$indexOfCP`: integral (40096) and not negative (40097). */
-function indexArgument(op: string, value: unknown, name: string): number {
+/**
+ * An optional index argument `name` ('starting index', 'ending index') of `op` (`$indexOfBytes`,
+ * `$indexOfCP`, `$indexOfArray`) as a number.
+ * @throws CommandError 40096 when it is not an integral number, 40097 when it is negative.
+ */
+export function indexArgument(op: string, value: unknown, name: string): number {
   if (!isIntegral32(value)) {
     // MongoDB's message has no space after the operator name.
     fail(
