@@ -3,13 +3,14 @@
  * arguments are all constants is evaluated then ("constant folding"), so `{ $first: 'abc' }` fails with
  * 28689 even on an empty collection, under the prefix `Failed to optimize pipeline :: caused by :: `.
  * mingo evaluates expressions only per document. Only the cases below are folded here ($first/$last,
- * and the string operators of string-folds.ts); a general folder would have to evaluate every operator
- * exactly as MongoDB does.
+ * $bsonSize/$binarySize and the string operators of string-folds.ts); a general folder would have to
+ * evaluate every operator exactly as MongoDB does.
  *
  * Sources: answers probed against MongoDB by the mongalayer project (schema/expression/operators/first,
  * last tests); the message format of MongoDB's ExpressionFirst / ExpressionLast evaluation; MongoDB's
  * answers recorded by mongo-java-server (`{ $substr: ['abc', 'abc', 3] }` fails 16034 under the prefix).
  */
+import { constantSize } from './size-expressions.js';
 import { foldStringExpression } from './string-folds.js';
 import { bsonTypeName, isPlainObject } from './values.js';
 import { CommandError } from '../errors.js';
@@ -41,14 +42,29 @@ function isConstant(expr: unknown): boolean {
   return !(typeof expr === 'string' && expr.startsWith('$'));
 }
 
+/** `$bsonSize`/`$binarySize` of a constant (`'x'`, `[[1]]`, `{ $literal: 5 }`), evaluated as MongoDB folds it. */
+function foldSize(name: string, argument: unknown): void {
+  const single: unknown = Array.isArray(argument) && argument.length === 1 ? argument[0] : argument;
+  if (!isConstant(single)) return;
+  const literal = isPlainObject(single) && Object.keys(single)[0] === '$literal';
+  try {
+    constantSize(name, literal ? single['$literal'] : single);
+  } catch (error) {
+    if (error instanceof CommandError) throw new CommandError(error.code, PREFIX + error.message);
+    throw error;
+  }
+}
+
 /**
  * Checks the operators MongoDB would fold into an error: `$first` and `$last` of a constant that is not
- * an array (null is allowed: it answers null), and the string operators string-folds.ts folds.
+ * an array (null is allowed: it answers null), `$bsonSize`/`$binarySize` of a constant of another type
+ * (31393, 51276), and the string operators string-folds.ts folds.
  * `argument` is the operator's argument as written.
  * @throws CommandError with the operator's code (28689, 34473, 16034, 51111 …), its message after
  * `Failed to optimize pipeline :: caused by :: `.
  */
 export function checkFoldedErrors(name: string, argument: unknown): void {
+  if (name === '$bsonSize' || name === '$binarySize') return foldSize(name, argument);
   if (name !== '$first' && name !== '$last') {
     try {
       foldStringExpression(name, argument);

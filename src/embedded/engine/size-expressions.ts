@@ -16,25 +16,23 @@ const argument = (obj: unknown, expr: unknown, options: Parameters<ExpressionOp>
   evalExpr(obj, Array.isArray(expr) ? expr[0] : expr, options);
 
 /**
- * `$bsonSize`: the size of a document's BSON encoding, with a field the engine names
+ * `$bsonSize` of `value`: the size of a document's BSON encoding, with a field the engine names
  * `PROTO_ALIAS` counted as the `__proto__` MongoDB stores (proto-alias.ts).
  * @throws CommandError 31393 "$bsonSize requires a document input, found: <type>".
  */
-const bsonSize: ExpressionOp = (obj, expr, options) => {
-  const value = argument(obj, expr, options);
+function bsonSize(value: unknown): number | null {
   if (value === null || value === undefined) return null;
   if (!isPlainObject(value)) {
     throw new CommandError(31393, `$bsonSize requires a document input, found: ${bsonTypeName(value)}`);
   }
   return outsideSize(value, BSON.calculateObjectSize(value));
-};
+}
 
 /**
- * `$binarySize`: a string's length in UTF-8 bytes, a binData's length in bytes.
+ * `$binarySize` of `value`: a string's length in UTF-8 bytes, a binData's length in bytes.
  * @throws CommandError 51276 "$binarySize requires a string or BinData argument, found: <type>".
  */
-const binarySize: ExpressionOp = (obj, expr, options) => {
-  const value = argument(obj, expr, options);
+function binarySize(value: unknown): number | null {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string') return Buffer.byteLength(value, 'utf8');
   if (bsonTag(value) === 'Binary') return (value as Binary).length();
@@ -42,10 +40,28 @@ const binarySize: ExpressionOp = (obj, expr, options) => {
     51276,
     `$binarySize requires a string or BinData argument, found: ${bsonTypeName(value)}`,
   );
-};
+}
 
-/** The size operators, by name, for the engine's context. */
-export const sizeExpressions: Record<string, ExpressionOp> = {
+const SIZES: Record<string, (value: unknown) => number | null> = {
   $bsonSize: bsonSize,
   $binarySize: binarySize,
 };
+
+/**
+ * The size operator `name` (`$bsonSize`, `$binarySize`) of an evaluated `value`, or undefined for
+ * another operator name. MongoDB evaluates a call with a constant argument while it optimizes the
+ * pipeline (folded-errors.ts uses this for that).
+ * @throws CommandError 31393 / 51276 as above.
+ */
+export function constantSize(name: string, value: unknown): number | null | undefined {
+  const size = SIZES[name];
+  return size ? size(value) : undefined;
+}
+
+/** The size operators, by name, for the engine's context. */
+export const sizeExpressions: Record<string, ExpressionOp> = Object.fromEntries(
+  Object.entries(SIZES).map(([name, size]) => [
+    name,
+    (obj, expr, options) => size(argument(obj, expr, options)),
+  ]),
+);

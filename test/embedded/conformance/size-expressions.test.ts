@@ -56,6 +56,30 @@ describe.each(drivers)('size expressions ($name)', (driver) => {
     expect(bad).toMatchObject({ code: 31393, message: '$bsonSize requires a document input, found: string' });
   });
 
+  it('refuse a constant argument of another type while the pipeline is optimized, on no documents', async () => {
+    // A fixed-arity expression whose arguments are all constants is evaluated by ExpressionNary's
+    // optimize(), so the evaluation error comes back under the optimizer's prefix.
+    const coll = state.db.collection<any>('empty');
+    const refusal = (expression: unknown) =>
+      failure(() => coll.aggregate([{ $project: { v: expression } }]).toArray());
+    expect(await refusal({ $bsonSize: 'abc' })).toMatchObject({
+      code: 31393,
+      message:
+        'Failed to optimize pipeline :: caused by :: $bsonSize requires a document input, found: string',
+    });
+    expect(await refusal({ $bsonSize: [[{ x: 1 }]] })).toMatchObject({
+      code: 31393,
+      message:
+        'Failed to optimize pipeline :: caused by :: $bsonSize requires a document input, found: array',
+    });
+    expect(await refusal({ $binarySize: { $literal: 5 } })).toMatchObject({
+      code: 51276,
+      message:
+        'Failed to optimize pipeline :: caused by :: $binarySize requires a string or BinData argument, found: int',
+    });
+    expect(await coll.aggregate([{ $project: { v: { $bsonSize: { a: 1 } } } }]).toArray()).toEqual([]);
+  });
+
   it('$binarySize is a string length in UTF-8 bytes and a binData length in bytes', async () => {
     const coll = state.db.collection<any>('binary_size');
     await coll.insertOne({ _id: 1, s: 'héllo ✓', b: new Binary(Buffer.from([1, 2, 3, 4, 5])), n: 3 });
