@@ -1,24 +1,20 @@
 /**
- * `$densify` around mingo's stage: its specification checked as MongoDB 7.0 checks it
- * (document_source_densify.cpp `RangeStatement::parse` and the IDL parser), so a zero or negative `step`
- * is refused instead of looping forever; at most 500,000 added documents (MongoDB's default
- * `internalQueryMaxAllowedDensifyDocs`, then 5897900); and the added documents list the
- * `partitionByFields` before the densified field, as MongoDB builds them.
+ * The `$densify` stage: its specification checked as MongoDB 7.0 checks it (document_source_densify.cpp
+ * `RangeStatement::parse` and the IDL parser), so a zero or negative `step` is refused instead of looping
+ * forever; the documents it adds come from densify-steps.ts.
  */
 import { Lazy } from 'mingo/lazy';
 import { numberKind } from './arithmetic.js';
 import { compareBson } from './compare.js';
 import { checkFieldPath } from './field-path.js';
-import { builtinStage } from './operator-types.js';
+import { densify } from './densify-steps.js';
+import type { DensifySpec } from './densify-steps.js';
 import type { PipelineOp } from './operator-types.js';
 import { typeName } from './value-strings.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
-const builtinDensify = builtinStage('$densify');
-/** MongoDB's default `internalQueryMaxAllowedDensifyDocs`. */
-const MAX_ADDED = 500_000;
 const UNITS = ['year', 'quarter', 'month', 'week', 'day', 'hour', 'minute', 'second', 'millisecond'];
 
 function fail(code: number, message: string): never {
@@ -125,30 +121,8 @@ function checkDensify(spec: unknown): asserts spec is Doc {
 }
 
 /** The `$densify` pipeline operator registered in the engine's context (same arguments as mingo's). */
-export const densifyStage: PipelineOp = (collection, expr, options) => {
+export const densifyStage: PipelineOp = (collection, expr) => {
   checkDensify(expr);
-  const fields = Array.isArray(expr['partitionByFields']) ? (expr['partitionByFields'] as string[]) : [];
-  return collection.transform((items: unknown[]) => {
-    const input = new Set(items);
-    const output = builtinDensify(Lazy(items), expr, options);
-    const result: Doc[] = [];
-    let added = 0;
-    for (let next = output.next(); !next.done; next = output.next()) {
-      const doc = next.value as Doc;
-      if (input.has(doc)) {
-        result.push(doc);
-        continue;
-      }
-      if (++added > MAX_ADDED) {
-        fail(
-          5897900,
-          `Generated ${added} documents in $densify, which is over the limit of ${MAX_ADDED}. Increase the 'internalQueryMaxAllowedDensifyDocs' parameter to allow more generated documents`,
-        );
-      }
-      const reordered: Doc = {};
-      for (const field of fields) if (field in doc) reordered[field] = doc[field];
-      result.push(Object.assign(reordered, doc));
-    }
-    return Lazy(result);
-  });
+  const spec = expr as unknown as DensifySpec;
+  return collection.transform((items: unknown[]) => Lazy(densify(items as Doc[], spec)));
 };
