@@ -5,14 +5,18 @@
  * `internalDocumentSourceSetWindowFieldsMaxMemoryBytes`, partition by partition, as MongoDB's memory
  * tracker does before it spills (document_source_set_window_fields.cpp, 5414201). So the stage runs in a
  * context where `$push` is that partition gathering, and the user's `$push` / `$addToSet` outputs are
- * renamed to the engine's limited accumulators.
+ * renamed to the engine's limited accumulators. Each partition is sorted by `sortBy` with the engine's
+ * `$sort` order (sort.ts), not mingo's, which put NaN after other numbers and int64 values after dates.
  */
 import { Context, OpType } from 'mingo/core';
+import { Lazy } from 'mingo/lazy';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import type { Options } from 'mingo/types';
 import { builtinStage } from './operator-types.js';
 import type { AccumulatorOp, PipelineOp } from './operator-types.js';
 import { approximateSize, blockingTracker } from './memory-limits.js';
+import { normalizeCollation } from './collation.js';
+import { sortByFields, sortFieldsOf } from './sort.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError } from '../errors.js';
@@ -71,5 +75,14 @@ export const limitedSetWindowFields: PipelineOp = (collection, expr, options) =>
   // Context.from keeps the first context's operators where both have one.
   const context = Context.from(Context.init({ accumulator: accumulators }), raw.context);
   const output = renameOutputs(expr['output']);
-  return builtinSetWindowFields(collection, { ...expr, output }, { ...raw, context });
+  const fields = sortFieldsOf(expr['sortBy']);
+  if (!fields) return builtinSetWindowFields(collection, { ...expr, output }, { ...raw, context });
+  const collation = normalizeCollation(raw.collation);
+  const sorted = collection.transform((items: unknown[]) => Lazy(sortByFields(items, fields, collation)));
+  // mingo sorts the input again, in its own order, when the spec has a sortBy as the stage is built; its
+  // window functions read the sortBy only as they run. So the spec gets it back once the stage is built.
+  const spec: Doc = { ...expr, output, sortBy: undefined };
+  const result = builtinSetWindowFields(sorted, spec, { ...raw, context });
+  spec['sortBy'] = expr['sortBy'];
+  return result;
 };

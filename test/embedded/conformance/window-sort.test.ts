@@ -1,0 +1,63 @@
+/**
+ * `$setWindowFields` sorts each partition by `sortBy` in MongoDB's BSON comparison order
+ * (https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/; the stage sorts with
+ * document_source_set_window_fields.cpp's `$sort`): null before numbers, NaN before every other number,
+ * numbers of every BSON type by value, then strings, booleans, dates; documents with equal keys keep
+ * their order.
+ */
+import { describe, expect, it } from 'vitest';
+import { aggregateOn, connect, drivers } from '../helpers.js';
+
+describe.each(drivers)('setWindowFields sortBy order ($name)', (driver) => {
+  const t = connect(driver, 'window_sort');
+  const { Decimal128, Long } = driver.bson;
+
+  it('numbers of every type, NaN, null, strings, booleans and dates sort in BSON order', async () => {
+    const docs = [
+      { _id: 'date', v: new Date('2024-01-01') },
+      { _id: 'string', v: 'a' },
+      { _id: 'three', v: 3 },
+      { _id: 'true', v: true },
+      { _id: 'long two', v: Long.fromNumber(2) },
+      { _id: 'null', v: null },
+      { _id: 'decimal 2.5', v: Decimal128.fromString('2.5') },
+      { _id: 'NaN', v: NaN },
+      { _id: 'minus infinity', v: -Infinity },
+    ];
+    const result = await aggregateOn(t.db, docs, [
+      { $setWindowFields: { sortBy: { v: 1 }, output: { n: { $documentNumber: {} } } } },
+      { $project: { n: 1 } },
+    ]);
+    expect(result).toEqual([
+      { _id: 'null', n: 1 },
+      { _id: 'NaN', n: 2 },
+      { _id: 'minus infinity', n: 3 },
+      { _id: 'long two', n: 4 },
+      { _id: 'decimal 2.5', n: 5 },
+      { _id: 'three', n: 6 },
+      { _id: 'string', n: 7 },
+      { _id: 'true', n: 8 },
+      { _id: 'date', n: 9 },
+    ]);
+  });
+
+  it('a descending sortBy of int64 values is by value, within each partition', async () => {
+    const docs = [10, 2, 9, 100].map((v, i) => ({ _id: i, p: i % 2, v: Long.fromNumber(v) }));
+    const result = await aggregateOn(t.db, docs, [
+      {
+        $setWindowFields: {
+          partitionBy: '$p',
+          sortBy: { v: -1 },
+          output: { before: { $shift: { output: '$_id', by: -1, default: null } } },
+        },
+      },
+      { $project: { before: 1 } },
+    ]);
+    expect(result).toEqual([
+      { _id: 0, before: null },
+      { _id: 2, before: 0 },
+      { _id: 3, before: null },
+      { _id: 1, before: 3 },
+    ]);
+  });
+});
