@@ -37,6 +37,7 @@ import { DBREF_SELF } from './dbref-filter.js';
 import { documentEquality } from './document-equality.js';
 import { windowFunctions } from './window-functions.js';
 import { densifyStage } from './densify-stage.js';
+import { fillStage } from './fill-stage.js';
 import { setWindowFieldsStage } from './window-stage.js';
 import { elemMatchProjection } from './elem-match-projection.js';
 import { fieldNameExpressions } from './field-name-expressions.js';
@@ -228,6 +229,7 @@ export const CONTEXT: Context = Context.init({
     ...pipelineOperators,
     $addFields: addFieldsStage,
     $densify: densifyStage,
+    $fill: fillStage,
     $graphLookup: graphLookupStage,
     $group: groupStage,
     $lookup: lookupStage,

@@ -7,11 +7,14 @@
  *   milliseconds (window_function_integral.cpp);
  * - `$expMovingAvg`: in decimal128, `value × α + previous × (1 − α)` with α = 2 ÷ (N + 1) or the given
  *   `alpha`, returned as a double unless an input was a decimal (accumulator_exp_moving_avg.cpp).
+ * And `$linearFill` is mingo's after MongoDB's checks of the sortBy values.
  */
 import { evalExpr } from 'mingo/core';
+import { $linearFill as builtinLinearFill } from 'mingo/operators/window';
 import type { Options } from 'mingo/types';
 import { Decimal128 } from 'bson';
 import { add, divideDecimal, multiply, numberKind, subtract } from './arithmetic.js';
+import { compareBson } from './compare.js';
 import { asDouble } from './numbers.js';
 import { isNullish, typeName, valueText } from './value-strings.js';
 import { getPath } from './values.js';
@@ -198,9 +201,42 @@ const expMovingAvg: WindowOp = (_obj, partition, expr, options) => {
   return series[expr.documentNumber - 1];
 };
 
+/**
+ * `$linearFill`'s checks of the partition's sortBy values (window_function_exec_linear_fill.cpp): each a
+ * number or a date (TypeMismatch), all of one of the two (TypeMismatch), none repeated (6050106: which
+ * of two documents with the same sortBy value would bound the gap is unclear). mingo interpolated anyway.
+ */
+function checkLinearFill(partition: Doc[], expr: WindowCall): void {
+  let previous: unknown;
+  partition.forEach((doc, i) => {
+    const value = sortValue(doc, expr);
+    if (position(value) === undefined) {
+      fail(
+        ErrorCodes.TypeMismatch,
+        `Value of the sortBy field must be numeric or a date, but found ${typeName(value)}`,
+      );
+    }
+    if (i > 0 && previous instanceof Date !== value instanceof Date) {
+      fail(
+        ErrorCodes.TypeMismatch,
+        `Conflicting sort value types, previously received type ${typeName(previous)}, but found ${typeName(value)}`,
+      );
+    }
+    if (i > 0 && compareBson(previous, value) === 0)
+      fail(6050106, 'There can be no repeated values in the sort field in the same partition');
+    previous = value;
+  });
+}
+
+const linearFill: WindowOp = (obj, partition, expr, options) => {
+  if (expr.documentNumber === 1) checkLinearFill(partition, expr);
+  return (builtinLinearFill as WindowOp)(obj, partition, expr, options);
+};
+
 /** The window functions registered over mingo's. */
 export const windowFunctions: Record<string, WindowOp> = {
   $derivative: derivative,
   $integral: integral,
   $expMovingAvg: expMovingAvg,
+  $linearFill: linearFill,
 };

@@ -8,6 +8,7 @@ import { evalExpr } from 'mingo/core';
 import { Lazy } from 'mingo/lazy';
 import { compareBson } from './compare.js';
 import { limitedSetWindowFields } from './set-window-fields.js';
+import { checkWindowOutput } from './window-checks.js';
 import type { PipelineOp } from './operator-types.js';
 import { isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -16,7 +17,8 @@ import { CommandError, ErrorCodes } from '../errors.js';
 
 /**
  * The stage's document as MongoDB's IDL parser checks it: FailedToParse (9) when not a document, 40415
- * for an unknown field, 40414 without `output`, 14 for an `output` that is not a document.
+ * for an unknown field, 40414 without `output`, 14 for an `output` that is not a document; then each
+ * output's window function (window-checks.ts).
  */
 function checkSetWindowFields(spec: unknown): asserts spec is Doc {
   const fail = (code: number, message: string): never => {
@@ -36,6 +38,7 @@ function checkSetWindowFields(spec: unknown): asserts spec is Doc {
       `BSON field '$setWindowFields.output' is the wrong type '${typeName(doc['output'])}', expected type 'object'`,
     );
   }
+  for (const output of Object.values(doc['output'] as Doc)) checkWindowOutput(output, doc['sortBy']);
 }
 
 /** The `$setWindowFields` pipeline operator registered in the engine's context (same arguments as mingo's). */
