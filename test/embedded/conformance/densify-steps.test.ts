@@ -52,6 +52,58 @@ describe.each(drivers)('densify steps ($name)', (driver) => {
     expect(result).toEqual(['2024-02-29', '2025-02-28', '2026-02-28', '2026-03-01']);
   });
 
+  // Manual, $densify "Densify Time Series Data": hourly within [00:00, 08:00), the upper bound exclusive.
+  it("the manual's time series example", async () => {
+    const hours = [0, 4, 8, 12].map((h) => ({ d: new Date(Date.UTC(2021, 4, 18, h)), temp: h }));
+    const result = await aggregateOn(t.db, hours, [
+      {
+        $densify: {
+          field: 'd',
+          range: { step: 1, unit: 'hour', bounds: [hours[0]!.d, hours[2]!.d] },
+        },
+      },
+    ]);
+    expect(result.map((doc) => [doc['d'].getUTCHours(), doc['temp']])).toEqual([
+      [0, 0],
+      [1, undefined],
+      [2, undefined],
+      [3, undefined],
+      [4, 4],
+      [5, undefined],
+      [6, undefined],
+      [7, undefined],
+      [8, 8],
+      [12, 12],
+    ]);
+  });
+
+  // Manual, $densify "Densify the Full Range of Values": each variety from the smallest altitude of all
+  // to the largest, in the documented output order (the other partition's tail comes last).
+  it("the manual's full range example with partitions", async () => {
+    const coffee = [
+      [600, 'Arabica Typica'],
+      [750, 'Arabica Typica'],
+      [950, 'Arabica Typica'],
+      [1250, 'Gesha'],
+      [1700, 'Gesha'],
+    ].map(([altitude, variety]) => ({ altitude, variety }));
+    const result = await aggregateOn(t.db, coffee, [
+      {
+        $densify: { field: 'altitude', partitionByFields: ['variety'], range: { bounds: 'full', step: 200 } },
+      },
+    ]);
+    const typica = (altitude: number): [string, number] => ['Arabica Typica', altitude];
+    const gesha = (altitude: number): [string, number] => ['Gesha', altitude];
+    expect(result.map((doc) => [doc['variety'], doc['altitude']])).toEqual([
+      typica(600),
+      typica(750),
+      typica(800),
+      typica(950),
+      ...[600, 800, 1000, 1200, 1250, 1400, 1600, 1700].map(gesha),
+      ...[1000, 1200, 1400, 1600].map(typica),
+    ]);
+  });
+
   it('int64 values step as int64', async () => {
     const docs = [{ d: Long.fromNumber(1) }, { d: Long.fromNumber(4) }];
     const result = await aggregateOn(t.db, docs, [
