@@ -7,7 +7,8 @@
  *   milliseconds (window_function_integral.cpp);
  * - `$expMovingAvg`: in decimal128, `value × α + previous × (1 − α)` with α = 2 ÷ (N + 1) or the given
  *   `alpha`, returned as a double unless an input was a decimal (accumulator_exp_moving_avg.cpp).
- * And `$linearFill` is mingo's after MongoDB's checks of the sortBy values.
+ * And `$linearFill` is mingo's after MongoDB's checks of the sortBy values; `$rank` and `$denseRank` tie
+ * values MongoDB compares as equal.
  */
 import { evalExpr } from 'mingo/core';
 import { $linearFill as builtinLinearFill } from 'mingo/operators/window';
@@ -233,10 +234,41 @@ const linearFill: WindowOp = (obj, partition, expr, options) => {
   return (builtinLinearFill as WindowOp)(obj, partition, expr, options);
 };
 
+/** Each partition's ranks by function, computed once for all its documents. */
+const ranks = new WeakMap<Doc[], Map<string, number[]>>();
+
+/**
+ * `$rank` (dense false) or `$denseRank` (dense true): documents whose sortBy values are equal by
+ * MongoDB's comparison share a rank, so 1, NumberLong(1) and NumberDecimal('1.0') tie, as MongoDB's
+ * rank accumulators compare them (accumulator_rank.cpp); mingo told their types apart.
+ */
+function rankOf(dense: boolean): WindowOp {
+  return (_obj, partition, expr) => {
+    let byName = ranks.get(partition);
+    if (!byName) ranks.set(partition, (byName = new Map<string, number[]>()));
+    const name = dense ? 'dense' : 'rank';
+    let series = byName.get(name);
+    if (!series) {
+      const values = partition.map((doc) => sortValue(doc, expr));
+      const computed: number[] = [];
+      for (let i = 0; i < values.length; i++) {
+        const tie = i > 0 && compareBson(values[i - 1], values[i]) === 0;
+        const previous = computed[i - 1] ?? 0;
+        computed.push(tie ? previous : dense ? previous + 1 : i + 1);
+      }
+      series = computed;
+      byName.set(name, series);
+    }
+    return series[expr.documentNumber - 1];
+  };
+}
+
 /** The window functions registered over mingo's. */
 export const windowFunctions: Record<string, WindowOp> = {
   $derivative: derivative,
   $integral: integral,
   $expMovingAvg: expMovingAvg,
   $linearFill: linearFill,
+  $rank: rankOf(false),
+  $denseRank: rankOf(true),
 };

@@ -60,4 +60,24 @@ describe.each(drivers)('setWindowFields sortBy order ($name)', (driver) => {
       { _id: 1, before: 3 },
     ]);
   });
+
+  // accumulator_rank.cpp: a new rank only where the sortBy value compares unequal to the previous one.
+  it('$rank and $denseRank tie numbers of different types with equal values', async () => {
+    const docs = [
+      { _id: 1, v: 1 },
+      { _id: 2, v: Long.fromNumber(1) },
+      { _id: 3, v: Decimal128.fromString('1.0') },
+      { _id: 4, v: 2 },
+    ];
+    const result = await aggregateOn(t.db, docs, [
+      { $setWindowFields: { sortBy: { v: 1 }, output: { r: { $rank: {} }, d: { $denseRank: {} } } } },
+      { $project: { r: 1, d: 1 } },
+    ]);
+    expect(result).toEqual([
+      { _id: 1, r: 1, d: 1 },
+      { _id: 2, r: 1, d: 1 },
+      { _id: 3, r: 1, d: 1 },
+      { _id: 4, r: 4, d: 2 },
+    ]);
+  });
 });
