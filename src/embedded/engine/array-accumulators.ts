@@ -6,7 +6,7 @@
  * Both refuse to grow past `internalQueryMaxPushBytes` / `internalQueryMaxAddToSetBytes` (100 MiB) with
  * ExceededMemoryLimit (146), whatever `allowDiskUse` says: they cannot spill. Each value is measured once
  * as it is added (memory-limits.ts `approximateSize`); `$addToSet` counts only values it keeps, and
- * keeps one of each value by MongoDB's equality (values.ts `keyOf`: numbers of any type by value,
+ * keeps one of each value by MongoDB's equality (values.ts `distinctValues`: numbers of any type by value,
  * documents by their fields in order, strings under the collation), where mingo's told `1` and
  * `NumberLong(1)` apart and took `{ a: 1, b: 2 }` and `{ b: 2, a: 1 }` for one.
  */
@@ -15,7 +15,7 @@ import type { Options } from 'mingo/types';
 import type { AccumulatorOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import { approximateSize, MemoryTracker } from './memory-limits.js';
-import { keyOf } from './values.js';
+import { distinctValues } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 const builtin = accumulatorOperators as unknown as Record<string, AccumulatorOp>;
@@ -57,15 +57,9 @@ const push: AccumulatorOp = (collection, expr, options) => {
 };
 
 const addToSet: AccumulatorOp = (collection, expr, options) => {
-  const collation = normalizeCollation(options.collation);
+  const set = distinctValues(presentValues(collection, expr, options), normalizeCollation(options.collation));
   const tracker = new MemoryTracker('internalQueryMaxAddToSetBytes', addToSetExceeded);
-  const set = new Map<string, unknown>();
-  for (const value of presentValues(collection, expr, options)) {
-    const key = keyOf(value, collation);
-    if (set.has(key)) continue;
-    set.set(key, value);
-    tracker.add(approximateSize(value));
-  }
+  for (const value of set.values()) tracker.add(approximateSize(value));
   return [...set.values()];
 };
 

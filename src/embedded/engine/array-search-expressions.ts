@@ -5,25 +5,18 @@
  * by value, two documents only with the same fields in the same order, and strings under the
  * operation's collation. mingo's equality ignored field order and told `NumberLong(2)` from `2`.
  */
-import { evalExpr } from 'mingo/core';
-import type { Options } from 'mingo/types';
 import { compareValues } from './comparison-expressions.js';
-import type { ExpressionOp } from './operator-types.js';
+import { evaluateOperands, type ExpressionOp } from './operator-types.js';
 import { indexArgument } from './string-expressions.js';
 import { isNullish, typeName } from './value-strings.js';
 import { CommandError } from '../errors.js';
-
-/** The arguments of an operator, evaluated (the parser has checked how many there are). */
-function evaluated(obj: unknown, expr: unknown, options: Options): unknown[] {
-  return (Array.isArray(expr) ? expr : [expr]).map((arg) => evalExpr(obj, arg, options));
-}
 
 /**
  * `$in`: whether the first argument equals an element of the second.
  * @throws CommandError 40081 when the second argument is not an array.
  */
 const inExpression: ExpressionOp = (obj, expr, options) => {
-  const [value, array] = evaluated(obj, expr, options);
+  const [value, array] = evaluateOperands(obj, expr, options);
   if (!Array.isArray(array)) {
     throw new CommandError(40081, `$in requires an array as a second argument, found: ${typeName(array)}`);
   }
@@ -36,7 +29,7 @@ const inExpression: ExpressionOp = (obj, expr, options) => {
  * @throws CommandError 40090 when the array is another type, 40096/40097 for a bad start or end index.
  */
 const indexOfArray: ExpressionOp = (obj, expr, options) => {
-  const [array, value, start, end] = evaluated(obj, expr, options);
+  const [array, value, start, end] = evaluateOperands(obj, expr, options);
   if (isNullish(array)) return null;
   if (!Array.isArray(array)) {
     throw new CommandError(

@@ -3,7 +3,7 @@
  * compares group ids as JS values, so it keeps `Long(5)` apart from `5`, ignores the collation, and
  * takes `{ a: 1, b: 2 }` and `{ b: 2, a: 1 }` for one id (MongoDB compares a document's fields in
  * their order, so they are two groups); here
- * documents are partitioned by the canonical key of their id (values.ts `keyOf`) whenever that could
+ * documents are partitioned by their id (values.ts `partitionByValue`) whenever that could
  * differ, and mingo accumulates each partition. With `allowDiskUse: false` its groups may hold at most
  * `internalDocumentSourceGroupMaxMemoryBytes`, each counted as the approximate size of the document it
  * becomes (its `_id` and accumulated values), as MongoDB 7.0 counts group keys and accumulator states.
@@ -15,7 +15,7 @@ import type { PipelineOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import { plainNumbers } from './numbers.js';
 import { approximateSize, blockingTracker } from './memory-limits.js';
-import { isPlainObject, keyOf } from './values.js';
+import { isPlainObject, partitionByValue } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -59,17 +59,9 @@ const groupAll: PipelineOp = (collection, expr, options) => {
     const ids = items.map((doc) => evalExpr(doc as Doc, expr['_id'], options));
     const sameAsMingo = !collation && ids.every((id) => plainNumbers(id) === id && !hasFieldOrder(id));
     if (sameAsMingo) return builtinGroup(Lazy(items), expr, options);
-    const partitions = new Map<string, { id: unknown; docs: unknown[] }>();
-    items.forEach((doc, i) => {
-      const id = ids[i] ?? null;
-      const key = keyOf(id, collation);
-      const partition = partitions.get(key);
-      if (partition) partition.docs.push(doc);
-      else partitions.set(key, { id, docs: [doc] });
-    });
     const out: unknown[] = [];
-    for (const { id, docs } of partitions.values()) {
-      out.push(...builtinGroup(Lazy(docs), { ...expr, _id: { $literal: id } }, options).collect());
+    for (const { value, items: docs } of partitionByValue(items, (_, i) => ids[i] ?? null, collation)) {
+      out.push(...builtinGroup(Lazy(docs), { ...expr, _id: { $literal: value } }, options).collect());
     }
     return Lazy(out);
   });

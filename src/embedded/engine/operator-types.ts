@@ -3,6 +3,7 @@
  * be registered over mingo's in its context (context.ts), and mingo's built-in pipeline stages, which the
  * engine's stages fall back to for the forms they leave alone.
  */
+import { evalExpr } from 'mingo/core';
 import type { Iterator } from 'mingo/lazy';
 import * as pipelineOperators from 'mingo/operators/pipeline';
 import type { Options } from 'mingo/types';
@@ -21,4 +22,9 @@ export type PipelineOp = (collection: Iterator, expr: unknown, options: Options)
 /** mingo's own implementation of the pipeline stage `name` (`'$sort'`, `'$lookup'` …). */
 export function builtinStage(name: string): PipelineOp {
   return (pipelineOperators as unknown as Record<string, PipelineOp>)[name]!;
+}
+
+/** The operands of an expression operator, evaluated against `obj` (a lone non-array operand is the only one). */
+export function evaluateOperands(obj: unknown, expr: unknown, options: Options): unknown[] {
+  return (Array.isArray(expr) ? expr : [expr]).map((operand) => evalExpr(obj, operand, options));
 }

@@ -12,28 +12,13 @@ import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import type { Collation } from './collation.js';
 import { compareBson } from './compare.js';
-import type { ExpressionOp } from './operator-types.js';
+import { evaluateOperands, type ExpressionOp } from './operator-types.js';
 import { isNullish, typeName } from './value-strings.js';
-import { keyOf } from './values.js';
+import { distinctValues, keyOf } from './values.js';
 import { CommandError } from '../errors.js';
 
 const collationOf = (options: Options): Collation | undefined =>
   (options as { collation?: Collation }).collation;
-
-/** The operands of a set expression, evaluated (a single non-array operand is the only one). */
-function operands(obj: Parameters<ExpressionOp>[0], expr: unknown, options: Options): unknown[] {
-  return (Array.isArray(expr) ? expr : [expr]).map((operand) => evalExpr(obj, operand, options));
-}
-
-/** An array's distinct elements by MongoDB's equality, first occurrence kept, keyed by `keyOf`. */
-function distinct(values: readonly unknown[], collation: Collation | undefined): Map<string, unknown> {
-  const set = new Map<string, unknown>();
-  for (const value of values) {
-    const key = keyOf(value, collation);
-    if (!set.has(key)) set.set(key, value);
-  }
-  return set;
-}
 
 /** The elements of `set` in ascending BSON order, as MongoDB's ordered value set holds them. */
 const ordered = (set: Map<string, unknown>, collation: Collation | undefined): unknown[] =>
@@ -51,7 +36,8 @@ const setUnion: ExpressionOp = (obj, expr, options) => {
     if (isNullish(value)) return null;
     if (!Array.isArray(value))
       refuse(17043, 'All operands of $setUnion must be arrays. One argument is of type: ', value);
-    for (const [key, element] of distinct(value, collation)) if (!union.has(key)) union.set(key, element);
+    for (const [key, element] of distinctValues(value, collation))
+      if (!union.has(key)) union.set(key, element);
   }
   return ordered(union, collation);
 };
@@ -64,7 +50,7 @@ const setIntersection: ExpressionOp = (obj, expr, options) => {
     if (isNullish(value)) return null;
     if (!Array.isArray(value))
       refuse(17047, 'All operands of $setIntersection must be arrays. One argument is of type: ', value);
-    const next = distinct(value, collation);
+    const next = distinctValues(value, collation);
     if (common === undefined) common = next;
     else for (const key of common.keys()) if (!next.has(key)) common.delete(key);
     // MongoDB stops reading operands once the intersection is empty.
@@ -74,23 +60,23 @@ const setIntersection: ExpressionOp = (obj, expr, options) => {
 };
 
 const setDifference: ExpressionOp = (obj, expr, options) => {
-  const [first, second] = operands(obj, expr, options);
+  const [first, second] = evaluateOperands(obj, expr, options);
   if (isNullish(first) || isNullish(second)) return null;
   const message = 'both operands of $setDifference must be arrays. ';
   if (!Array.isArray(first)) refuse(17048, `${message}First argument is of type: `, first);
   if (!Array.isArray(second)) refuse(17049, `${message}Second argument is of type: `, second);
   const collation = collationOf(options);
-  const exclude = distinct(second, collation);
-  return [...distinct(first, collation)].filter(([key]) => !exclude.has(key)).map(([, value]) => value);
+  const exclude = distinctValues(second, collation);
+  return [...distinctValues(first, collation)].filter(([key]) => !exclude.has(key)).map(([, value]) => value);
 };
 
 const setEquals: ExpressionOp = (obj, expr, options) => {
   const collation = collationOf(options);
   let first: Map<string, unknown> | undefined;
-  for (const value of operands(obj, expr, options)) {
+  for (const value of evaluateOperands(obj, expr, options)) {
     if (!Array.isArray(value))
       refuse(17044, 'All operands of $setEquals must be arrays. One argument is of type: ', value);
-    const set = distinct(value, collation);
+    const set = distinctValues(value, collation);
     if (first === undefined) first = set;
     else if (set.size !== first.size || [...set.keys()].some((key) => !first!.has(key))) return false;
   }
@@ -98,12 +84,12 @@ const setEquals: ExpressionOp = (obj, expr, options) => {
 };
 
 const setIsSubset: ExpressionOp = (obj, expr, options) => {
-  const [first, second] = operands(obj, expr, options);
+  const [first, second] = evaluateOperands(obj, expr, options);
   const message = 'both operands of $setIsSubset must be arrays. ';
   if (!Array.isArray(first)) refuse(17046, `${message}First argument is of type: `, first);
   if (!Array.isArray(second)) refuse(17042, `${message}Second argument is of type: `, second);
   const collation = collationOf(options);
-  const superset = distinct(second, collation);
+  const superset = distinctValues(second, collation);
   return first.every((element) => superset.has(keyOf(element, collation)));
 };
 

@@ -173,6 +173,40 @@ export function keyOf(value: unknown, collation?: Collation): string {
   );
 }
 
+/**
+ * One of each value by MongoDB's equality (`keyOf`, strings under `collation`), keyed by `keyOf`, the
+ * first occurrence kept, in the order they first appear.
+ */
+export function distinctValues(values: readonly unknown[], collation?: Collation): Map<string, unknown> {
+  const set = new Map<string, unknown>();
+  for (const value of values) {
+    const key = keyOf(value, collation);
+    if (!set.has(key)) set.set(key, value);
+  }
+  return set;
+}
+
+/**
+ * `items` split by the value `valueOf` gives each, values equal by MongoDB's equality (`keyOf`, strings
+ * under `collation`) in one partition; partitions in the order their first item appears, each with the
+ * value of that first item.
+ */
+export function partitionByValue<T>(
+  items: readonly T[],
+  valueOf: (item: T, index: number) => unknown,
+  collation?: Collation,
+): { value: unknown; items: T[] }[] {
+  const partitions = new Map<string, { value: unknown; items: T[] }>();
+  items.forEach((item, index) => {
+    const value = valueOf(item, index);
+    const key = keyOf(value, collation);
+    const partition = partitions.get(key);
+    if (partition) partition.items.push(item);
+    else partitions.set(key, { value, items: [item] });
+  });
+  return [...partitions.values()];
+}
+
 /** Deep copy of a document: plain objects and arrays are copied, Dates re-created, bson values shared. */
 export function cloneValue<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;

@@ -10,7 +10,7 @@ import { compareBson } from './compare.js';
 import { limitedSetWindowFields } from './set-window-fields.js';
 import { checkWindowOutput } from './window-checks.js';
 import type { PipelineOp } from './operator-types.js';
-import { isPlainObject, keyOf } from './values.js';
+import { isPlainObject, partitionByValue } from './values.js';
 import type { Doc } from './values.js';
 import { typeName } from './value-strings.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -49,17 +49,10 @@ export const setWindowFieldsStage: PipelineOp = (collection, expr, options) => {
   }
   const { partitionBy, ...unpartitioned } = expr;
   return collection.transform((items: unknown[]) => {
-    const partitions = new Map<string, { key: unknown; docs: Doc[] }>();
-    for (const item of items) {
-      const key = evalExpr(item, partitionBy, options);
-      const id = keyOf(key);
-      const partition = partitions.get(id);
-      if (partition) partition.docs.push(item as Doc);
-      else partitions.set(id, { key, docs: [item as Doc] });
-    }
-    const ordered = [...partitions.values()].sort((a, b) => compareBson(a.key, b.key));
+    const partitions = partitionByValue(items, (item) => evalExpr(item, partitionBy, options));
+    partitions.sort((a, b) => compareBson(a.value, b.value));
     return Lazy(
-      ordered.flatMap(({ docs }) =>
+      partitions.flatMap(({ items: docs }) =>
         limitedSetWindowFields(Lazy(docs), unpartitioned, options).collect<Doc>(),
       ),
     );
