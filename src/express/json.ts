@@ -18,7 +18,7 @@ function refuse(message: string): BadRequest {
   return Object.assign(new BadRequest(message), { status: 400, expose: true });
 }
 
-/** The body as text in `encoding` (`utf-16le` or `utf-16be`: `withBodyCharset` let no other through); `undefined` when its bytes are not that charset. */
+/** The body as text in `encoding` (`utf-8`, `utf-16le` or `utf-16be`: `withBodyCharset` let no other through); `undefined` when its bytes are not that charset. */
 function decodeText(buffer: Buffer, encoding: string): string | undefined {
   try {
     return decodeBodyText(buffer, encoding.toLowerCase());
@@ -85,14 +85,7 @@ interface ReadBody {
  */
 function findRefusedJson(body: unknown, allowScalars: boolean, read: ReadBody): string | undefined {
   const scalar = allowScalars ? undefined : findScalarBody(body);
-  return (
-    scalar ??
-    findUnstorableNumber(body, () =>
-      read.encoding.toLowerCase() === 'utf-8'
-        ? read.buffer.toString('utf8')
-        : (decodeText(read.buffer, read.encoding) ?? ''),
-    )
-  );
+  return scalar ?? findUnstorableNumber(body, () => decodeText(read.buffer, read.encoding) ?? '');
 }
 
 /**

@@ -21,7 +21,7 @@ import {
   exactDecimal,
 } from './decimal-binary128.js';
 import type { Quad } from './decimal-binary128.js';
-import { div, trim, type BigFloat } from './decimal-float.js';
+import { div, order, trim, type BigFloat } from './decimal-float.js';
 import { ln } from './decimal-elementary.js';
 import type { DecimalParts, DecimalValue } from './decimal-round.js';
 
@@ -46,10 +46,11 @@ function quadLogarithm(x: Quad, base: Base): Quad {
 
 /** The decimal's logarithm to `base`, for a finite x > 0 (callers refuse or handle the rest). */
 function logarithm(x: DecimalParts, base: Base): DecimalValue {
-  const order = x.exp + x.coef.toString().length - 1;
+  const magnitude = order({ m: x.coef, e: x.exp });
   const powerOfTen = /^10*$/.test(x.coef.toString());
   // The library compares x with 10^4464 and 10^−4464 themselves.
-  const scaled = order > SCALE || (order === SCALE && !powerOfTen) ? -SCALE : order < -SCALE ? SCALE : 0;
+  const scaled =
+    magnitude > SCALE || (magnitude === SCALE && !powerOfTen) ? -SCALE : magnitude < -SCALE ? SCALE : 0;
   const decimal: BigFloat = { m: x.coef, e: x.exp + scaled };
   const xq = quadFromDecimal(decimal);
   let rq = quadLogarithm(xq, base);
