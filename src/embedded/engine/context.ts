@@ -61,7 +61,8 @@ import { matchesSchema } from './schema.js';
 import { checkSchema } from './schema-check.js';
 import { sortStage } from './sort.js';
 import { bucketAutoStage } from './bucket-auto.js';
-import { strictConversions, strictExpressions } from './strict-expressions.js';
+import { strictExpressions } from './strict-expressions.js';
+import { conversionExpressions } from './convert.js';
 import { bsonTypeName, hasType, isPlainObject, keyOf, pathCandidates, typeAlias } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -224,7 +225,10 @@ export const CONTEXT: Context = Context.init({
     ...orderedAccumulators,
     ...arrayAccumulators,
   },
-  expression: { ...EXPRESSIONS, ...strictConversions(EXPRESSIONS) },
+  expression: {
+    ...EXPRESSIONS,
+    ...conversionExpressions(EXPRESSIONS),
+  },
   pipeline: {
     ...pipelineOperators,
     $addFields: addFieldsStage,

@@ -2,7 +2,7 @@
  * Expression operators that MongoDB refuses to evaluate where mingo quietly answers null or nothing:
  * `$size` of a value that is not an array, `$cond` without all three branches, `$switch` when no branch
  * matches and there is no `default`, `$concat` of a number, `$arrayElemAt` or `$first`/`$last` of a
- * string, a failed `$toInt`, a malformed `$arrayToObject` input (array-to-object.ts); and the string
+ * string, a malformed `$arrayToObject` input (array-to-object.ts); and the string
  * operators (string-expressions.ts, string-named-expressions.ts, regex-expressions.ts). A pipeline that relied on mingo's answer would give MongoDB's users an error;
  * the embedded database gives the same error, with MongoDB's code.
  */
@@ -16,7 +16,7 @@ import { regexExpressions } from './regex-expressions.js';
 import { stringExpressions } from './string-expressions.js';
 import { stringNamedExpressions } from './string-named-expressions.js';
 import { bsonTypeName, isPlainObject } from './values.js';
-import { CommandError, ErrorCodes } from '../errors.js';
+import { CommandError } from '../errors.js';
 
 /**
  * MongoDB's truth of an expression value: false, null, missing and zero of any number type are
@@ -214,31 +214,3 @@ export const strictExpressions: Record<string, ExpressionOp> = {
   ...stringNamedExpressions,
   ...regexExpressions,
 };
-
-/** The one-argument conversions whose failure MongoDB reports as 241 `ConversionFailure`. */
-const CONVERSIONS = ['$toInt', '$toLong', '$toDouble', '$toDecimal', '$toDate', '$toObjectId'];
-
-/**
- * `ops`' conversions, failing as MongoDB does: a value the conversion refuses is error 241
- * `ConversionFailure` (its argument is evaluated first, so errors inside it keep their own codes).
- */
-export function strictConversions(ops: Readonly<Record<string, unknown>>): Record<string, ExpressionOp> {
-  const wrapped: Record<string, ExpressionOp> = {};
-  for (const name of CONVERSIONS) {
-    const op = ops[name] as ExpressionOp | undefined;
-    if (!op) continue;
-    wrapped[name] = (obj, expr, options) => {
-      const value = evalExpr(obj, Array.isArray(expr) && expr.length === 1 ? expr[0] : expr, options);
-      try {
-        return op(obj, { $literal: value }, options);
-      } catch (error) {
-        if (error instanceof CommandError) throw error;
-        throw new CommandError(
-          ErrorCodes.ConversionFailure,
-          `Failed to convert in $convert with no onError value: ${(error as Error).message}`,
-        );
-      }
-    };
-  }
-  return wrapped;
-}
