@@ -1,7 +1,7 @@
 /**
  * The mingo operator context the engine uses: mingo's own operators, with collation-aware comparison
  * operators, range operators in MongoDB's comparison order, a BSON-aware `$type`, `$all` as MongoDB's
- * `$and` of clauses (all-operator.ts), MongoDB's `$sort` and `$group`, `$lookup`, `$graphLookup` and
+ * `$and` of clauses (all-operator.ts), MongoDB's `$sort` and `$group`, `$lookup`, `$facet`, `$graphLookup` and
  * `$sample`, `$addFields`/`$set` and `$project` computed fields with MongoDB's paths through arrays
  * (add-fields.ts, project-paths.ts), the `$elemMatch` projection, the operators that compare or compute
  * numbers (number-operators.ts), the date expressions (date-operators.ts), `$bsonSize`/`$binarySize`
@@ -46,6 +46,7 @@ import { groupStage } from './group.js';
 import { inSetPredicate } from './in-set.js';
 import { linearRegexOperator } from './linear-regex.js';
 import { lookupStage } from './lookup.js';
+import { facetStage } from './facet.js';
 import { arrayAccumulators } from './array-accumulators.js';
 import { orderedAccumulators, orderedExpressions } from './ordered-accumulators.js';
 import {
@@ -233,6 +234,7 @@ export const CONTEXT: Context = Context.init({
     ...pipelineOperators,
     $addFields: addFieldsStage,
     $densify: densifyStage,
+    $facet: facetStage,
     $fill: fillStage,
     $graphLookup: graphLookupStage,
     $group: groupStage,

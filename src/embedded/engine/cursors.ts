@@ -1,11 +1,13 @@
 /**
  * Server-side cursors: materialized result lists handed out in batches by count and by size
- * (~16 MiB per reply), int64 ids, an idle timeout and killCursors.
+ * (~16 MiB per reply), int64 ids, an idle timeout and killCursors. A result document over 16 MiB + 16 KiB
+ * (a `$lookup` or `$group` can build one) fails the batch that reaches it, as MongoDB fails to turn it
+ * into BSON, and closes the cursor.
  */
 import { BSON, Long } from 'bson';
 import { randomBytes } from 'node:crypto';
 import type { ChangeStreamReader } from './change-stream.js';
-import { MAX_BATCH_BYTES } from './limits.js';
+import { MAX_BATCH_BYTES, MAX_BSON_INTERNAL_SIZE, objectTooLarge } from './limits.js';
 import type { Doc } from './values.js';
 
 /**
@@ -65,7 +67,10 @@ export class CursorManager {
     return cursor.position >= cursor.docs.length && !(cursor.lazyEnd && full);
   }
 
-  /** Takes the next batch (by count, then by bytes; always at least one document when any remain). */
+  /**
+   * Takes the next batch (by count, then by bytes; always at least one document when any remain).
+   * @throws CommandError BSONObjectTooLarge (10334) when it reaches a document over 16 MiB + 16 KiB.
+   */
   static take(cursor: Pick<Cursor, 'docs' | 'position'>, batchSize: number | undefined): Doc[] {
     const out: Doc[] = [];
     let bytes = 0;
@@ -73,6 +78,7 @@ export class CursorManager {
     while (cursor.position < cursor.docs.length && out.length < max) {
       const doc = cursor.docs[cursor.position]!;
       const size = BSON.calculateObjectSize(doc);
+      if (size > MAX_BSON_INTERNAL_SIZE) throw objectTooLarge(doc, size);
       if (out.length > 0 && bytes + size > MAX_BATCH_BYTES) break;
       bytes += size;
       out.push(doc);
@@ -135,7 +141,13 @@ export class CursorManager {
   /** Next batch reply for getMore; drops the cursor once exhausted. */
   more(cursor: Cursor, batchSize: number | undefined): Doc {
     cursor.lastUsed = Date.now();
-    const batch = CursorManager.take(cursor, batchSize);
+    let batch: Doc[];
+    try {
+      batch = CursorManager.take(cursor, batchSize);
+    } catch (error) {
+      this.cursors.delete(cursor.id.toString());
+      throw error;
+    }
     const full = batchSize !== undefined && batchSize > 0 && batch.length >= batchSize;
     const done = CursorManager.exhausted(cursor, full);
     if (done) this.cursors.delete(cursor.id.toString());

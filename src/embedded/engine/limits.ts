@@ -64,6 +64,18 @@ function firstElement(doc: Doc): string {
 }
 
 /**
+ * MongoDB's error for a BSON object over {@link MAX_BSON_INTERNAL_SIZE} (`BSONObj::_assertInvalid`):
+ * BSONObjectTooLarge (10334) "BSONObj size: N (0xHEX) is invalid. Size must be between 0 and
+ * 16793600(16MB) First element: …". `size` is the BSON size of `doc`.
+ */
+export function objectTooLarge(doc: Doc, size: number): CommandError {
+  return new CommandError(
+    ErrorCodes.BSONObjectTooLarge,
+    `BSONObj size: ${size} (0x${size.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${MAX_BSON_INTERNAL_SIZE}(16MB) First element: ${firstElement(doc)}`,
+  );
+}
+
+/**
  * Refuses a document MongoDB would not store: nested deeper than 100 levels (Overflow, 15), or larger
  * than 16 MiB. An insert MongoDB could not even parse (over 16 MiB + 16 KiB) is BSONObjectTooLarge
  * (10334), a smaller one BadValue (2) "object to insert too large"; an update's result over 16 MiB is
@@ -96,12 +108,7 @@ export function checkStorable(doc: Doc, op: 'insert' | 'update'): void {
       `Resulting document after update is larger than ${MAX_BSON_OBJECT_SIZE}`,
     );
   }
-  if (size > MAX_BSON_INTERNAL_SIZE) {
-    throw new CommandError(
-      ErrorCodes.BSONObjectTooLarge,
-      `BSONObj size: ${size} (0x${size.toString(16).toUpperCase()}) is invalid. Size must be between 0 and ${MAX_BSON_INTERNAL_SIZE}(16MB) First element: ${firstElement(doc)}`,
-    );
-  }
+  if (size > MAX_BSON_INTERNAL_SIZE) throw objectTooLarge(doc, size);
   throw new CommandError(
     ErrorCodes.BadValue,
     `object to insert too large. size in bytes: ${size}, max size: ${MAX_BSON_OBJECT_SIZE}`,

@@ -5,7 +5,9 @@
  * foreign collection instead of the joined documents. Here the join is a map from the canonical key of
  * each foreign value (values.ts `keyOf`, under the aggregation's collation) to the foreign documents, and
  * a `pipeline` runs, through mingo's stage, over the joined documents only. A dotted `as` is a path, set
- * as MongoDB sets it (nested-field.ts), where mingo's stage adds a field named `a.b`.
+ * as MongoDB sets it (nested-field.ts), where mingo's stage adds a field named `a.b`. The documents
+ * gathered for one input document are bounded by `internalLookupStageIntermediateDocumentMaxSizeBytes`
+ * (4568), as in MongoDB 7.0.
  */
 import { Lazy } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
@@ -15,8 +17,10 @@ import type { PipelineOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { withNestedField } from './nested-field.js';
-import { isPlainObject, keyOf, pathCandidates } from './values.js';
+import { approximateSize, memoryLimits } from './memory-limits.js';
+import { getPath, isPlainObject, keyOf, pathCandidates } from './values.js';
 import type { Doc } from './values.js';
+import { CommandError } from '../errors.js';
 
 const builtinLookup = builtinStage('$lookup');
 
@@ -47,8 +51,41 @@ function builtinLookupAt(doc: Doc, spec: Doc, as: string, options: Options): Doc
   return withNestedField(doc, as, (result as Doc)[as]);
 }
 
+/**
+ * Checks the documents one `$lookup` gathered for one input document as document_source_lookup.cpp does:
+ * their sizes are added up in order, and a document arriving once the total is past the limit fails.
+ * `from` is the foreign collection (a `$documents` pipeline reads MongoDB's `$cmd.aggregate`).
+ * @throws CommandError 4568 "Total size of documents in … matching pipeline's $lookup stage exceeds N bytes".
+ */
+function checkGathered(docs: unknown, from: unknown): void {
+  if (!Array.isArray(docs)) return;
+  const limit = memoryLimits().knobs.internalLookupStageIntermediateDocumentMaxSizeBytes;
+  let used = 0;
+  for (const doc of docs) {
+    if (used > limit) {
+      const name = typeof from === 'string' ? from : '$cmd.aggregate';
+      throw new CommandError(
+        4568,
+        `Total size of documents in ${name} matching pipeline's $lookup stage exceeds ${limit} bytes`,
+      );
+    }
+    used += approximateSize(doc);
+  }
+}
+
 /** The `$lookup` pipeline operator registered in the engine's context (same arguments as mingo's). */
 export const lookupStage: PipelineOp = (collection, expr, options) => {
+  const joined = joinStage(collection, expr, options);
+  if (!isPlainObject(expr) || typeof expr['as'] !== 'string') return joined;
+  const as = expr['as'];
+  return joined.map((doc) => {
+    checkGathered(getPath(doc, as), expr['from']);
+    return doc;
+  });
+};
+
+/** `$lookup` itself: the join, the pipeline, or both (see the file comment). */
+const joinStage: PipelineOp = (collection, expr, options) => {
   if (!isPlainObject(expr)) return builtinLookup(collection, expr, options);
   const { from, localField, foreignField, as } = expr;
   const joins =

@@ -1,30 +1,37 @@
 /**
  * The server parameters that bound the memory of a query, as MongoDB 7.0 declares them in
- * query_knobs.idl: each defaults to 100 MiB, can be read with `getParameter` and changed at runtime with
- * `setParameter`. Each server (engine) holds its own values.
+ * query_knobs.idl: each defaults to 100 MiB (the `$densify` document count to 500,000), can be read with
+ * `getParameter` and changed at runtime with `setParameter`. Each server (engine) holds its own values.
  */
 import { integralValue } from './arithmetic.js';
+import { MAX_BSON_INTERNAL_SIZE } from './limits.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
-/** One knob: its default in bytes, its C++ type's range, and the validator's lower bound. */
+/** One knob: its C++ type's range, the validator's lower bound, and its default when not 100 MiB. */
 interface KnobSpec {
   /** `int` knobs (`AtomicWord<int>`) hold 32 bits, `long long` ones 64. */
   int32: boolean;
-  /** The validator: `gt: 0` (false) or `gte: 0` (true). */
-  zeroAllowed: boolean;
+  /** The least value the validator accepts: 1 for `gt: 0`, 0 for `gte: 0`. */
+  min: number;
+  default?: number;
 }
 
 const HUNDRED_MIB = 100 * 1024 * 1024;
 
 /** The knobs by name, with query_knobs.idl's types and validators. */
 const KNOBS = {
-  internalQueryMaxPushBytes: { int32: true, zeroAllowed: false },
-  internalQueryMaxAddToSetBytes: { int32: true, zeroAllowed: false },
-  internalDocumentSourceGroupMaxMemoryBytes: { int32: false, zeroAllowed: false },
-  internalQueryMaxBlockingSortMemoryUsageBytes: { int32: true, zeroAllowed: true },
-  internalDocumentSourceBucketAutoMaxMemoryBytes: { int32: false, zeroAllowed: false },
-  internalDocumentSourceSetWindowFieldsMaxMemoryBytes: { int32: false, zeroAllowed: false },
-  internalDocumentSourceGraphLookupMaxMemoryBytes: { int32: false, zeroAllowed: false },
+  internalQueryMaxPushBytes: { int32: true, min: 1 },
+  internalQueryMaxAddToSetBytes: { int32: true, min: 1 },
+  internalDocumentSourceGroupMaxMemoryBytes: { int32: false, min: 1 },
+  internalQueryMaxBlockingSortMemoryUsageBytes: { int32: true, min: 0 },
+  internalDocumentSourceBucketAutoMaxMemoryBytes: { int32: false, min: 1 },
+  internalDocumentSourceSetWindowFieldsMaxMemoryBytes: { int32: false, min: 1 },
+  internalDocumentSourceGraphLookupMaxMemoryBytes: { int32: false, min: 1 },
+  internalQueryFacetBufferSizeBytes: { int32: true, min: 1 },
+  internalQueryFacetMaxOutputDocSizeBytes: { int32: false, min: 1 },
+  internalLookupStageIntermediateDocumentMaxSizeBytes: { int32: false, min: MAX_BSON_INTERNAL_SIZE },
+  internalDocumentSourceDensifyMaxMemoryBytes: { int32: true, min: 1 },
+  internalQueryMaxAllowedDensifyDocs: { int32: true, min: 1, default: 500_000 },
 } satisfies Record<string, KnobSpec>;
 
 /** The name of a memory knob. */
@@ -33,10 +40,13 @@ export type KnobName = keyof typeof KNOBS;
 /** A value for every memory knob, in bytes. */
 export type QueryKnobs = Record<KnobName, number>;
 
-/** Every knob at its default, 100 MiB (104857600 bytes). */
+/** Every knob at its default: 100 MiB (104857600 bytes), `internalQueryMaxAllowedDensifyDocs` 500,000. */
 export function defaultQueryKnobs(): QueryKnobs {
   const knobs = {} as QueryKnobs;
-  for (const name of Object.keys(KNOBS) as KnobName[]) knobs[name] = HUNDRED_MIB;
+  for (const name of Object.keys(KNOBS) as KnobName[]) {
+    const spec: KnobSpec = KNOBS[name];
+    knobs[name] = spec.default ?? HUNDRED_MIB;
+  }
   return knobs;
 }
 
@@ -47,7 +57,8 @@ export function isKnobName(name: string): name is KnobName {
 
 /**
  * `value` checked as query_knobs.idl's validator checks a new value for `name`: an integer that fits
- * the knob's type, above 0 (or at least 0 for `internalQueryMaxBlockingSortMemoryUsageBytes`).
+ * the knob's type, above 0 (at least 0 for `internalQueryMaxBlockingSortMemoryUsageBytes`, at least
+ * 16793600 for `internalLookupStageIntermediateDocumentMaxSizeBytes`).
  * @throws CommandError BadValue (2) saying what is wrong.
  */
 export function knobValue(name: KnobName, value: unknown): number {
@@ -60,10 +71,10 @@ export function knobValue(name: KnobName, value: unknown): number {
       `Invalid value for parameter ${name}: expected a ${spec.int32 ? '32' : '64'}-bit integer, found ${String(value)}`,
     );
   }
-  if (spec.zeroAllowed ? n < 0 : n <= 0) {
+  if (n < spec.min) {
     throw new CommandError(
       ErrorCodes.BadValue,
-      `Invalid value for parameter ${name}: ${n} is not ${spec.zeroAllowed ? 'greater than or equal to' : 'greater than'} 0`,
+      `Invalid value for parameter ${name}: ${n} is not ${spec.min === 1 ? 'greater than 0' : `greater than or equal to ${spec.min}`}`,
     );
   }
   return n;

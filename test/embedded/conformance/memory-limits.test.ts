@@ -9,7 +9,9 @@
  * document_source_group.cpp (292 "Exceeded memory limit for $group …"); src/mongo/db/sorter/sorter.cpp
  * (292 "Sort exceeded memory limit of N bytes, but did not opt in to external sorting.");
  * document_source_set_window_fields.cpp (5414201); document_source_graph_lookup.cpp `checkMemoryUsage`
- * (40099, no spilling in 7.0).
+ * (40099, no spilling in 7.0); document_source_facet.cpp `doGetNext` (4031700, no spilling);
+ * document_source_lookup.cpp `doGetNext` (4568, checked as each gathered document arrives);
+ * document_source_densify.h `setPartitionValue` (6007200, no spilling).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, drivers, failure } from '../helpers.js';
@@ -23,6 +25,10 @@ const KNOBS = [
   'internalDocumentSourceBucketAutoMaxMemoryBytes',
   'internalDocumentSourceSetWindowFieldsMaxMemoryBytes',
   'internalDocumentSourceGraphLookupMaxMemoryBytes',
+  'internalQueryFacetBufferSizeBytes',
+  'internalQueryFacetMaxOutputDocSizeBytes',
+  'internalLookupStageIntermediateDocumentMaxSizeBytes',
+  'internalDocumentSourceDensifyMaxMemoryBytes',
 ];
 
 describe.each(drivers)('aggregation memory limits ($name)', (driver) => {
@@ -219,5 +225,68 @@ describe.each(drivers)('aggregation memory limits ($name)', (driver) => {
     expect(error['message']).toBe('$graphLookup reached maximum memory consumption');
     const [short] = await coll.aggregate(lookup(2)).toArray();
     expect(short?.['chain']).toHaveLength(3);
+  });
+
+  it('refuses a $facet whose output passes internalQueryFacetMaxOutputDocSizeBytes (4031700)', async () => {
+    const coll = await rows();
+    await setKnobs({ internalQueryFacetMaxOutputDocSizeBytes: 500 });
+    // All facets count together: three 50-byte documents each stay under 500 bytes, forty do not.
+    const error = await failure(() =>
+      coll
+        .aggregate([{ $facet: { few: [{ $limit: 3 }], all: [{ $project: { s: 1 } }] } }], {
+          allowDiskUse: true,
+        })
+        .toArray(),
+    );
+    expect(error['code']).toBe(4031700);
+    expect(error['message']).toMatch(
+      /^document constructed by \$facet is \d+ bytes, which exceeds the limit of 500 bytes$/,
+    );
+    const [small] = await coll
+      .aggregate([{ $facet: { few: [{ $limit: 3 }], count: [{ $count: 'n' }] } }])
+      .toArray();
+    expect(small?.['few']).toHaveLength(3);
+    expect(small?.['count']).toEqual([{ n: 40 }]);
+  });
+
+  it('refuses a $lookup gathering more than internalLookupStageIntermediateDocumentMaxSizeBytes (4568)', async () => {
+    // The knob cannot go below 16793600 bytes (BSONObjMaxInternalSize): five 4 MB documents pass it.
+    const big = state.db.collection<{ _id: number; k: number; text: string }>('big');
+    await big.deleteMany({});
+    const text = 'x'.repeat(4 * 1024 * 1024);
+    for (let i = 0; i < 6; i++) await big.insertOne({ _id: i, k: 1, text: i < 5 ? text : 'last' });
+    const low = await failure(() =>
+      setKnobs({ internalLookupStageIntermediateDocumentMaxSizeBytes: 16793599 }),
+    );
+    expect(low['code']).toBe(2);
+    await setKnobs({ internalLookupStageIntermediateDocumentMaxSizeBytes: 16793600 });
+    const join = { from: 'big', localField: 'k', foreignField: 'k', as: 'all' };
+    for (const stage of [join, { from: 'big', pipeline: [], as: 'all' }]) {
+      const error = await failure(() =>
+        state.db.aggregate([{ $documents: [{ k: 1 }] }, { $lookup: stage }]).toArray(),
+      );
+      expect(error['code']).toBe(4568);
+      expect(error['message']).toBe(
+        "Total size of documents in big matching pipeline's $lookup stage exceeds 16793600 bytes",
+      );
+    }
+    // Under the knob, a result document over 16 MiB + 16 KiB still cannot become BSON (BSONObj::init in
+    // bsonobj.cpp: BSONObjectTooLarge, 10334).
+    await setKnobs({ internalLookupStageIntermediateDocumentMaxSizeBytes: DEFAULT });
+    const tooLarge = await failure(() =>
+      state.db.aggregate([{ $documents: [{ _id: 7, k: 1 }] }, { $lookup: join }]).toArray(),
+    );
+    expect(tooLarge['code']).toBe(10334);
+    expect(tooLarge['message']).toMatch(
+      /^BSONObj size: \d+ \(0x[0-9A-F]+\) is invalid\. Size must be between 0 and 16793600\(16MB\) First element: _id: 7$/,
+    );
+    // A pipeline that keeps less passes.
+    const [kept] = await state.db
+      .aggregate([
+        { $documents: [{ k: 1 }] },
+        { $lookup: { ...join, pipeline: [{ $project: { text: 0 } }] } },
+      ])
+      .toArray();
+    expect(kept?.['all']).toHaveLength(6);
   });
 });
