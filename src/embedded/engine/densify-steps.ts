@@ -5,12 +5,16 @@
  * so a month after 31 January is the last day of February and the months after it keep that day. A
  * document whose value is not on the step passes without moving the step. mingo added months without
  * clamping (31 January + 1 month was 3 March), compared int64 and decimal values with JavaScript
- * operators and required partition values to be strings.
+ * operators and required partition values to be strings. The memory rules are MongoDB 7.0's: the input
+ * sort is a blocking sort (sort.ts), the partitions' last values count against
+ * `internalDocumentSourceDensifyMaxMemoryBytes` (6007200, no spilling), and the documents added against
+ * `internalQueryMaxAllowedDensifyDocs` (5897900).
  */
 import { add, numberKind, subtract } from './arithmetic.js';
 import { compareBson } from './compare.js';
 import { dateAdd } from './date-arithmetic.js';
-import { sortByFields } from './sort.js';
+import { checkSortMemory, sortByFields } from './sort.js';
+import { approximateSize, memoryLimits, MemoryTracker } from './memory-limits.js';
 import { cloneValue, getPath, keyOf, setOwn } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError } from '../errors.js';
@@ -22,12 +26,15 @@ export interface DensifySpec {
   range: { step: unknown; unit?: string; bounds: 'full' | 'partition' | [unknown, unknown] };
 }
 
-/** MongoDB's default `internalQueryMaxAllowedDensifyDocs`. */
-const MAX_ADDED = 500_000;
 const utc = (): number => 0;
 
 function fail(code: number, message: string): never {
   throw new CommandError(code, message);
+}
+
+/** MongoDB 7.0's error once the partition table passes its limit (document_source_densify.h). */
+function densifyExceeded(_used: number, limit: number): CommandError {
+  return new CommandError(6007200, `$densify exceeded memory limit of ${limit}`);
 }
 
 const less = (a: unknown, b: unknown): boolean => compareBson(a, b) < 0;
@@ -54,7 +61,9 @@ interface Partition {
 /**
  * The sorted input with the added documents, in the order MongoDB's stage returns them.
  * @throws CommandError 5733201 (a value neither a number nor a date), 6053600 (a number with a unit or a
- *   date without), 5897900 (more than 500,000 added documents).
+ *   date without), 5897900 (more added documents than `internalQueryMaxAllowedDensifyDocs`, 500,000 by
+ *   default), 6007200 (partitions past `internalDocumentSourceDensifyMaxMemoryBytes`), 292 (the sort,
+ *   with `allowDiskUse: false`).
  */
 export function densify(items: Doc[], spec: DensifySpec): Doc[] {
   const { field, range } = spec;
@@ -93,11 +102,12 @@ export function densify(items: Doc[], spec: DensifySpec): Doc[] {
 
   const out: Doc[] = [];
   let added = 0;
+  const maxAdded = memoryLimits().knobs.internalQueryMaxAllowedDensifyDocs;
   const emit = (partition: Partition, value: unknown): void => {
-    if (++added > MAX_ADDED) {
+    if (++added > maxAdded) {
       fail(
         5897900,
-        `Generated ${added} documents in $densify, which is over the limit of ${MAX_ADDED}. Increase the 'internalQueryMaxAllowedDensifyDocs' parameter to allow more generated documents`,
+        `Generated ${added} documents in $densify, which is over the limit of ${maxAdded}. Increase the 'internalQueryMaxAllowedDensifyDocs' parameter to allow more generated documents`,
       );
     }
     const doc = cloneValue(partition.fields);
@@ -116,6 +126,7 @@ export function densify(items: Doc[], spec: DensifySpec): Doc[] {
   };
 
   const partitions = new Map<string, Partition>();
+  const memory = new MemoryTracker('internalDocumentSourceDensifyMaxMemoryBytes', densifyExceeded);
   const partitionOf = (doc: Doc): [Partition, boolean] => {
     const values = byFields.map((path) => getPath(doc, path));
     const id = keyOf(values);
@@ -127,6 +138,9 @@ export function densify(items: Doc[], spec: DensifySpec): Doc[] {
     });
     const partition: Partition = { fields, current: undefined, last: undefined };
     partitions.set(id, partition);
+    // MongoDB keeps a table only with partitions: its key and the partition's last value, whose size
+    // never changes (a number or a date).
+    if (partitioned) memory.add(approximateSize(fields) + approximateSize(getPath(doc, field)));
     return [partition, true];
   };
 
@@ -145,6 +159,7 @@ export function densify(items: Doc[], spec: DensifySpec): Doc[] {
     path,
     descending: false,
   }));
+  checkSortMemory(items);
   const sorted = sortByFields(items, sortFields);
   let globalMin: unknown;
   let globalMax: unknown;

@@ -30,8 +30,12 @@ export function boundSort(spec: object, keep: number): void {
   bounds.set(spec, keep);
 }
 
-/** Counts the documents a sort holds against the sort knob when disk use is refused. @throws 292. */
-function checkSortMemory(docs: unknown[]): void {
+/**
+ * Counts the documents a blocking sort holds against `internalQueryMaxBlockingSortMemoryUsageBytes` when
+ * disk use is refused: `$sort`, and the sorts MongoDB 7.0 runs as a `$sort` stage inside `$densify` and
+ * `$setWindowFields`. @throws CommandError 292 ({@link sortExceeded}).
+ */
+export function checkSortMemory(docs: unknown[]): void {
   const tracker = blockingTracker('internalQueryMaxBlockingSortMemoryUsageBytes', sortExceeded);
   if (tracker) for (const doc of docs) tracker.add(approximateSize(doc));
 }

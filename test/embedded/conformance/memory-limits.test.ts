@@ -37,7 +37,10 @@ describe.each(drivers)('aggregation memory limits ($name)', (driver) => {
   const setKnobs = (knobs: Record<string, number>) => admin().command({ setParameter: 1, ...knobs });
 
   afterEach(async () => {
-    await setKnobs(Object.fromEntries(KNOBS.map((name) => [name, DEFAULT])));
+    await setKnobs({
+      ...Object.fromEntries(KNOBS.map((name) => [name, DEFAULT])),
+      internalQueryMaxAllowedDensifyDocs: 500000,
+    });
   });
 
   /** 40 documents `{ _id: i, g: i % 2, s: <20 characters> }`. */
@@ -191,6 +194,29 @@ describe.each(drivers)('aggregation memory limits ($name)', (driver) => {
       expect(await coll.aggregate(pipeline).toArray()).toHaveLength(2);
     });
 
+    it('counts the sorts $densify and $setWindowFields run as $sort stages against the sort knob', async () => {
+      const coll = await rows();
+      await setKnobs({ internalQueryMaxBlockingSortMemoryUsageBytes: 500 });
+      // document_source_set_window_fields.cpp `create` puts a $sort on partitionBy and sortBy before the
+      // stage; document_source_densify.cpp sorts on partitionByFields and field the same way.
+      const sorting = [
+        [{ $setWindowFields: { sortBy: { s: 1 }, output: { n: { $sum: 1 } } } }],
+        [{ $setWindowFields: { partitionBy: '$g', output: { n: { $sum: 1 } } } }],
+        [{ $densify: { field: '_id', range: { step: 1, bounds: 'full' } } }],
+      ];
+      for (const pipeline of sorting) {
+        const error = await failure(() => coll.aggregate(pipeline, { allowDiskUse: false }).toArray());
+        expect(error['code']).toBe(292);
+        expect(error['message']).toBe(
+          'Sort exceeded memory limit of 500 bytes, but did not opt in to external sorting.',
+        );
+        expect(await coll.aggregate(pipeline).toArray()).toHaveLength(40);
+      }
+      // A constant partitionBy without sortBy is one partition, with no sort.
+      const unsorted = [{ $setWindowFields: { partitionBy: 'all', output: { n: { $sum: 1 } } } }];
+      expect(await coll.aggregate(unsorted, { allowDiskUse: false }).toArray()).toHaveLength(40);
+    });
+
     it('refuses a $setWindowFields partition past internalDocumentSourceSetWindowFieldsMaxMemoryBytes', async () => {
       const coll = await rows();
       await setKnobs({ internalDocumentSourceSetWindowFieldsMaxMemoryBytes: 500 });
@@ -288,5 +314,34 @@ describe.each(drivers)('aggregation memory limits ($name)', (driver) => {
       ])
       .toArray();
     expect(kept?.['all']).toHaveLength(6);
+  });
+
+  it('refuses $densify partitions past internalDocumentSourceDensifyMaxMemoryBytes even with disk use (6007200)', async () => {
+    const coll = await rows();
+    await setKnobs({ internalDocumentSourceDensifyMaxMemoryBytes: 500 });
+    // Forty partitions of a 20-character key pass 500 bytes; two partitions of a number do not.
+    const densify = (by: string) => [
+      { $densify: { field: '_id', partitionByFields: [by], range: { step: 1, bounds: 'partition' } } },
+    ];
+    const error = await failure(() => coll.aggregate(densify('s'), { allowDiskUse: true }).toArray());
+    expect(error['code']).toBe(6007200);
+    expect(error['message']).toBe('$densify exceeded memory limit of 500');
+    expect(await coll.aggregate(densify('g')).toArray()).toHaveLength(78);
+  });
+
+  it('stops $densify past internalQueryMaxAllowedDensifyDocs added documents (5897900)', async () => {
+    const coll = await rows();
+    const got = await admin().command({ getParameter: 1, internalQueryMaxAllowedDensifyDocs: 1 });
+    expect(got['internalQueryMaxAllowedDensifyDocs']).toBe(500000);
+    await setKnobs({ internalQueryMaxAllowedDensifyDocs: 10 });
+    const densify = (upper: number) => [
+      { $densify: { field: '_id', range: { step: 1, bounds: [0, upper] } } },
+    ];
+    const error = await failure(() => coll.aggregate(densify(100)).toArray());
+    expect(error['code']).toBe(5897900);
+    expect(error['message']).toBe(
+      "Generated 11 documents in $densify, which is over the limit of 10. Increase the 'internalQueryMaxAllowedDensifyDocs' parameter to allow more generated documents",
+    );
+    expect(await coll.aggregate(densify(50)).toArray()).toHaveLength(50);
   });
 });
