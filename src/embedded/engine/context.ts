@@ -47,6 +47,7 @@ import { inSetPredicate } from './in-set.js';
 import { linearRegexOperator } from './linear-regex.js';
 import { lookupStage } from './lookup.js';
 import { facetStage } from './facet.js';
+import { interruptibleExpressions } from './interruptible-expressions.js';
 import { arrayAccumulators } from './array-accumulators.js';
 import { orderedAccumulators, orderedExpressions } from './ordered-accumulators.js';
 import {
@@ -214,6 +215,7 @@ const EXPRESSIONS = {
   ...dateArithmeticExpressions,
   $dateFromParts: dateFromParts,
   ...orderedExpressions,
+  ...interruptibleExpressions,
   ...strictExpressions,
   $type: typeExpression,
 };

@@ -19,6 +19,19 @@ export const MAX_NESTING_DEPTH = 100;
 /** Reply batches stop before this many bytes of documents (the 16 MiB BSON limit minus headroom). */
 export const MAX_BATCH_BYTES = MAX_BSON_OBJECT_SIZE - 64 * 1024;
 
+/**
+ * `s`, when MongoDB could hold it as a value: a string of 16 MiB of UTF-8 or more cannot be built
+ * (RCString::create, intrusive_counter.cpp), so an expression that would build one (`$concat`,
+ * `$replaceAll` … doubling a string in a `$reduce`) fails.
+ * @throws CommandError 16493 "Tried to create string longer than 16MB".
+ */
+export function checkStringSize(s: string): string {
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: only a long string needs counting.
+  if (s.length * 3 >= MAX_BSON_OBJECT_SIZE && Buffer.byteLength(s, 'utf8') >= MAX_BSON_OBJECT_SIZE)
+    throw new CommandError(16493, 'Tried to create string longer than 16MB');
+  return s;
+}
+
 /** True for an object or array with at least one element. */
 function nonEmpty(value: unknown[] | Doc): boolean {
   return Array.isArray(value) ? value.length > 0 : Object.keys(value).length > 0;

@@ -22,6 +22,7 @@ const HUNDRED_MIB = 100 * 1024 * 1024;
 const KNOBS = {
   internalQueryMaxPushBytes: { int32: true, min: 1 },
   internalQueryMaxAddToSetBytes: { int32: true, min: 1 },
+  internalQueryMaxRangeBytes: { int32: true, min: 1 },
   internalDocumentSourceGroupMaxMemoryBytes: { int32: false, min: 1 },
   internalQueryMaxBlockingSortMemoryUsageBytes: { int32: true, min: 0 },
   internalDocumentSourceBucketAutoMaxMemoryBytes: { int32: false, min: 1 },

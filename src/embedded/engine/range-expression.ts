@@ -1,18 +1,18 @@
 /**
  * `$range` as MongoDB 7.0 evaluates it (ExpressionRange::evaluate in expression.cpp): every argument is
  * a number that fits 32 bits, the step is not zero, and an array that would take more than
- * `internalQueryMaxRangeBytes` (100 MiB, 16 bytes per element) is refused before it is built. Without
+ * `internalQueryMaxRangeBytes` (100 MiB by default, a `setParameter` knob; 16 bytes per element) is
+ * refused before it is built. Without
  * that bound `{ $range: [0, 2 ** 40] }` grew one JS array until V8 aborted the whole process.
  */
 import { evalExpr } from 'mingo/core';
 import type { ExpressionOp } from './operator-types.js';
 import { numberKind } from './arithmetic.js';
 import { isIntegral32, numberOf } from './value-strings.js';
+import { memoryLimits } from './memory-limits.js';
 import { bsonTypeName } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
-/** MongoDB's `internalQueryMaxRangeBytes` default. */
-const MAX_RANGE_BYTES = 100 * 1024 * 1024;
 /** What MongoDB counts per element (`sizeof(Value)`) and for the array itself (`sizeof(std::vector)`). */
 const ELEMENT_BYTES = 16;
 const ARRAY_BYTES = 24;
@@ -40,7 +40,7 @@ function int32Argument(value: unknown, what: string, codes: [number, number]): n
 /**
  * `{ $range: [start, end, step?] }`.
  * @throws CommandError 34443 to 34449 for arguments MongoDB refuses, ExceededMemoryLimit (146) for a
- *   range over 100 MiB; arity errors come from mingo's own `$range` (`fallback`), as before.
+ *   range over `internalQueryMaxRangeBytes`; arity errors come from mingo's own `$range` (`fallback`), as before.
  */
 export function rangeExpression(fallback: ExpressionOp): ExpressionOp {
   return (obj, expr, options) => {
@@ -52,10 +52,11 @@ export function rangeExpression(fallback: ExpressionOp): ExpressionOp {
     if (step === 0) throw new CommandError(34449, '$range requires a non-zero step value');
     const steps = Math.trunc((end - start) / step);
     const memNeeded = ARRAY_BYTES + (steps >= 0 ? 1 + steps : 0) * ELEMENT_BYTES;
-    if (memNeeded >= MAX_RANGE_BYTES) {
+    const limit = memoryLimits().knobs.internalQueryMaxRangeBytes;
+    if (memNeeded >= limit) {
       throw new CommandError(
         ErrorCodes.ExceededMemoryLimit,
-        `$range would use too much memory (${memNeeded} bytes) and cannot spill to disk. Memory limit: ${MAX_RANGE_BYTES} bytes`,
+        `$range would use too much memory (${memNeeded} bytes) and cannot spill to disk. Memory limit: ${limit} bytes`,
       );
     }
     const out: number[] = [];

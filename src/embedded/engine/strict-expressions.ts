@@ -15,6 +15,7 @@ import { arrayToObject } from './array-to-object.js';
 import { regexExpressions } from './regex-expressions.js';
 import { stringExpressions } from './string-expressions.js';
 import { stringNamedExpressions } from './string-named-expressions.js';
+import { checkStringSize } from './limits.js';
 import { bsonTypeName, isPlainObject } from './values.js';
 import { CommandError } from '../errors.js';
 
@@ -125,7 +126,10 @@ const switchExpression: ExpressionOp = (obj, expr, options: Options) => {
   return evalExpr(obj, spec.fallback, options);
 };
 
-/** `$concat`: null when an argument is null or missing, else every argument must be a string (16702). */
+/**
+ * `$concat`: null when an argument is null or missing, else every argument must be a string (16702); the
+ * result must stay under 16 MiB (16493, limits.ts).
+ */
 const concat: ExpressionOp = (obj, expr, options) => {
   let out = '';
   for (const arg of Array.isArray(expr) ? expr : [expr]) {
@@ -136,7 +140,7 @@ const concat: ExpressionOp = (obj, expr, options) => {
     }
     out += value;
   }
-  return out;
+  return checkStringSize(out);
 };
 
 /**

@@ -8,6 +8,7 @@
  */
 import { evalExpr } from 'mingo/core';
 import type { ExpressionOp } from './operator-types.js';
+import { checkStringSize } from './limits.js';
 import { isPlainObject } from './values.js';
 import { isNullish, typeName, valueText } from './value-strings.js';
 import { CommandError } from '../errors.js';
@@ -114,7 +115,8 @@ export function replaceArguments(name: string, expr: unknown): Record<string, un
 /**
  * `$replaceOne`/`$replaceAll` of evaluated arguments: every one must be a string or null/missing (checked
  * before any null answers null).
- * @throws CommandError 51746, 51745, 51744 for `input`, `find`, `replacement` of another type.
+ * @throws CommandError 51746, 51745, 51744 for `input`, `find`, `replacement` of another type; 16493 for
+ *   a result of 16 MiB or more (limits.ts).
  */
 export function replaceValue(name: string, values: [unknown, unknown, unknown]): unknown {
   REPLACE_FIELDS.forEach(([field, , typeCode], i) => {
@@ -128,15 +130,15 @@ export function replaceValue(name: string, values: [unknown, unknown, unknown]):
   if (name === '$replaceAll') {
     // An empty `find` matches at every position, before each character and at the end.
     if (find === '')
-      return (
+      return checkStringSize(
         Array.from(input)
           .map((c) => replacement + c)
-          .join('') + replacement
+          .join('') + replacement,
       );
-    return input.split(find).join(replacement);
+    return checkStringSize(input.split(find).join(replacement));
   }
   const at = input.indexOf(find);
-  return at < 0 ? input : input.slice(0, at) + replacement + input.slice(at + find.length);
+  return at < 0 ? input : checkStringSize(input.slice(0, at) + replacement + input.slice(at + find.length));
 }
 
 /** The `$replaceOne`/`$replaceAll` operator for mingo's context. */

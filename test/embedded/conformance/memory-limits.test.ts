@@ -11,7 +11,9 @@
  * document_source_set_window_fields.cpp (5414201); document_source_graph_lookup.cpp `checkMemoryUsage`
  * (40099, no spilling in 7.0); document_source_facet.cpp `doGetNext` (4031700, no spilling);
  * document_source_lookup.cpp `doGetNext` (4568, checked as each gathered document arrives);
- * document_source_densify.h `setPartitionValue` (6007200, no spilling).
+ * document_source_densify.h `setPartitionValue` (6007200, no spilling); src/mongo/util/intrusive_counter.cpp
+ * `RCString::create` (16493 for a string of 16 MiB or more); expression.cpp `ExpressionRange`
+ * (`internalQueryMaxRangeBytes`, 146).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, drivers, failure } from '../helpers.js';
@@ -20,6 +22,7 @@ const DEFAULT = 100 * 1024 * 1024;
 const KNOBS = [
   'internalQueryMaxPushBytes',
   'internalQueryMaxAddToSetBytes',
+  'internalQueryMaxRangeBytes',
   'internalDocumentSourceGroupMaxMemoryBytes',
   'internalQueryMaxBlockingSortMemoryUsageBytes',
   'internalDocumentSourceBucketAutoMaxMemoryBytes',
@@ -343,5 +346,56 @@ describe.each(drivers)('aggregation memory limits ($name)', (driver) => {
       "Generated 11 documents in $densify, which is over the limit of 10. Increase the 'internalQueryMaxAllowedDensifyDocs' parameter to allow more generated documents",
     );
     expect(await coll.aggregate(densify(50)).toArray()).toHaveLength(50);
+  });
+
+  describe('runaway expressions', () => {
+    const project = (expr: unknown, maxTimeMS?: number) =>
+      state.db
+        .aggregate([{ $documents: [{ _id: 1 }] }, { $project: { out: expr } }], {
+          ...(maxTimeMS ? { maxTimeMS } : {}),
+        })
+        .toArray();
+    const doubling = (steps: number, initialValue: unknown, step: unknown) => ({
+      $reduce: { input: { $range: [0, steps] }, initialValue, in: step },
+    });
+
+    it('refuses a string of 16 MiB or more (16493) built by $concat or $replaceOne', async () => {
+      for (const step of [
+        { $concat: ['$$value', '$$value'] },
+        { $replaceOne: { input: '$$value', find: 'x', replacement: '$$value' } },
+      ]) {
+        const error = await failure(() => project(doubling(40, 'xy', step)));
+        expect(error['code']).toBe(16493);
+        expect(error['message']).toBe('Tried to create string longer than 16MB');
+      }
+      const [small] = await project(doubling(10, 'xy', { $concat: ['$$value', '$$value'] }));
+      expect(small?.['out']).toHaveLength(2048);
+    });
+
+    it('bounds $range by internalQueryMaxRangeBytes (146)', async () => {
+      await setKnobs({ internalQueryMaxRangeBytes: 1000 });
+      const error = await failure(() => project({ $range: [0, 100] }));
+      expect(error['code']).toBe(146);
+      // 24 bytes for the array and 16 for each of 1 + (end - start) / step = 101 values, as MongoDB counts.
+      expect(error['message']).toBe(
+        '$range would use too much memory (1640 bytes) and cannot spill to disk. Memory limit: 1000 bytes',
+      );
+      expect((await project({ $range: [0, 50] }))[0]?.['out']).toHaveLength(50);
+    });
+
+    it('stops an array doubled by $concatArrays in a $reduce once maxTimeMS has passed (50)', async () => {
+      // MongoDB 7.0 has no size limit on such an array; maxTimeMS is what bounds it. 2^23 values take
+      // far longer to build than 1 ms.
+      const step = { $concatArrays: ['$$value', '$$value'] };
+      const error = await failure(() => project(doubling(23, [1], step), 1));
+      expect(error['code']).toBe(50);
+      expect(error['codeName']).toBe('MaxTimeMSExpired');
+      const coll = await rows();
+      const fromFind = await failure(() =>
+        coll.find({ _id: 0 }, { projection: { out: doubling(23, [1], step) }, maxTimeMS: 1 }).toArray(),
+      );
+      expect(fromFind['code']).toBe(50);
+      expect((await project(doubling(4, [1], step)))[0]?.['out']).toHaveLength(16);
+    });
   });
 });
