@@ -20,6 +20,7 @@ import { parseTextQuery, textScore } from './text.js';
 import type { Transaction } from './transaction.js';
 import { writeOut } from './out-stage.js';
 import { withMemoryLimits } from './memory-limits.js';
+import { checkResultSize } from './limits.js';
 import { boundSort } from './sort.js';
 import type { MemoryLimits } from './memory-limits.js';
 import { isView, resolveView } from './views.js';
@@ -175,6 +176,7 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
     throw new CommandError(ErrorCodes.BadValue, message);
   }
   result = result.map((d) => {
+    checkResultSize(d);
     const c = cloneValue(d);
     delete c['__plume_textScore'];
     delete c['__plume_searchScore'];

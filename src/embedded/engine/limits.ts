@@ -32,6 +32,54 @@ export function checkStringSize(s: string): string {
   return s;
 }
 
+/** The largest buffer MongoDB builds BSON in (`BufferMaxSize`, 64 MiB). */
+const MAX_BUFFER_SIZE = 64 * 1024 * 1024;
+
+/**
+ * The bytes of BSON `value` takes at the least (its type byte and name aside), counted until `budget` is
+ * spent: a lower bound, without allocating, that stops early. A document that shares its parts (a
+ * `$reduce` whose step is `{ a: '$$value', b: '$$value' }` doubles its BSON at each step while its memory
+ * grows by one object) is counted only up to the budget, never walked whole.
+ */
+function leastBsonSize(value: unknown, budget: number): number {
+  let bytes = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && bytes <= budget) {
+    const current = stack.pop();
+    if (typeof current === 'string') bytes += 5 + current.length;
+    else if (typeof current === 'number') bytes += 4;
+    else if (current instanceof Date) bytes += 8;
+    else if (Array.isArray(current)) {
+      bytes += 5 + 2 * current.length;
+      for (const item of current) stack.push(item);
+    } else if (isPlainObject(current)) {
+      bytes += 5;
+      for (const key of Object.keys(current)) {
+        bytes += 2 + key.length;
+        stack.push(current[key]);
+      }
+    }
+  }
+  return bytes;
+}
+
+/**
+ * Refuses a result document MongoDB could not turn into BSON, before the engine copies or measures it
+ * whole: one past 64 MiB fails as MongoDB's buffer does, whatever its parts share; one past 16 MiB +
+ * 16 KiB is {@link objectTooLarge}, with its exact size.
+ * @throws CommandError 13548 "BufBuilder attempted to grow() to N bytes, past the 64MB limit." or
+ *   BSONObjectTooLarge (10334).
+ */
+export function checkResultSize(doc: Doc): void {
+  if (leastBsonSize(doc, MAX_BSON_INTERNAL_SIZE) <= MAX_BSON_INTERNAL_SIZE) return;
+  const least = leastBsonSize(doc, MAX_BUFFER_SIZE);
+  if (least > MAX_BUFFER_SIZE) {
+    throw new CommandError(13548, `BufBuilder attempted to grow() to ${least} bytes, past the 64MB limit.`);
+  }
+  const size = BSON.calculateObjectSize(doc);
+  if (size > MAX_BSON_INTERNAL_SIZE) throw objectTooLarge(doc, size);
+}
+
 /** True for an object or array with at least one element. */
 function nonEmpty(value: unknown[] | Doc): boolean {
   return Array.isArray(value) ? value.length > 0 : Object.keys(value).length > 0;

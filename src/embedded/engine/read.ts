@@ -20,6 +20,7 @@ import { positionalQuery } from './positional.js';
 import { compile, isEmptyFilter, splitText } from './query.js';
 import { mingoOptions } from './mingo-options.js';
 import { withMemoryLimits } from './memory-limits.js';
+import { checkResultSize } from './limits.js';
 import type { MemoryLimits } from './memory-limits.js';
 import { boundSort } from './sort.js';
 import { parseTextQuery, textScore } from './text.js';
@@ -261,6 +262,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     throw new CommandError(ErrorCodes.BadValue, (error as Error).message);
   }
   return out.map((d) => {
+    checkResultSize(d);
     const c = cloneValue(d);
     if (extras) applyExclusionExtras(c, extras, options as Options);
     for (const field of metaFields ?? []) c[field] = c[SCORE_FIELD];

@@ -349,9 +349,9 @@ describe.each(drivers)('aggregation memory limits ($name)', (driver) => {
   });
 
   describe('runaway expressions', () => {
-    const project = (expr: unknown, maxTimeMS?: number) =>
+    const compute = (expr: unknown, maxTimeMS?: number) =>
       state.db
-        .aggregate([{ $documents: [{ _id: 1 }] }, { $project: { out: expr } }], {
+        .aggregate([{ $documents: [{ _id: 1 }] }, { $set: { out: expr } }], {
           ...(maxTimeMS ? { maxTimeMS } : {}),
         })
         .toArray();
@@ -364,30 +364,49 @@ describe.each(drivers)('aggregation memory limits ($name)', (driver) => {
         { $concat: ['$$value', '$$value'] },
         { $replaceOne: { input: '$$value', find: 'x', replacement: '$$value' } },
       ]) {
-        const error = await failure(() => project(doubling(40, 'xy', step)));
+        const error = await failure(() => compute(doubling(40, 'xy', step)));
         expect(error['code']).toBe(16493);
         expect(error['message']).toBe('Tried to create string longer than 16MB');
       }
-      const [small] = await project(doubling(10, 'xy', { $concat: ['$$value', '$$value'] }));
+      const [small] = await compute(doubling(10, 'xy', { $concat: ['$$value', '$$value'] }));
       expect(small?.['out']).toHaveLength(2048);
+    });
+
+    it('refuses a result document that cannot become BSON, however much its parts share (10334, 13548)', async () => {
+      // Each step nests the value twice: 16 * 2^n - 11 bytes of BSON after n steps, in memory that grows
+      // by one object a step. MongoDB fails to serialize it: BSONObj::init (10334) past 16 MiB + 16 KiB,
+      // BufBuilder::grow (13548, util/buf_builder) past 64 MiB, instead of walking 2^40 fields.
+      const twice = { a: '$$value', b: '$$value' };
+      const tooLarge = await failure(() => compute(doubling(21, {}, twice)));
+      expect(tooLarge['code']).toBe(10334);
+      expect(tooLarge['message']).toBe(
+        'BSONObj size: 33554440 (0x2000008) is invalid. Size must be between 0 and 16793600(16MB) First element: _id: 1',
+      );
+      const huge = await failure(() => compute(doubling(40, {}, twice)));
+      expect(huge['code']).toBe(13548);
+      expect(huge['message']).toMatch(
+        /^BufBuilder attempted to grow\(\) to \d+ bytes, past the 64MB limit\.$/,
+      );
+      const [small] = await compute(doubling(2, {}, twice));
+      expect(small?.['out']).toEqual({ a: { a: {}, b: {} }, b: { a: {}, b: {} } });
     });
 
     it('bounds $range by internalQueryMaxRangeBytes (146)', async () => {
       await setKnobs({ internalQueryMaxRangeBytes: 1000 });
-      const error = await failure(() => project({ $range: [0, 100] }));
+      const error = await failure(() => compute({ $range: [0, 100] }));
       expect(error['code']).toBe(146);
       // 24 bytes for the array and 16 for each of 1 + (end - start) / step = 101 values, as MongoDB counts.
       expect(error['message']).toBe(
         '$range would use too much memory (1640 bytes) and cannot spill to disk. Memory limit: 1000 bytes',
       );
-      expect((await project({ $range: [0, 50] }))[0]?.['out']).toHaveLength(50);
+      expect((await compute({ $range: [0, 50] }))[0]?.['out']).toHaveLength(50);
     });
 
     it('stops an array doubled by $concatArrays in a $reduce once maxTimeMS has passed (50)', async () => {
       // MongoDB 7.0 has no size limit on such an array; maxTimeMS is what bounds it. 2^23 values take
       // far longer to build than 1 ms.
       const step = { $concatArrays: ['$$value', '$$value'] };
-      const error = await failure(() => project(doubling(23, [1], step), 1));
+      const error = await failure(() => compute(doubling(23, [1], step), 1));
       expect(error['code']).toBe(50);
       expect(error['codeName']).toBe('MaxTimeMSExpired');
       const coll = await rows();
@@ -395,7 +414,7 @@ describe.each(drivers)('aggregation memory limits ($name)', (driver) => {
         coll.find({ _id: 0 }, { projection: { out: doubling(23, [1], step) }, maxTimeMS: 1 }).toArray(),
       );
       expect(fromFind['code']).toBe(50);
-      expect((await project(doubling(4, [1], step)))[0]?.['out']).toHaveLength(16);
+      expect((await compute(doubling(4, [1], step)))[0]?.['out']).toHaveLength(16);
     });
   });
 });
