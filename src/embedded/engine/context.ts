@@ -65,6 +65,7 @@ import { sortStage } from './sort.js';
 import { bucketAutoStage } from './bucket-auto.js';
 import { strictExpressions } from './strict-expressions.js';
 import { conversionExpressions } from './convert.js';
+import { timestampExpressions } from './timestamp-expressions.js';
 import { bsonTypeName, hasType, isPlainObject, keyOf, pathCandidates, typeAlias } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -217,6 +218,7 @@ const EXPRESSIONS = {
   ...orderedExpressions,
   ...interruptibleExpressions,
   ...strictExpressions,
+  ...timestampExpressions,
   $type: typeExpression,
 };
 
