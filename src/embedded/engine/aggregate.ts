@@ -22,6 +22,7 @@ import { writeOut } from './out-stage.js';
 import { withMemoryLimits } from './memory-limits.js';
 import { checkResultSize } from './limits.js';
 import { boundSort } from './sort.js';
+import { rewriteBucket } from './bucket.js';
 import type { MemoryLimits } from './memory-limits.js';
 import { isView, resolveView } from './views.js';
 import { cloneValue, isPlainObject } from './values.js';
@@ -145,7 +146,7 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
     return coll ? engine.documents(coll, args.txn) : [];
   };
   const rewritten = prepareMatchStages(pipeline).flatMap((stage) =>
-    rewriteBucket(rewriteMeta(stage, searched)),
+    rewriteBucket(rewriteMeta(stage, searched), args.collation),
   );
   rewritten.forEach((stage, i) => {
     // MongoDB folds a $limit into the $sort before it, which then keeps only that many documents.
@@ -218,30 +219,6 @@ function rewriteMeta(value: unknown, searched: boolean): Doc {
     return o;
   };
   return walk(value) as Doc;
-}
-
-/** Rewrites `$bucket` as the `$group` + `$sort` MongoDB documents it to be (mingo misplaces boundary values). */
-function rewriteBucket(stage: Doc): Doc[] {
-  const spec = stage['$bucket'];
-  if (!isPlainObject(spec)) return [stage];
-  const boundaries = spec['boundaries'];
-  if (!Array.isArray(boundaries) || boundaries.length < 2)
-    throw new CommandError(40192, "The $bucket 'boundaries' field must be an array of at least two values");
-  const branches: Doc[] = [];
-  const bounds = boundaries as unknown[];
-  for (let i = 0; i + 1 < boundaries.length; i++) {
-    branches.push({
-      case: {
-        $and: [{ $gte: [spec['groupBy'], bounds[i]] }, { $lt: [spec['groupBy'], bounds[i + 1]] }],
-      },
-      then: bounds[i],
-    });
-  }
-  const group: Doc = {
-    _id: { $switch: { branches, ...(spec['default'] !== undefined ? { default: spec['default'] } : {}) } },
-  };
-  Object.assign(group, isPlainObject(spec['output']) ? spec['output'] : { count: { $sum: 1 } });
-  return [{ $group: group }, { $sort: { _id: 1 } }];
 }
 
 /** Inputs of a read on a view: the stages that follow the view's own. */

@@ -12,7 +12,7 @@ describe.each(drivers)('timestamp expressions ($name)', (driver) => {
   const { Long, Timestamp } = driver.bson;
 
   it('reads the seconds and the increment of a timestamp, as longs', async () => {
-    const coll = t.db.collection('stamps');
+    const coll = t.db.collection<{ _id: number; ts?: unknown }>('stamps');
     await coll.deleteMany({});
     await coll.insertMany([{ _id: 1, ts: new Timestamp({ t: 1622731060, i: 10 }) }, { _id: 2 }]);
     const rows = await coll
