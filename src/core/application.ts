@@ -4,12 +4,14 @@ import type {
   AroundHook,
   AroundHookMap,
   HookMap,
+  LifecycleHookMap,
   Service,
   ServiceAddons,
   ServiceOptions,
   UntypedService,
 } from './declarations.js';
 import { HookStore } from './hooks.js';
+import { LifecycleHooks } from './lifecycle-hooks.js';
 import { Router, stripSlashes, type RouteMatch } from './router.js';
 import { isMethodName } from './method-names.js';
 import { getServiceMeta } from './service-meta.js';
@@ -42,6 +44,8 @@ export class Application<Services extends object = Record<string, UntypedService
   readonly settings: Record<string, unknown> = {};
   /** App-wide hooks, run around every service's own hooks. */
   readonly hookStore = new HookStore();
+  /** App-level `setup` and `teardown` hooks. */
+  private readonly lifecycleHooks = new LifecycleHooks();
   /** The HTTP server passed to `setup`, if any. */
   server: unknown;
   /** True once `setup()` has run (and until `teardown()`). */
@@ -134,34 +138,47 @@ export class Application<Services extends object = Record<string, UntypedService
   /**
    * Adds app-wide hooks, run around the hooks of every service (see `docs/hooks.md`): the
    * `{ around, before, after, error }` form, a list of around hooks, or a method map of around hooks.
+   * `setup` and `teardown` keys hold around hooks of `app.setup()` and `app.teardown()` (context
+   * `{ app, server }`). Throws `BadRequest` for a key that is none of these or a hook that is not a function.
    */
-  hooks(map: HookMap | AroundHook[] | AroundHookMap): this {
-    this.hookStore.add(map, isMethodName);
+  hooks(map: LifecycleHookMap & HookMap): this;
+  hooks(map: HookMap | AroundHook[] | AroundHookMap): this;
+  hooks(map: HookMap | AroundHook[] | AroundHookMap | LifecycleHookMap): this {
+    const methodHooks =
+      typeof map === 'object' && map !== null && !Array.isArray(map)
+        ? this.lifecycleHooks.take(map as Record<string, unknown>)
+        : map;
+    this.hookStore.add(methodHooks, isMethodName);
     return this;
   }
 
   /**
-   * Runs `setup(app, path)` of every service in registration order and marks the app set up. A
-   * `server` without an `'error'` listener gets one (see `watchListenErrors`): a `listen()` that
-   * fails (port in use) is then one log line and exit code 1, not an unhandled 'error' event.
+   * Runs `setup(app, path)` of every service in registration order and marks the app set up, inside
+   * the app's `setup` hooks. A `server` without an `'error'` listener gets one (see
+   * `watchListenErrors`): a `listen()` that fails (port in use) is then one log line and exit code 1,
+   * not an unhandled 'error' event.
    */
   async setup(server?: unknown): Promise<this> {
-    if (server !== undefined) this.server = server;
-    watchListenErrors(server, () => getLogger(this));
-    for (const [path, wrapped] of Object.entries(this.services)) {
-      await runLifecycle(this as Application, wrapped, 'setup', path);
-    }
-    this.isSetup = true;
+    await this.lifecycleHooks.run('setup', { app: this as Application, server }, async (chosen) => {
+      if (chosen !== undefined) this.server = chosen;
+      watchListenErrors(chosen, () => getLogger(this));
+      for (const [path, wrapped] of Object.entries(this.services)) {
+        await runLifecycle(this as Application, wrapped, 'setup', path);
+      }
+      this.isSetup = true;
+    });
     return this;
   }
 
-  /** Runs `teardown(app, path)` of every service in reverse registration order. */
+  /** Runs `teardown(app, path)` of every service in reverse registration order, inside the app's `teardown` hooks. */
   async teardown(server?: unknown): Promise<this> {
-    if (server !== undefined) this.server = server;
-    for (const [path, wrapped] of Object.entries(this.services).reverse()) {
-      await runLifecycle(this as Application, wrapped, 'teardown', path);
-    }
-    this.isSetup = false;
+    await this.lifecycleHooks.run('teardown', { app: this as Application, server }, async (chosen) => {
+      if (chosen !== undefined) this.server = chosen;
+      for (const [path, wrapped] of Object.entries(this.services).reverse()) {
+        await runLifecycle(this as Application, wrapped, 'teardown', path);
+      }
+      this.isSetup = false;
+    });
     return this;
   }
 }

@@ -172,3 +172,25 @@ export interface ServiceAddons {
   off(event: string, listener: (...args: unknown[]) => void): this;
   emit(event: string, ...args: unknown[]): boolean;
 }
+
+/**
+ * The context of an app-level `setup` or `teardown` hook: the app and the server passed to
+ * `app.setup(server)` / `app.teardown(server)` (`undefined` when none was). A hook may replace
+ * `server` before `next()`; the services' own `setup`/`teardown` then run with it.
+ */
+export interface LifecycleContext {
+  readonly app: Application;
+  server: unknown;
+}
+
+/** An app-level `setup` or `teardown` hook: an around hook, `async (context, next) => { …; await next(); … }`. */
+export type LifecycleHook = (context: LifecycleContext, next: () => Promise<void>) => Promise<void>;
+
+/**
+ * FeathersJS' app-level lifecycle hooks, `app.hooks({ setup: [...], teardown: [...] })`: around hooks
+ * that run around `app.setup()` (every service's `setup`) and `app.teardown()`, with `this` = the app.
+ */
+export interface LifecycleHookMap {
+  setup?: LifecycleHook | LifecycleHook[];
+  teardown?: LifecycleHook | LifecycleHook[];
+}

@@ -319,6 +319,75 @@ describe('hook execution order (docs/hooks.md)', () => {
     // On the app any method name is accepted, but not names no method can have.
     const { app } = setup();
     expect(() => app.hooks({ anyCustomMethod: [async () => undefined] })).not.toThrow();
-    expect(() => app.hooks({ setup: [async () => undefined] })).toThrow(BadRequest);
+    expect(() => app.hooks({ _private: [async () => undefined] })).toThrow(BadRequest);
+  });
+});
+
+describe('app-level setup and teardown hooks (FeathersJS 5 `app.hooks({ setup, teardown })`)', () => {
+  it('run around every service setup and teardown with { app, server } and this = the app', async () => {
+    const { app, log } = setup();
+    app.use('other', {
+      async find() {
+        return [];
+      },
+      async setup() {
+        log.push('service setup');
+      },
+      async teardown() {
+        log.push('service teardown');
+      },
+    });
+    const server = { name: 'server' };
+    app.hooks({
+      setup: [
+        async function (this: unknown, context, next) {
+          log.push(`setup in ${this === app} ${context.app === app} ${context.server === server}`);
+          await next();
+          log.push(`setup out ${app.isSetup}`);
+        },
+        async (_context, next) => {
+          log.push('second setup in');
+          await next();
+        },
+      ],
+      teardown: async (context, next) => {
+        await next();
+        log.push(`teardown out ${context.app.isSetup}`);
+      },
+    });
+    // The generated FeathersJS 5 app registers empty lists.
+    app.hooks({ setup: [], teardown: [] });
+    await app.setup(server);
+    await app.teardown();
+    expect(log).toEqual([
+      'setup in true true true',
+      'second setup in',
+      'service setup',
+      'setup out true',
+      'service teardown',
+      'teardown out false',
+    ]);
+    expect(app.server).toBe(server);
+  });
+
+  it('a setup hook that throws fails app.setup() and the services are not set up', async () => {
+    const { app } = setup();
+    app.hooks({
+      setup: [
+        async () => {
+          throw new BadRequest('no database');
+        },
+      ],
+    });
+    await expect(app.setup()).rejects.toThrow('no database');
+    expect(app.isSetup).toBe(false);
+  });
+
+  it('may sit beside method hooks in one map; a hook that is not a function is a BadRequest', async () => {
+    const { app, log, regular, service } = setup();
+    app.hooks({ setup: [], before: { find: [regular('app before find')] } });
+    await service.find();
+    expect(log).toEqual(['app before find', 'method']);
+    expect(() => app.hooks({ setup: ['nope' as never] })).toThrow("A 'setup' hook is not a function");
   });
 });
