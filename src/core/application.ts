@@ -29,9 +29,11 @@ export type ServiceLookup = RouteMatch<RegisteredService>;
  * A plume application (spec: "What the service does"): a registry of services on paths, app-wide
  * hooks, settings, and setup/teardown. Create one with `createApp()`.
  *
- * `Services` maps paths to service types so that `app.service('users')` is typed.
+ * `Services` maps paths to service types so that `app.service('users')` is typed. Its default,
+ * `object`, is an untyped app, so a parameter typed `Application` accepts every app, including one
+ * whose services are described by an interface (FeathersJS' generated `ServiceTypes`).
  */
-export class Application<Services extends object = Record<string, UntypedService>> extends EventEmitter {
+export class Application<Services extends object = object> extends EventEmitter {
   /**
    * Registered services by path (without slashes). It has no prototype, so a path such as
    * `constructor` or `__proto__` is an ordinary key and never finds an `Object.prototype` member.
@@ -90,7 +92,7 @@ export class Application<Services extends object = Record<string, UntypedService
     if (typeof service !== 'object' || service === null) {
       throw new BadRequest(`Invalid service object passed for path '${location}'`);
     }
-    const wrapped = wrapService(this as Application, location, service, options ?? {}) as RegisteredService;
+    const wrapped = wrapService(this, location, service, options ?? {}) as RegisteredService;
     this.routes.insert(location, wrapped);
     this.services[location] = wrapped;
     if (this.isSetup && typeof service.setup === 'function') {
@@ -108,7 +110,7 @@ export class Application<Services extends object = Record<string, UntypedService
     if (wrapped === undefined) throw new NotFound(`Can not find service '${location}'`);
     this.routes.remove(location);
     delete this.services[location];
-    await runLifecycle(this as Application, wrapped, 'teardown', location);
+    await runLifecycle(this, wrapped, 'teardown', location);
     return getServiceMeta(wrapped)?.original ?? wrapped;
   }
 
@@ -159,11 +161,11 @@ export class Application<Services extends object = Record<string, UntypedService
    * not an unhandled 'error' event.
    */
   async setup(server?: unknown): Promise<this> {
-    await this.lifecycleHooks.run('setup', { app: this as Application, server }, async (chosen) => {
+    await this.lifecycleHooks.run('setup', { app: this, server }, async (chosen) => {
       if (chosen !== undefined) this.server = chosen;
       watchListenErrors(chosen, () => getLogger(this));
       for (const [path, wrapped] of Object.entries(this.services)) {
-        await runLifecycle(this as Application, wrapped, 'setup', path);
+        await runLifecycle(this, wrapped, 'setup', path);
       }
       this.isSetup = true;
     });
@@ -172,10 +174,10 @@ export class Application<Services extends object = Record<string, UntypedService
 
   /** Runs `teardown(app, path)` of every service in reverse registration order, inside the app's `teardown` hooks. */
   async teardown(server?: unknown): Promise<this> {
-    await this.lifecycleHooks.run('teardown', { app: this as Application, server }, async (chosen) => {
+    await this.lifecycleHooks.run('teardown', { app: this, server }, async (chosen) => {
       if (chosen !== undefined) this.server = chosen;
       for (const [path, wrapped] of Object.entries(this.services).reverse()) {
-        await runLifecycle(this as Application, wrapped, 'teardown', path);
+        await runLifecycle(this, wrapped, 'teardown', path);
       }
       this.isSetup = false;
     });

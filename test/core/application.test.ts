@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   createApp,
+  type Application,
+  type UntypedService,
   getResponse,
   getServiceMeta,
   getServiceMethod,
@@ -79,6 +81,17 @@ describe('application', () => {
     app.service('calc').hooks({ before: { sum: [(context) => void (context.params.user = 'hook')] } });
     const calc = app.service('calc') as unknown as { sum(d: unknown, p?: Params): Promise<unknown> };
     expect(await calc.sum({ values: [1, 2, 3] })).toEqual({ total: 6, by: 'hook' });
+  });
+
+  it('a typed app, its services described by an interface, is accepted where plume takes an Application', () => {
+    // FeathersJS' generated declarations.ts: `export interface ServiceTypes {}`, augmented per service.
+    interface ServiceTypes {
+      things: UntypedService;
+    }
+    const app = createApp<ServiceTypes>();
+    const takesApp = (target: Application) => target.service('things');
+    app.use('things', { find: async () => [] });
+    expect(takesApp(app)).toBe(app.service('things'));
   });
 
   it('get/set store settings and configure calls the function with the app', () => {
