@@ -8,7 +8,7 @@
  * - `keywordObjectId`, `ObjectIdSchema()`, `resolveObjectId`, `resolveQueryObjectId`: object ids.
  * - `querySyntax(properties, extensions?)`: the schema of a service query.
  * - `resolve`, `virtual`: property resolvers.
- * - Hooks (around or regular): `validateQuery`, `validateData`, `resolveData`, `resolveResult`,
+ * - Hooks (around or regular): `validateQuery`, `validateData`, `resolveQuery`, `resolveData`, `resolveResult`,
  *   `resolveExternal`.
  *
  * Dates: SEED.md recommends storing UTC millisecond timestamps; describe them as
@@ -57,6 +57,7 @@ export {
 export {
   resolveData,
   resolveExternal,
+  resolveQuery,
   resolveResult,
   type AnyResolver,
   type DataResolvers,

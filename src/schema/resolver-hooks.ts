@@ -1,6 +1,8 @@
-import type { HookContext } from '../core/index.js';
+import type { HookContext, Query } from '../core/index.js';
 import { hasData, type SchemaHook } from './hook-function.js';
+import { setDispatch, withExternalValues } from './dispatch.js';
 import type { Resolver } from './resolver.js';
+import { isValidated, markValidated } from './validation-hooks.js';
 
 /** Any `Resolver` for hook contexts, whatever its record type. */
 export type AnyResolver = Pick<Resolver<never, HookContext>, 'properties'> & {
@@ -61,6 +63,23 @@ export function resolveData(resolvers: DataResolvers): SchemaHook {
   };
 }
 
+/**
+ * A hook that replaces `context.params.query` (an absent query counts as `{}`) with the query resolved
+ * by `resolver`, before the method: e.g. limit a user to their own records by setting `userId` from
+ * `params.user`. A query `validateQuery` marked as validated stays marked, so run it after
+ * `validateQuery`: what the resolvers add is server code's, not the client's. As an around or before
+ * hook, for every method. Errors: see `Resolver.resolve`.
+ */
+export function resolveQuery(resolver: AnyResolver): SchemaHook {
+  return async (context, next) => {
+    const source = context.params.query ?? {};
+    const query = (await resolveRecords(resolver, source, context)) as Query;
+    if (isValidated(source)) markValidated(query);
+    context.params = { ...context.params, query };
+    if (next) await next();
+  };
+}
+
 /** Runs `next` (around use) and then `work`; as an after hook, `work` runs at once. */
 function afterMethod(work: (context: HookContext) => Promise<void>): SchemaHook {
   return async (context, next) => {
@@ -84,11 +103,20 @@ export function resolveResult(resolver: AnyResolver): SchemaHook {
  * A hook that sets `context.dispatch`, what the transports send to external clients, to the resolved
  * result (e.g. without password hashes), leaving `context.result` (what internal calls get) untouched.
  * It starts from an existing `dispatch` when another hook set one. Shapes as `resolveResult`.
- * Use it as an around hook (the outermost, so it sees the final result) or an after hook.
+ * The result remembers its dispatch, and property values that remember one (a record another
+ * service's `resolveExternal` saw, e.g. the `user` of a message) are sent in that external form,
+ * as in FeathersJS 5. Use it as an around hook (the outermost, so it sees the final result) or an
+ * after hook.
  */
 export function resolveExternal(resolver: AnyResolver): SchemaHook {
+  const external = {
+    properties: resolver.properties,
+    resolve: async (data: never, context: HookContext) =>
+      withExternalValues(await resolver.resolve(data, context)),
+  };
   return afterMethod(async (context) => {
     const source = context.dispatch !== undefined ? context.dispatch : context.result;
-    context.dispatch = await resolveResultValue(resolver, source, context);
+    context.dispatch = await resolveResultValue(external, source, context);
+    setDispatch(context.result, context.dispatch);
   });
 }

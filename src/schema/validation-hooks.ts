@@ -17,6 +17,13 @@ export function isValidated(query: unknown): boolean {
   );
 }
 
+/** Marks a query object `VALIDATED` (non-enumerable, so it never reaches JSON or a spread copy). */
+export function markValidated(query: unknown): void {
+  if (typeof query === 'object' && query !== null && !isValidated(query)) {
+    Object.defineProperty(query, VALIDATED, { value: true, enumerable: false, configurable: true });
+  }
+}
+
 /**
  * A hook that validates `context.params.query` (an absent query counts as `{}`) with `validator`
  * (e.g. `getValidator(querySyntax(...), ajv)`), replaces it with the validated, coerced query
@@ -31,9 +38,7 @@ export function validateQuery(validator: Validator): SchemaHook {
       string,
       unknown
     >;
-    if (typeof query === 'object' && query !== null && !isValidated(query)) {
-      Object.defineProperty(query, VALIDATED, { value: true, enumerable: false, configurable: true });
-    }
+    markValidated(query);
     context.params = { ...context.params, query };
     if (next) await next();
   };

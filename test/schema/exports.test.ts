@@ -23,6 +23,7 @@ describe('plume/schema public surface', () => {
       'resolveData',
       'resolveExternal',
       'resolveObjectId',
+      'resolveQuery',
       'resolveQueryObjectId',
       'resolveResult',
       'toValidationError',

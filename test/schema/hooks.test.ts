@@ -12,6 +12,7 @@ import {
   resolve,
   resolveData,
   resolveExternal,
+  resolveQuery,
   resolveResult,
   Type,
   validateData,
@@ -245,6 +246,61 @@ describe('resolveExternal', () => {
     const context = await invokeService(app, app.service('users'), 'get', [2]);
     expect(context.dispatch).toEqual({ id: 2, email: 'bob@example.com', age: 17 });
     expect((context.result as User).password).toBe('secret-2');
+  });
+});
+
+describe('resolveExternal of nested records', () => {
+  it("sends a record another service returned internally in that service's external form (FeathersJS 5)", async () => {
+    const { app } = setUp();
+    await seed(app);
+    app.use('messages', {
+      get: async (id: number | string) => ({ id: Number(id), text: 'Hello', userId: 1 }),
+    });
+    const withUser = resolve<{ userId: number }>({
+      user: virtual(async (message, context) => context.app.service('users').get(message.userId)),
+    });
+    app.service('messages').hooks({
+      around: { all: [resolveExternal(resolve({})), resolveResult(withUser)] },
+    });
+    const url = await serve(app);
+    const message = (await (await fetch(`${url}/messages/7`)).json()) as { user: User };
+    // The users service's own resolveExternal hid the password of the user it returned.
+    expect(message).toEqual({
+      id: 7,
+      text: 'Hello',
+      userId: 1,
+      user: { id: 1, email: 'ada@example.com', age: 36 },
+    });
+    const internal = (await app.service('messages').get(7)) as { user: User };
+    expect(internal.user.password).toBe('secret-1');
+  });
+});
+
+describe('resolveQuery', () => {
+  it('resolves params.query before the method, keeping the validated mark of validateQuery', async () => {
+    const { app, memory } = setUp();
+    await seed(app);
+    const ownAge = resolve<Record<string, unknown>>({
+      age: async (value, _query, context) => (context.params.user ? { $gt: 20 } : value),
+    });
+    app.service('users').hooks({ before: { find: [resolveQuery(ownAge)] } });
+    const page = (await app.service('users').find({ user: { id: 1 }, query: { age: { $gt: '1' } } })) as {
+      data: User[];
+    };
+    expect(page.data.map((user) => user.email)).toEqual(['ada@example.com']);
+    expect(memory.seen.params?.query).toEqual({ age: { $gt: 20 } });
+    expect(isValidated(memory.seen.params?.query)).toBe(true);
+  });
+
+  it('resolves an absent query as {} and works as an around hook', async () => {
+    const app = createApp();
+    const memory = new MemoryUsers();
+    app.use('users', memory);
+    const limited = resolve<Record<string, unknown>>({ $limit: async () => 5 });
+    app.service('users').hooks({ around: { all: [resolveQuery(limited)] } });
+    await app.service('users').find();
+    expect(memory.seen.params?.query).toEqual({ $limit: 5 });
+    expect(isValidated(memory.seen.params?.query)).toBe(false);
   });
 });
 
