@@ -1,6 +1,6 @@
 /**
  * `plume/authentication`: the authentication service, the `jwt` and `local` strategies, the
- * `authenticate`, `hashPassword`, `protect` and `disallow` hooks, and middleware that reads
+ * `authenticate`, `hashPassword`, `protect` and `disallow` hooks, the `passwordHash` resolver, and middleware that reads
  * authentication data from requests on both transports (spec: "Authentication").
  * @packageDocumentation
  */
@@ -17,6 +17,7 @@ export {
   type BeforeOrAroundHook,
 } from './authenticate-hook.js';
 export { hashPassword, createPasswordHash, type HashPasswordOptions } from './hash-password.js';
+export { passwordHash, type PasswordHashOptions } from './password-hash.js';
 export { protect, omitProtected, type AfterOrAroundHook } from './protect.js';
 export { disallow } from './disallow.js';
 export { DEFAULT_ACCOUNT_LIMIT, DEFAULT_IP_LIMIT } from './rate-limit.js';

@@ -20,6 +20,7 @@ describe('plume/authentication public surface', () => {
       'hashPassword',
       'omitProtected',
       'parseAuthenticationMiddleware',
+      'passwordHash',
       'protect',
       'readHeader',
     ]);

@@ -1,9 +1,18 @@
 import bcrypt from 'bcryptjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApp, type HookContext, type Params } from 'plume';
-import { authenticate, disallow, hashPassword, omitProtected, protect } from 'plume/authentication';
+import {
+  authenticate,
+  disallow,
+  hashPassword,
+  LocalStrategy,
+  omitProtected,
+  passwordHash,
+  protect,
+} from 'plume/authentication';
+import { resolve, resolveData } from 'plume/schema';
 import { BadRequest, GeneralError, MethodNotAllowed, NotAuthenticated } from 'plume/errors';
-import { createAuthApp, type AuthApp } from './helpers.js';
+import { createAuthApp, MemoryUsers, type AuthApp } from './helpers.js';
 
 const apps: AuthApp[] = [];
 afterEach(async () => {
@@ -254,5 +263,54 @@ describe('disallow hook', () => {
     await expect(app.service('messages').find({ provider: 'socketio' })).resolves.toBeDefined();
     await expect(app.service('messages').get(1)).rejects.toBeInstanceOf(MethodNotAllowed);
     await expect(app.service('messages').get(1, { provider: 'rest' })).resolves.toEqual({ id: 1 });
+  });
+});
+
+describe('passwordHash resolver (FeathersJS 5 authentication-local)', () => {
+  async function setupProfiles() {
+    const ctx = createAuthApp();
+    apps.push(ctx);
+    const profiles = new MemoryUsers();
+    ctx.app.use('profiles', profiles);
+    const hashed = resolve({ password: passwordHash({ strategy: 'local' }) });
+    ctx.app
+      .service('profiles')
+      .hooks({ before: { create: [resolveData(hashed)], patch: [resolveData(hashed)] } });
+    await ctx.app.setup();
+    return { ...ctx, profiles };
+  }
+
+  it("hashes the password with the local strategy's hashSize, which then logs in; an absent one stays absent", async () => {
+    const { app, profiles, auth } = await setupProfiles();
+    const created = (await app.service('profiles').create({ email: 'ada@example.com', password: 'pw' })) as {
+      id: string;
+      password: string;
+    };
+    expect(created.password).toMatch(/^\$2[ab]\$04\$/);
+    expect(await bcrypt.compare('pw', created.password)).toBe(true);
+    const patched = (await app.service('profiles').patch(created.id, { email: 'a@example.com' })) as {
+      password: string;
+    };
+    expect(patched.password).toBe(created.password);
+    expect(profiles.records.size).toBe(1);
+    const local = auth.strategies.get('local') as LocalStrategy;
+    expect(await local.comparePassword('pw', created.password)).toBe(true);
+  });
+
+  it('refuses a password that is not a non-empty string with 400, and an unknown strategy with 500', async () => {
+    const { app } = await setupProfiles();
+    const refused = app.service('profiles').create({ email: 'x@example.com', password: 5 });
+    await expect(refused).rejects.toBeInstanceOf(BadRequest);
+    await expect(refused).rejects.toMatchObject({
+      message: 'Error resolving data',
+      errors: { password: { message: 'A password must be a non-empty string' } },
+    });
+    const context = { app } as HookContext;
+    await expect(passwordHash({ strategy: 'jwt' })('pw', {}, context)).rejects.toThrow(
+      "passwordHash: 'jwt' is not a registered local strategy",
+    );
+    await expect(
+      passwordHash({ strategy: 'local', service: 'nothing' })('pw', {}, context),
+    ).rejects.toBeInstanceOf(GeneralError);
   });
 });
