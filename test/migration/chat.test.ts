@@ -5,6 +5,7 @@
  * authentication response, hook order, events).
  */
 import type { AddressInfo } from 'node:net';
+import { createClient, memoryStorage, withAuthentication } from 'plume/client';
 import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createChatApp, hookLog } from './chat/app.js';
@@ -238,5 +239,55 @@ describe('messages of the chat app', () => {
   it('removes several messages at once with multi: [remove], the internal way', async () => {
     const removed = await app.service('messages').remove(null, { query: { userId: bob.id } });
     expect(removed).toHaveLength(2);
+  });
+
+  it('clamps $limit to paginate.max, and takes $or and $in', async () => {
+    const all = await call('GET', '/messages?$limit=1000', undefined, bearer(bob.token));
+    expect(all.body.limit).toBe(50);
+    const either = await call(
+      'GET',
+      `/messages?$or[0][text]=Hi%20Alice&$or[1][text]=How%20are%20you%3F&$sort[createdAt]=1`,
+      undefined,
+      bearer(bob.token),
+    );
+    expect(either.status).toBe(200);
+    expect(either.body.data.map((message: { text: string }) => message.text)).toEqual(['How are you?']);
+    const within = await call(
+      'GET',
+      `/messages?_id[$in][]=${created[0]!._id}&_id[$in][]=${created[2]!._id}`,
+      undefined,
+      bearer(bob.token),
+    );
+    expect(within.body.total).toBe(2);
+  });
+
+  it('logs out with DELETE /authentication and the token', async () => {
+    const { token } = await signup('carol@example.com');
+    const logout = await call('DELETE', '/authentication', undefined, bearer(token));
+    expect(logout.status).toBe(200);
+    expect(logout.body).toMatchObject({ accessToken: token, authentication: { strategy: 'jwt' } });
+  });
+});
+
+describe('the chat app through plume/client (FeathersJS: rest-client + authentication-client)', () => {
+  it('logs in, creates and finds messages, and logs out', async () => {
+    await signup('dora@example.com');
+    const client = withAuthentication(createClient<Application>(url), { storage: memoryStorage() });
+    const login = await client.authenticate({
+      strategy: 'local',
+      email: 'dora@example.com',
+      password: 'supersecret',
+    });
+    expect(login.user).toMatchObject({ email: 'dora@example.com' });
+    const message = await client.service('messages').create({ text: 'From the client' });
+    expect(message).toMatchObject({ text: 'From the client', user: { email: 'dora@example.com' } });
+    expect(message.user).not.toHaveProperty('password');
+    const page = await client.service('messages').find({ query: { $limit: 1, $sort: { createdAt: -1 } } });
+    expect(page).toMatchObject({ limit: 1, data: [{ text: 'From the client' }] });
+    await client.logout();
+    await expect(client.service('messages').find()).rejects.toMatchObject({
+      name: 'NotAuthenticated',
+      code: 401,
+    });
   });
 });
