@@ -69,10 +69,23 @@ export class AuthenticationService {
   private isSetup = false;
   private limiters: AttemptLimiters | undefined;
 
-  constructor(app: Application, options: AuthenticationServiceOptions = {}) {
+  /**
+   * `new AuthenticationService(app, options?)`, or FeathersJS' form `new AuthenticationService(app,
+   * configKey, options?)`, whose second argument names the app setting holding the configuration.
+   * Throws a `TypeError` when `app` is not a plume application.
+   */
+  constructor(app: Application, options?: AuthenticationServiceOptions);
+  constructor(app: Application, configKey: string, options?: AuthenticationServiceOptions);
+  constructor(
+    app: Application,
+    keyOrOptions: AuthenticationServiceOptions | string = {},
+    moreOptions: AuthenticationServiceOptions = {},
+  ) {
     if (typeof app?.get !== 'function' || typeof app.service !== 'function') {
       throw new TypeError('new AuthenticationService(app, options) needs a plume application');
     }
+    const options =
+      typeof keyOrOptions === 'string' ? { ...moreOptions, configKey: keyOrOptions } : keyOrOptions;
     this.app = app;
     this.options = options;
     this.configKey = options.configKey ?? 'authentication';

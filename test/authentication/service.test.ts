@@ -76,6 +76,18 @@ describe('AuthenticationService registration and configuration', () => {
     });
   });
 
+  it("takes FeathersJS' (app, configKey, options) form: the configuration comes from that app setting", () => {
+    const app = createApp();
+    app.set('authentication', { secret: 'user-secret', service: 'users' });
+    app.set('adminAuthentication', { secret: 'admin-secret', service: 'admins' });
+    const admin = new AuthenticationService(app, 'adminAuthentication', { path: 'admin/authentication' });
+    expect(admin.configuration).toMatchObject({ secret: 'admin-secret', service: 'admins' });
+    expect(app.get('defaultAuthentication')).toBe('admin/authentication');
+    expect(new AuthenticationService(app, 'authentication').configuration).toMatchObject({
+      secret: 'user-secret',
+    });
+  });
+
   it('fails at setup with a clear message when the secret is missing', async () => {
     const { app } = createAuthApp({ secret: undefined });
     await expect(app.setup()).rejects.toThrow(
