@@ -49,7 +49,10 @@ function pipeWebStream(body: ReadableStream<Uint8Array>, res: Response): void {
  */
 function sendEventStream(res: Response, iterable: AsyncIterable<unknown>): void {
   const abort = new AbortController();
-  res.once('close', () => abort.abort());
+  // A client that left while the service was opening the stream closed the response already: 'close'
+  // has fired and will not fire again, so the iterator must be closed now or it stays open for good.
+  if (res.destroyed || res.socket === null || res.socket.destroyed) abort.abort();
+  else res.once('close', () => abort.abort());
   // `no-transform`: compression() (and proxies) must not compress, which buffers events until the stream ends.
   res.set({
     'content-type': 'text/event-stream',
