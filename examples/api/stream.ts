@@ -1,4 +1,4 @@
-import { BadRequest } from 'plume/errors';
+import { BadRequest, isPlumeError } from 'plume/errors';
 import { ServerSentEvent, type Application, type Params } from 'plume';
 import type { ServiceDocs } from 'plume/openapi';
 import { getSync } from 'plume/sync';
@@ -26,7 +26,15 @@ export class MessageStream {
     if (!sync) throw new Error('messages/stream needs plume/sync configured on the app');
     const events = sync.follow({ path: 'messages', event: 'created', after });
     // Answer once the feed is open, so every message created after the response started is in it.
-    await events.ready;
+    try {
+      await events.ready;
+    } catch (error) {
+      void events.return?.();
+      // plume/sync refuses a position the database cannot read (400) or no longer holds (410).
+      if (isPlumeError(error) && error.code === 400)
+        throw new BadRequest('Last-Event-ID is not an event id of this stream');
+      throw error;
+    }
     const close = (): void => {
       this.closers.delete(close);
       void events.return?.();

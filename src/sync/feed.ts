@@ -3,6 +3,7 @@
  * position (a resume token), delivered one at a time to a callback or as an async iterator.
  */
 import type { ChangeStream, ChangeStreamInsertDocument, Collection, Document } from 'mongodb';
+import { BadRequest, Gone } from '../errors/index.js';
 import type { FollowOptions, SyncRecord, SyncedEvent } from './declarations.js';
 
 /** How long a getMore waits for new events on the server, in milliseconds. */
@@ -10,7 +11,10 @@ const AWAIT_MS = 1000;
 
 /** An open feed. */
 export interface Feed {
-  /** Resolves once the stream is positioned: events committed from then on are delivered. */
+  /**
+   * Resolves once the stream is positioned: events committed from then on are delivered. Rejects
+   * with the database's error when the stream fails before that (e.g. `after` is refused).
+   */
   ready: Promise<void>;
   close(): Promise<void>;
 }
@@ -50,10 +54,17 @@ export function openFeed(
     },
   );
   let closed = false;
-  let markReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  let positioned = false;
+  let settle: { resolve(): void; reject(error: unknown): void } = { resolve() {}, reject() {} };
+  const ready = new Promise<void>((resolve, reject) => (settle = { resolve, reject }));
+  // Callers that care await `ready`; a failure nobody awaits is still reported through onError.
+  ready.catch(() => undefined);
+  const markReady = (): void => {
+    positioned = true;
+    settle.resolve();
+  };
   // The driver reports the position of its first reply (the aggregate that opens the stream).
-  stream.once('resumeTokenChanged', () => markReady());
+  stream.once('resumeTokenChanged', markReady);
   const run = async (): Promise<void> => {
     try {
       while (!closed) {
@@ -63,7 +74,8 @@ export function openFeed(
         await deliver(toEvent(change));
       }
     } catch (error) {
-      markReady();
+      if (positioned || closed) settle.resolve();
+      else settle.reject(error);
       if (!closed) onError(error);
     }
   };
@@ -78,7 +90,30 @@ export function openFeed(
   };
 }
 
-/** The events of a feed as an async iterator; `return()` closes the feed. */
+/** MongoDB's codes for a resume token it cannot read (BadValue, FailedToParse, InvalidResumeToken). */
+const UNREADABLE_POSITION = new Set([2, 9, 260]);
+/** MongoDB's ChangeStreamHistoryLost: the position is older than the change history kept. */
+const HISTORY_LOST = 286;
+
+/**
+ * The error a follower gets when the database refuses to open the feed after `after`, a position
+ * that usually comes from a client (an SSE `Last-Event-ID`): 400 for one it cannot read, 410 for one
+ * older than its change history; any other failure (the database unreachable) as it is.
+ */
+function positionError(error: unknown, after: string): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const shown = after.length > 40 ? `${after.slice(0, 40)}…` : after;
+  if (typeof code === 'number' && UNREADABLE_POSITION.has(code))
+    return new BadRequest(`'${shown}' is not a position of this feed`, { cause: error });
+  if (code === HISTORY_LOST)
+    return new Gone(`Position '${shown}' is older than the database's change history`, { cause: error });
+  return error;
+}
+
+/**
+ * The events of a feed as an async iterator; `return()` closes the feed. Its `ready` rejects when
+ * the feed cannot be opened (see `positionError` for a refused `after`).
+ */
 export function followFeed(
   collection: Collection<Document>,
   options: FollowOptions,
@@ -99,8 +134,12 @@ export function followFeed(
       wake?.();
     },
   );
+  const ready = feed.ready.catch((error: unknown) => {
+    throw options.after === undefined ? error : positionError(error, options.after);
+  });
+  ready.catch(() => undefined);
   return {
-    ready: feed.ready,
+    ready,
     async next(): Promise<IteratorResult<SyncedEvent>> {
       while (queue.length === 0 && failure === undefined && !done)
         await new Promise<void>((resolve) => (wake = resolve));

@@ -140,20 +140,26 @@ export class Sync {
       },
     );
     this.feed = feed;
-    await feed.ready;
+    // A feed that fails to open has been reported through onError, which opens it again later.
+    await feed.ready.catch(() => undefined);
   }
 
   /**
    * The events published by every instance (this one included), in commit order, as an async
    * iterator with a `position` each; `after` continues after a position, e.g. a reconnecting SSE
    * client's `Last-Event-ID`. Iterate from `ready` on to see every event committed after it.
-   * Positions older than the database's change history fail the iterator (ChangeStreamHistoryLost).
+   * `ready` rejects when the feed cannot be opened: `BadRequest` (400) for an `after` the database
+   * cannot read as a position, `Gone` (410) for one older than its change history
+   * (ChangeStreamHistoryLost), the database's error otherwise; `next()` then throws that error too.
    */
   follow(options: FollowOptions = {}): AsyncIterableIterator<SyncedEvent> & { ready: Promise<void> } {
     let inner: (AsyncIterableIterator<SyncedEvent> & { ready: Promise<void> }) | undefined;
     const opened = this.collection.then((collection) => (inner = followFeed(collection, options)));
+    const ready = opened.then(async (feed) => feed.ready);
+    // A follower that never awaits `ready` gets the failure from `next()` instead.
+    ready.catch(() => undefined);
     return {
-      ready: opened.then(async (feed) => feed.ready),
+      ready,
       async next() {
         return (await opened).next();
       },

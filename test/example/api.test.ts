@@ -392,6 +392,26 @@ describe.each(cases)('examples/api on the $transport transport (database: $url)'
       await call('DELETE', `/messages/${created.body._id}`, undefined, bearer(alice.token));
     });
 
+    it('messages/stream answers a Last-Event-ID it cannot resume from with a JSON 4xx, before any event', async () => {
+      // Hex, so the example's own check lets them through, but no resume token the database can read
+      // (it refuses them with BadValue): this was a 200 followed by `event: error` with a logged 500.
+      for (const id of ['ff', '0', '8263'.repeat(20)]) {
+        const answer = await call('GET', '/messages/stream', undefined, { 'last-event-id': id });
+        expect(answer.status, id).toBe(400);
+        expect(answer.body).toMatchObject({
+          name: 'BadRequest',
+          message: 'Last-Event-ID is not an event id of this stream',
+        });
+      }
+      if (url !== '') return;
+      // A well-formed position older than the embedded database's change history (ChangeStreamHistoryLost).
+      const old = await call('GET', '/messages/stream', undefined, {
+        'last-event-id': `8200000001${'00'.repeat(17)}`,
+      });
+      expect(old.status).toBe(410);
+      expect(old.body).toMatchObject({ name: 'Gone', code: 410 });
+    });
+
     it('messages/stream with Accept-Encoding: gzip (as browsers send) delivers each event as it happens, uncompressed', async () => {
       // Issue 14 item 6: Express' compression() buffered the stream until it ended.
       const response = await new Promise<IncomingMessage>((resolve, reject) => {
