@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { Socket } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { createBodyTooLarge } from '../core/index.js';
-import { BadRequest, GeneralError, PayloadTooLarge } from '../errors/index.js';
+import { BadRequest, GeneralError, MethodNotAllowed, PayloadTooLarge } from '../errors/index.js';
 import { DEFAULT_BODY_LIMIT, getBodyKind } from './body-parser.js';
 import { resolveCompression, type CompressionOptions, type CompressionSettings } from './compression.js';
 import { applyCors, getHandlerCorsPolicy } from './cors.js';
@@ -174,9 +174,13 @@ function getRemoteAddress(socket: Socket): string | undefined {
   return address;
 }
 
+/** Methods the Fetch standard forbids in a `Request` (Node.js passes TRACE and TRACK to handlers). */
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
 /**
  * Builds the Web Standard `Request` for a Node.js request (URL `origin + target`, all headers,
- * `body`). Throws `BadRequest` for a request `Request` refuses.
+ * `body`). Throws `MethodNotAllowed` for a method `Request` forbids (as Express answers it), and
+ * `BadRequest` for any other request `Request` refuses.
  */
 function createRequest(
   req: IncomingMessage,
@@ -199,6 +203,8 @@ function createRequest(
   try {
     return createRuntimeRequest(origin, target, init, signal);
   } catch (error: unknown) {
+    if (FORBIDDEN_METHODS.has(method.toUpperCase()))
+      throw new MethodNotAllowed(`Method ${method} is not allowed`, { cause: error });
     throw new BadRequest('The request could not be read (invalid URL or header)', { cause: error });
   }
 }

@@ -376,6 +376,19 @@ const cases: Record<string, HostileCase[]> = {
       status: 400,
     },
   ],
+  // Found by test/fuzz/http-fuzz.ts: CONNECT was dropped without an answer (Node closes it unless the
+  // server listens for 'connect'), and TRACE was a 400 "could not be read" on the Web Standard handler.
+  'methods Node or the Fetch standard keep from plume': [
+    ...['CONNECT /messages', 'CONNECT 127.0.0.1:443', 'TRACE /messages', 'TRACE /users/x'].map(
+      (line): HostileCase => ({
+        name: line,
+        request: () => ({
+          raw: `${line} HTTP/1.1\r\nHost: localhost\r\nAccept: application/json\r\nConnection: close\r\n\r\n`,
+        }),
+        status: 405,
+      }),
+    ),
+  ],
   'X-Service-Method naming internal methods': [
     ...[
       'setup',
