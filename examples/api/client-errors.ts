@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 /** Writes a JSON error as a whole HTTP/1.1 response on `socket` and closes it. */
@@ -13,11 +13,21 @@ function endWithError(socket: Duplex, status: string, error: Record<string, unkn
 /**
  * Requests Node's HTTP parser refuses (headers over 16 KiB, bytes that are not HTTP) are answered by
  * Node itself, before plume runs, with a bare status line. This answers them with a JSON error like
- * every other error of the API: 431 for headers that are too large, 400 otherwise. A `CONNECT`
- * (a proxy tunnel, which this API is not) never reaches plume either: Node would close the
- * connection without an answer; it gets a 405.
+ * every other error of the API: 431 for headers that are too large, 400 otherwise. Two more never
+ * reach plume: a `CONNECT` (a proxy tunnel, which this API is not), whose connection Node would
+ * close without an answer, gets a 405; an `Expect` other than `100-continue` a 417.
  */
 export function answerClientErrors(server: Server): void {
+  // An `Expect` other than 100-continue: Node answers 417 itself, with no body, unless this listens.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    const body = JSON.stringify({
+      name: 'ExpectationFailed',
+      message: `Expect: ${String(request.headers.expect).slice(0, 100)} is not supported`,
+      code: 417,
+      className: 'expectation-failed',
+    });
+    response.writeHead(417, { 'content-type': 'application/json', connection: 'close' }).end(body);
+  });
   server.on('connect', (request: IncomingMessage, socket: Duplex) => {
     socket.on('error', () => socket.destroy());
     endWithError(socket, '405 Method Not Allowed', {

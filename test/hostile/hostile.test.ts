@@ -378,7 +378,8 @@ const cases: Record<string, HostileCase[]> = {
   ],
   // Found by test/fuzz/http-fuzz.ts: CONNECT was dropped without an answer (Node closes it unless the
   // server listens for 'connect'), and TRACE was a 400 "could not be read" on the Web Standard handler.
-  'methods Node or the Fetch standard keep from plume': [
+  // An unknown Expect got Node's 417 without a body.
+  'requests Node or the Fetch standard keep from plume': [
     ...['CONNECT /messages', 'CONNECT 127.0.0.1:443', 'TRACE /messages', 'TRACE /users/x'].map(
       (line): HostileCase => ({
         name: line,
@@ -388,6 +389,12 @@ const cases: Record<string, HostileCase[]> = {
         status: 405,
       }),
     ),
+    {
+      // Node answered 417 itself, with no body.
+      name: 'Expect: 999-nope',
+      request: () => rawGet('/messages', 'Expect: 999-nope\r\n'),
+      status: 417,
+    },
   ],
   'X-Service-Method naming internal methods': [
     ...[
