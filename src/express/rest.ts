@@ -18,6 +18,7 @@ import {
   type ServiceLookup,
 } from '../core/index.js';
 import { BadRequest, GeneralError, isPlumeError, statusOf, UnsupportedMediaType } from '../errors/index.js';
+import { logServerError, serverErrorLogger } from '../http/error-handler.js';
 import { parseAuthentication, type AuthenticationSettings } from './authentication.js';
 import type { ServiceMiddleware } from './declarations.js';
 
@@ -47,7 +48,7 @@ function pipeWebStream(body: ReadableStream<Uint8Array>, res: Response): void {
  * "Response behaviour", 2): one `data: <json>` event per item, the iterator closed when the client leaves.
  * `Cache-Control: no-cache, no-transform` keeps `compression()` from compressing (and so buffering) it.
  */
-function sendEventStream(res: Response, iterable: AsyncIterable<unknown>): void {
+function sendEventStream(req: Request, res: Response, iterable: AsyncIterable<unknown>): void {
   const abort = new AbortController();
   // A client that left while the service was opening the stream closed the response already: 'close'
   // has fired and will not fire again, so the iterator must be closed now or it stays open for good.
@@ -61,7 +62,10 @@ function sendEventStream(res: Response, iterable: AsyncIterable<unknown>): void 
   });
   res.flushHeaders();
   pipeWebStream(
-    createEventStream(iterable, abort.signal, (error) => console.error(error)),
+    // 5xx of an iterator that throws go where the Web Standard handler sends them: the app's logger.
+    createEventStream(iterable, abort.signal, (error) =>
+      logServerError(serverErrorLogger(req.app as unknown as Application), error),
+    ),
     res,
   );
 }
@@ -83,14 +87,14 @@ function sendResponse(res: Response, response: globalThis.Response): void {
  * 204 never has one; a Web Standard `Response` is sent as it is and an async iterable is streamed as
  * `text/event-stream`. Every `Accept` header gets JSON, like the Web Standard handler.
  */
-export const formatter: Formatter = (_req, res) => {
+export const formatter: Formatter = (req, res) => {
   const data = res.data;
   if (data instanceof globalThis.Response) {
     sendResponse(res, data);
     return;
   }
   if (isAsyncIterable(data)) {
-    sendEventStream(res, data);
+    sendEventStream(req, res, data);
     return;
   }
   if (data === undefined) {

@@ -88,8 +88,11 @@ export function createErrorStep(options: ErrorHandlerOptions = {}): ErrorStep {
   };
 }
 
-/** The logger for errors after the response started: the app's logger when it has one, else `console`. */
-function serverErrorLogger(app: Application): ErrorLogger {
+/**
+ * The logger for errors after the response started (an event stream's iterator failing): the app's
+ * logger (`app.set('logger', …)`, through `errorLogger`) when it has one, else `console`.
+ */
+export function serverErrorLogger(app: Application): ErrorLogger {
   const logger = app.get('logger');
   return isLogger(logger) ? errorLogger(logger) : console;
 }

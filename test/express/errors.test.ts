@@ -234,3 +234,34 @@ describe('errorHandler() options', () => {
     });
   });
 });
+
+describe('errors after an event stream started', () => {
+  it("go to the app's logger, as on the Web Standard handler, not to console", async () => {
+    const logged: unknown[] = [];
+    const keep = (fields: unknown) => logged.push(fields);
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const app = serverFramework(createApp());
+      app.set('logger', { error: keep, warn: keep, info: () => undefined, debug: () => undefined });
+      app.configure(rest());
+      app.use('feed', {
+        async find() {
+          return (async function* () {
+            yield { n: 1 };
+            throw new GeneralError('feed broke');
+          })();
+        },
+      });
+      app.use(notFound());
+      app.use(errorHandler({ logger: false }));
+      running.push(app);
+      const { url } = await start(app);
+      const text = await (await fetch(`${url}/feed`)).text();
+      expect(text).toContain('event: error');
+      expect(logged).toEqual([expect.objectContaining({ message: 'feed broke' })]);
+      expect(consoleError).not.toHaveBeenCalled();
+    } finally {
+      consoleError.mockRestore();
+    }
+  });
+});
