@@ -768,7 +768,7 @@ function protocol(random: Random): Case {
     category: 'protocol',
     label: `protocol case ${index}: ${JSON.stringify(
       PROTOCOL[index]!.toString()
-        .replace(/^\([^)]*\) =>\s*/, '')
+        .replace(/^\([^)]*\)\s*=>\s*/, '')
         .slice(0, 70),
     )}`,
     acceptsHtml: true,
