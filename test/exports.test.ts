@@ -96,9 +96,11 @@ describe('public exports', () => {
         "findUnstorableText",
         "getBodyCharset",
         "isAsyncIterable",
+        "logServerError",
         "parseQueryString",
         "parseRequestBody",
         "queryParser",
+        "serverErrorLogger",
         "toRuntimeHandler",
       ]
     `);

@@ -18,7 +18,7 @@ import {
   type ServiceLookup,
 } from '../core/index.js';
 import { BadRequest, GeneralError, isPlumeError, statusOf, UnsupportedMediaType } from '../errors/index.js';
-import { logServerError, serverErrorLogger } from '../http/error-handler.js';
+import { logServerError, serverErrorLogger } from '../http/index.js';
 import { parseAuthentication, type AuthenticationSettings } from './authentication.js';
 import type { ServiceMiddleware } from './declarations.js';
 

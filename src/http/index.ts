@@ -9,6 +9,8 @@ export type { HandlerContext, HandlerMiddleware, HandlerParams, RequestHandler }
 export {
   createErrorResponse,
   errorHandler,
+  logServerError,
+  serverErrorLogger,
   type ErrorHandlerOptions,
   type ErrorLogger,
 } from './error-handler.js';
