@@ -34,6 +34,7 @@ import { dateArithmeticExpressions } from './date-arithmetic.js';
 import { dateFromParts } from './date-from-parts.js';
 import { dateExpressions } from './date-operators.js';
 import { DBREF_SELF } from './dbref-filter.js';
+import { PULL_ELEMENT } from './pull-object.js';
 import { documentEquality } from './document-equality.js';
 import { windowFunctions } from './window-functions.js';
 import { densifyStage } from './densify-stage.js';
@@ -197,6 +198,15 @@ for (const name of ['$ref', '$id', '$db']) {
   overrides[name] = (selector, value, options) =>
     equal(selector === DBREF_SELF ? name : `${selector}.${name}`, value, options);
 }
+
+/**
+ * `$and` on the array element a `$pull` condition tests (pull-object.ts): only a document matches, as in
+ * MongoDB's ObjectMatcher (src/mongo/db/update/pull_node.cpp). Any other `$and` is mingo's.
+ */
+overrides['$and'] = (selector, value, options) => {
+  const all = builtin['$and']!(selector, value, options);
+  return selector === PULL_ELEMENT ? (obj) => isPlainObject(obj) && all(obj) : all;
+};
 
 /** `$type` in expressions, with MongoDB's type names (mingo's say `objectid`, `long` for big doubles …). */
 const typeExpression: ExpressionOp = (obj, expr, options) => {

@@ -11,7 +11,8 @@ import { LinearRegExp } from './linear-regex.js';
 import { stripExtended } from './regex-extended.js';
 import { rewritePathless } from './pathless-operators.js';
 import type { Collation } from './collation.js';
-import { isExpressionDocument } from './match-arguments.js';
+import { isExpressionDocument, PATH_KEYWORDS } from './match-arguments.js';
+import { elementQuery } from './pull-object.js';
 import { bsonTag, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -53,6 +54,20 @@ export function prepareFilter(filter: unknown): Doc {
   checkFilterSchemas(filter as Doc);
   // `$comment` only labels the query (for logs and profilers); `$alwaysTrue`/`$alwaysFalse` are constants.
   return prepareValue(rewritePathless(filter as Doc)) as Doc;
+}
+
+/**
+ * A `$pull` condition prepared for mingo's `$pull` as MongoDB's PullNode reads it (pull_node.cpp): a
+ * document whose first field is not a field operator is a query on the element's fields, pathless
+ * operators (`$ref`, `$and` …) included (pull-object.ts); one that opens with a field operator
+ * (`{ $gt: 1 }`, `{ $elemMatch: … }`) applies to the element itself; any other value is compared whole.
+ * Never mutates its input. The condition was checked by pull-condition.ts.
+ */
+export function preparePullCondition(condition: unknown): unknown {
+  if (!isPlainObject(condition)) return condition;
+  const first = Object.keys(condition)[0];
+  if (first !== undefined && PATH_KEYWORDS.has(first)) return prepareValue(condition);
+  return elementQuery(prepareValue(rewritePathless(condition)) as Doc);
 }
 
 /** Operators that run JavaScript on the server: MongoDB has them, the embedded engine refuses them clearly. */

@@ -9,6 +9,7 @@ import { checkArrayPadding } from './array-padding.js';
 import { expandPositional, hasPositional } from './positional.js';
 import type { PositionalContext } from './positional.js';
 import { plainNumbers } from './numbers.js';
+import { preparePullCondition } from './query.js';
 import { bsonTypeName, cloneValue, getPath, keyOf } from './values.js';
 import { idText as describeId } from './bson-text.js';
 import { checkRename } from './rename.js';
@@ -104,7 +105,8 @@ export function validateOperators(
         );
       }
       if (!positional && computeUpdate(op, path, current, value, computed, doc, context.collation)) continue;
-      fields[path] = op === '$pop' ? plainNumbers(value) : value;
+      if (op === '$pull') fields[path] = preparePullCondition(value);
+      else fields[path] = op === '$pop' ? plainNumbers(value) : value;
     }
     const target = op === '$setOnInsert' ? '$set' : op;
     if (Object.keys(fields).length > 0) modifier[target] = { ...(modifier[target] ?? {}), ...fields };

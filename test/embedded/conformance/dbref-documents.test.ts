@@ -127,6 +127,52 @@ describe.each(drivers)('DBRef-shaped documents ($name)', (driver) => {
     ]);
   });
 
+  it('are removed by a $pull query that mixes DBRef fields with others, and by $elemMatch and $pullAll', async () => {
+    // pull_node.cpp (PullNode::init): a condition whose first field is not a field operator is run by
+    // the ObjectMatcher, a whole query (pathless $ref/$id/$db, $and/$or included) on each element that
+    // is a document; other elements never match. One that opens with an operator ($elemMatch) tests the
+    // element itself; $pullAll removes the elements equal to one of its values.
+    const refs = [
+      { $ref: 'c', $id: 1, extra: 2 },
+      { $ref: 'c', $id: 2 },
+      { $ref: 'd', $id: 1, extra: 2 },
+      5,
+      [1],
+    ];
+    const pulled = async (update: object, list: unknown[] = refs) => {
+      const coll = await collection('pull_mixed', [{ _id: 1, list }]);
+      await coll.updateOne({}, update);
+      // Compared as bytes: the driver would make DBRefs of { $ref, $id } elements.
+      const [doc] = (await coll.find({}, { raw: true }).toArray()) as unknown as Uint8Array[];
+      return Buffer.from(doc!).toString('hex');
+    };
+    const bytes = (list: unknown[]) => Buffer.from(BSON.serialize({ _id: 1, list })).toString('hex');
+    const [c1, c2, d1] = refs;
+    expect(await pulled({ $pull: { list: { $ref: 'c', extra: 2 } } })).toEqual(bytes([c2, d1, 5, [1]]));
+    expect(await pulled({ $pull: { list: { extra: 2, $ref: 'd' } } })).toEqual(bytes([c1, c2, 5, [1]]));
+    expect(await pulled({ $pull: { list: { $ref: 'c', $id: 1 } } })).toEqual(bytes([c2, d1, 5, [1]]));
+    expect(await pulled({ $pull: { list: { $or: [{ $id: 2 }, { extra: 2, $ref: 'd' }] } } })).toEqual(
+      bytes([c1, 5, [1]]),
+    );
+    // An empty query matches every document element, and only those.
+    expect(await pulled({ $pull: { list: {} } })).toEqual(bytes([5, [1]]));
+    expect(await pulled({ $pull: { list: { missing: { $exists: false } } } })).toEqual(bytes([5, [1]]));
+    const nested = [[{ $ref: 'c', $id: 1, x: 1 }], [{ $ref: 'c', $id: 2 }], [{ $ref: 'd', $id: 1, x: 1 }]];
+    expect(await pulled({ $pull: { list: { $elemMatch: { $ref: 'c', x: 1 } } } }, nested)).toEqual(
+      bytes([nested[1], nested[2]]),
+    );
+    expect(
+      await pulled({
+        $pullAll: {
+          list: [
+            { $ref: 'c', $id: 2 },
+            { $ref: 'c', extra: 2 },
+          ],
+        },
+      }),
+    ).toEqual(bytes([c1, d1, 5, [1]]));
+  });
+
   it('are matched by $ref, $id and $db clauses at any filter level, beside ordinary fields', async () => {
     // expression_parser.cpp registers parseDBRef as the pathless parser of $ref, $id and $db: an
     // equality on the field of that name of the document at hand (the filter's own document, or the
