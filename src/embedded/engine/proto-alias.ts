@@ -7,13 +7,14 @@
  * lone surrogate, which no decoded BSON string holds, so it cannot meet a real name, and no path the
  * engine evaluates ever reads `Object.prototype`.
  *
- * Renamed on the way in: every field name, and each part of a path written as a string — a `$`-prefixed
- * string (field paths and variables in expressions), `distinct`'s `key`, `$count`, `$unset`, the
- * targets of `$rename`, and the path options of `$lookup`, `$graphLookup` and `$unwind`; the `field` of
- * `$getField`, `$setField` and `$unsetField` (or `$getField`'s short form) when it is exactly
- * `__proto__`. On the way out every name
- * and string is renamed back, so a stored `$`-prefixed string such as `'$__proto__'` reads back as it
- * was written (only expressions computing on it would see the engine's name).
+ * Renamed on the way in: every field name, and each part of a path written as a string where a string
+ * can be a path — a `$`-prefixed string in an expression (field paths and variables), `distinct`'s
+ * `key`, `$count`, `$unset`, the targets of `$rename`, and the path options of `$lookup`, `$graphLookup`
+ * and `$unwind`; the `field` of `$getField`, `$setField` and `$unsetField` (or `$getField`'s short form)
+ * when it is exactly `__proto__`. A string that is data keeps its text, `'$__proto__'` included: the
+ * documents of an insert, the values of an update's operators or replacement, a filter's values outside
+ * `$expr`, `$literal`'s argument, and the documents of the data files (see {@link Mode}). On the way
+ * out every name and string is renamed back.
  */
 import { isPlainObject, setOwn } from './values.js';
 
@@ -53,8 +54,56 @@ function enginePath(path: string): string {
 }
 
 /**
- * How a string is read where it stands, `option` of an object that is the value of `owner` (a root
- * document has no owner): a path, one field name, or data.
+ * How the strings of a part of a command (or of a data file's record) are read:
+ * - `command`: the command's own options and records' bookkeeping: data, and each option below chooses
+ *   its part's mode (at any depth, so that `updates[i].q` and a record's `changes[i].doc` are found);
+ * - `expression`: pipelines, projections, `let`: a `$`-prefixed string is a field path or variable;
+ * - `filter`: a filter's values are data, but `$expr` holds expressions;
+ * - `update`: an update document, data but for `$rename`'s targets, which are paths;
+ * - `data`: documents and values, read as they were written.
+ */
+type Mode = 'command' | 'expression' | 'filter' | 'update' | 'data';
+
+/** The options of commands and records whose value is data, an update (or a pipeline), or a filter. */
+const DATA_OPTIONS = new Set(['documents', 'doc', 'before', 'after', 'id']);
+const UPDATE_OPTIONS = new Set(['u', 'update']);
+const FILTER_OPTIONS = new Set([
+  'filter',
+  'q',
+  'query',
+  'arrayFilters',
+  'validator',
+  'partialFilterExpression',
+]);
+const EXPRESSION_OPTIONS = new Set(['pipeline', 'projection', 'fields', 'let']);
+
+/** The stage and option of an expression that hold a filter. */
+const EXPRESSION_FILTERS = new Set(['$match', 'restrictSearchWithMatch']);
+
+/** The mode of the value of `key` in a part read in `mode`. */
+function modeOf(key: string, value: unknown, mode: Mode): Mode {
+  switch (mode) {
+    case 'data':
+      return 'data';
+    case 'filter':
+      return key === '$expr' ? 'expression' : 'filter';
+    case 'update':
+      return key === '$rename' ? 'expression' : 'data';
+    case 'expression':
+      if (key === '$literal') return 'data';
+      return EXPRESSION_FILTERS.has(key) ? 'filter' : 'expression';
+    default:
+      if (DATA_OPTIONS.has(key)) return 'data';
+      // An update pipeline holds expressions.
+      if (UPDATE_OPTIONS.has(key)) return Array.isArray(value) ? 'expression' : 'update';
+      if (FILTER_OPTIONS.has(key)) return 'filter';
+      return EXPRESSION_OPTIONS.has(key) ? 'expression' : 'command';
+  }
+}
+
+/**
+ * How a string of an expression is read where it stands, `option` of an object that is the value of
+ * `owner` (a root document has no owner): a path, one field name, or data.
  */
 function stringKind(value: string, option: string, owner: string | undefined): 'path' | 'name' | 'data' {
   if (option === '$count' || option === '$unset' || owner === '$rename') return 'path';
@@ -64,26 +113,27 @@ function stringKind(value: string, option: string, owner: string | undefined): '
   return value.startsWith('$') ? 'path' : 'data';
 }
 
-function incoming(value: unknown, option: string, owner: string | undefined): unknown {
+function incoming(value: unknown, mode: Mode, option: string, owner: string | undefined): unknown {
   if (typeof value === 'string') {
-    if (!value.includes(PROTO)) return value;
+    if (mode !== 'expression' || !value.includes(PROTO)) return value;
     const kind = stringKind(value, option, owner);
     return kind === 'path' ? enginePath(value) : kind === 'name' ? engineName(value) : value;
   }
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = incoming(value[i], option, owner);
+    for (let i = 0; i < value.length; i++) value[i] = incoming(value[i], mode, option, owner);
     return value;
   }
   if (!isPlainObject(value)) return value;
   const inner = option === '' ? undefined : option;
   const keys = Object.keys(value);
   if (!keys.some((k) => k.includes(PROTO))) {
-    for (const key of keys) value[key] = incoming(value[key], key, inner);
+    for (const key of keys) value[key] = incoming(value[key], modeOf(key, value[key], mode), key, inner);
     return value;
   }
   // Renaming a key in place would move it last: a new object keeps the field order.
   const out: Record<string, unknown> = {};
-  for (const key of keys) setOwn(out, enginePath(key), incoming(value[key], key, inner));
+  for (const key of keys)
+    setOwn(out, enginePath(key), incoming(value[key], modeOf(key, value[key], mode), key, inner));
   return out;
 }
 
@@ -94,7 +144,7 @@ function incoming(value: unknown, option: string, owner: string | undefined): un
  */
 export function aliasIncoming(doc: Record<string, unknown>, bytes: Uint8Array): Record<string, unknown> {
   if (Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(PROTO_BYTES) < 0) return doc;
-  const out = incoming(doc, '', undefined) as Record<string, unknown>;
+  const out = incoming(doc, 'command', '', undefined) as Record<string, unknown>;
   if ('distinct' in out && typeof out['key'] === 'string') out['key'] = enginePath(out['key']);
   return out;
 }

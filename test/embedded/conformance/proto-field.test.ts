@@ -165,17 +165,72 @@ describe.each(drivers)('a field named __proto__ ($name)', (driver) => {
     expect(found).toEqual([{ _id: 1, key: '__proto__', field: '__proto__', as: 'x.__proto__' }]);
     expect(await coll.distinct('key')).toEqual(['__proto__']);
   });
+
+  it("keeps a string value '$__proto__' as written, and reads it as a path only in expressions", async () => {
+    // A string in a document is data (manual, "BSON Types"): its length, order and regex matches are
+    // those of the text sent. In an expression a "$"-prefixed string is a field path (manual,
+    // "Expressions": "$<field>"), and { $literal: … } is the text again. The embedded database held
+    // the stored text under its internal name for __proto__ (11 code points, sorted after "$_a").
+    const coll = state.db.collection<{ _id: number; s?: string }>('dollar_values');
+    await coll.insertMany([
+      json('{ "_id": 1, "s": "$__proto__", "__proto__": 5, "a": { "__proto__": 6 } }'),
+      { _id: 2, s: '$_a' },
+    ]);
+    await coll.updateOne({ _id: 2 }, { $set: { u: '$a.__proto__' }, $push: { l: '$__proto__' } });
+    await coll.updateOne({ _id: 1 }, [{ $set: { u: { $literal: '$a.__proto__' } } }]);
+    const rows = await coll
+      .aggregate([
+        { $sort: { _id: 1 } },
+        {
+          $project: {
+            lengths: {
+              $map: {
+                input: ['$s', '$u', { $first: { $ifNull: ['$l', ['']] } }],
+                in: { $strLenCP: { $ifNull: ['$$this', ''] } },
+              },
+            },
+            built: { $eq: ['$s', { $concat: [{ $literal: '$' }, '__proto__'] }] },
+            literal: { $eq: ['$s', { $literal: '$__proto__' }] },
+            path: '$__proto__',
+            nested: '$a.__proto__',
+          },
+        },
+      ])
+      .toArray();
+    expect(rows).toEqual([
+      { _id: 1, lengths: [10, 12, 0], built: true, literal: true, path: 5, nested: 6 },
+      { _id: 2, lengths: [3, 12, 10], built: false, literal: false },
+    ]);
+    const ids = async (filter: object, sort: object = { _id: 1 }) =>
+      (
+        await coll
+          .find(filter)
+          .sort(sort as never)
+          .toArray()
+      ).map((d) => d._id);
+    expect(await ids({}, { s: 1 })).toEqual([1, 2]); // '_' (0x5F) before 'a'
+    expect(await ids({ s: /^\$__proto__$/ })).toEqual([1]);
+    expect(await ids({ s: '$__proto__' })).toEqual([1]);
+    expect(await ids({ u: '$a.__proto__', l: '$__proto__' })).toEqual([2]);
+    expect(await ids({ $expr: { $eq: ['$__proto__', 5] } })).toEqual([1]);
+    expect(JSON.stringify(await coll.find({ _id: 2 }).toArray())).toBe(
+      '[{"_id":2,"s":"$_a","u":"$a.__proto__","l":["$__proto__"]}]',
+    );
+  });
 });
 
 describe.skipIf(external)('a field named __proto__ in the data files', () => {
   it('is read back after a restart and still found by its paths', async () => {
     await acrossRestarts('proto', 2, async (db, round) => {
       const coll = db.collection<{ _id: number }>('p');
-      if (round === 1) await coll.insertOne(json('{ "_id": 1, "__proto__": { "a": 1 } }'));
-      else
+      if (round === 1) await coll.insertOne(json('{ "_id": 1, "__proto__": { "a": 1 }, "s": "$__proto__" }'));
+      else {
         expect(JSON.stringify(await coll.find({ '__proto__.a': 1 }).toArray())).toBe(
-          '[{"_id":1,"__proto__":{"a":1}}]',
+          '[{"_id":1,"__proto__":{"a":1},"s":"$__proto__"}]',
         );
+        // A stored string is read back as the text it was, not as a path.
+        expect(await coll.countDocuments({ s: /^\$__proto__$/ })).toBe(1);
+      }
     });
   });
 });
