@@ -83,11 +83,11 @@ export function hasField(doc: Doc, name: string): boolean {
 
 /**
  * True when property `name` of `doc` satisfies `schema` or is missing. A dotted name reaching several
- * values passes when one of them matches, as a path's match expression does.
+ * values passes when each keyword holds for one of them (see `matchesValues`).
  */
 export function propertyMatches(doc: Doc, name: string, schema: Doc): boolean {
   const values = propertyValues(doc, name);
-  return values.length === 0 || values.some((v) => matchesSchema(schema, v));
+  return values.length === 0 || matchesValues(schema, values);
 }
 
 /** BSON type codes of the `$type` aliases, plus the two `TYPE_NUMBERS` leaves out. */
@@ -129,112 +129,229 @@ function matchesEncrypt(encrypt: unknown, value: unknown): boolean {
   return bsonType === undefined || encryptedTypeMatches(bytes, bsonType);
 }
 
+/** The type a restriction keyword applies to (`makeRestriction`'s restrictionType in json_schema_parser.cpp). */
+type Kind = 'number' | 'string' | 'array' | 'object';
+
+const KINDS: Record<Kind, (value: unknown) => boolean> = {
+  number: (value) => numberKind(value) !== undefined,
+  string: (value) => typeof value === 'string',
+  array: Array.isArray,
+  object: isPlainObject,
+};
+
+const STATED_KINDS: Record<string, Kind> = {
+  number: 'number',
+  int: 'number',
+  long: 'number',
+  double: 'number',
+  decimal: 'number',
+  string: 'string',
+  array: 'array',
+  object: 'object',
+};
+
 /**
- * `items` and `additionalItems` for an array: a list of schemas applies by position
- * (`InternalSchemaMatchArrayIndexMatchExpression`, an index past the end passes) and `additionalItems`
- * to every element after them (`InternalSchemaAllElemMatchFromIndexMatchExpression`: `false` allows none);
- * a single schema applies to every element and leaves `additionalItems` without effect.
+ * The one type `bsonType` or `type` states, as a restriction's kind (`'other'` for any other type), or
+ * undefined when they state none or several (MatcherTypeSet::isSingleType).
  */
-function matchesItems(schema: Doc, value: unknown[]): boolean {
-  const items = schema['items'];
-  if (isPlainObject(items)) return value.every((v) => matchesSchema(items, v));
-  if (!Array.isArray(items)) return true;
-  if (!items.every((s: unknown, i) => i >= value.length || (isPlainObject(s) && matchesSchema(s, value[i]))))
-    return false;
-  const additional = schema['additionalItems'];
-  const rest = value.slice(items.length);
-  if (additional === false) return rest.length === 0;
-  return !isPlainObject(additional) || rest.every((v) => matchesSchema(additional, v));
+function statedKind(schema: Doc): Kind | 'other' | undefined {
+  const stated = schema['bsonType'] ?? schema['type'];
+  const names = Array.isArray(stated) ? (stated as unknown[]) : stated === undefined ? [] : [stated];
+  if (names.length !== 1 || typeof names[0] !== 'string') return undefined;
+  return STATED_KINDS[names[0]] ?? 'other';
 }
 
 /**
- * `minProperties` and `maxProperties` (`InternalSchemaMin/MaxPropertiesMatchExpression`: every field
- * counts, `_id` too at the top level), then `dependencies`: when a named field is present, a list names
- * fields that must be present too and a schema must match the whole object
- * (`InternalSchemaCondMatchExpression` with an always-true else branch). A string entry is an annotation.
+ * One restriction keyword at a path that reaches `values`: MongoDB builds each into its own match
+ * expression on the path, true when any value satisfies `test`, and lets values of other types pass
+ * unless none is of its kind (makeRestriction: `(OR (NOT (INTERNAL_SCHEMA_TYPE kind)) restriction)`); a
+ * schema stating one type keeps the restriction alone, or drops it when it is for another type. The
+ * comparison, regex, length and `multipleOf` expressions look inside an array they end at (`traverse`);
+ * the array and object keywords take the value whole.
  */
-function matchesPropertyCounts(schema: Doc, value: Doc): boolean {
-  const count = Object.keys(value).length;
+function restricted(
+  schema: Doc,
+  values: unknown[],
+  kind: Kind,
+  test: (value: never) => boolean,
+  traverse = false,
+): boolean {
+  const isKind = KINDS[kind];
+  const candidates = traverse
+    ? values.flatMap((v) => (Array.isArray(v) ? [v, ...(v as unknown[])] : [v]))
+    : values;
+  const holds = candidates.some((v) => isKind(v) && test(v as never));
+  const stated = statedKind(schema);
+  if (stated !== undefined) return stated !== kind || holds;
+  return holds || !values.some(isKind);
+}
+
+/** `patternProperties` and `additionalProperties` on one object (InternalSchemaAllowedPropertiesMatchExpression). */
+function allowedProperties(schema: Doc, value: Doc): boolean {
+  const props = isPlainObject(schema['properties']) ? schema['properties'] : {};
+  const patterns = isPlainObject(schema['patternProperties']) ? schema['patternProperties'] : {};
+  for (const [p, s] of Object.entries(patterns)) {
+    const re = LinearRegExp.compile(p, 'u');
+    for (const [k, v] of Object.entries(value))
+      if (re.test(k) && isPlainObject(s) && !matchesSchema(s, v)) return false;
+  }
+  const additional = schema['additionalProperties'];
+  if (additional === undefined || additional === true) return true;
+  const extra = Object.keys(value).filter(
+    (k) =>
+      !Object.hasOwn(props, k) && !Object.keys(patterns).some((p) => LinearRegExp.compile(p, 'u').test(k)),
+  );
+  if (additional === false) return extra.length === 0;
+  return !isPlainObject(additional) || extra.every((k) => matchesSchema(additional, value[k]));
+}
+
+/**
+ * The number, string and array keywords at a path reaching `values`, each its own restriction. `items`
+ * is one expression per listed position (`InternalSchemaMatchArrayIndexMatchExpression`, an index past
+ * the end passes) or, for a single schema, one for every element; `additionalItems` applies to the
+ * elements after a list (`false` allows none) and is ignored beside a single schema.
+ */
+function scalarAndArrayKeywords(schema: Doc, values: unknown[]): boolean {
+  const min = asNumber(schema['minimum']);
+  const max = asNumber(schema['maximum']);
+  // A value with no numeric reading (a decimal NaN) passes the number keywords.
+  const number = (check: (n: number, value: unknown) => boolean) => (value: unknown) => {
+    const n = asNumber(value);
+    return n === undefined || check(n, value);
+  };
+  const checks: [boolean, Kind, (value: never) => boolean, boolean?][] = [
+    [
+      min !== undefined,
+      'number',
+      number((n) => (schema['exclusiveMinimum'] === true ? n > min! : n >= min!)),
+      true,
+    ],
+    [
+      max !== undefined,
+      'number',
+      number((n) => (schema['exclusiveMaximum'] === true ? n < max! : n <= max!)),
+      true,
+    ],
+    [
+      schema['multipleOf'] !== undefined,
+      'number',
+      number((_n, v) => isMultipleOf(v, schema['multipleOf'])),
+      true,
+    ],
+    [
+      schema['minLength'] !== undefined,
+      'string',
+      (v: string) => [...v].length >= asNumber(schema['minLength'])!,
+      true,
+    ],
+    [
+      schema['maxLength'] !== undefined,
+      'string',
+      (v: string) => [...v].length <= asNumber(schema['maxLength'])!,
+      true,
+    ],
+    [
+      typeof schema['pattern'] === 'string',
+      'string',
+      (v: string) => LinearRegExp.compile(schema['pattern'] as string, 'u').test(v),
+      true,
+    ],
+    [schema['minItems'] !== undefined, 'array', (v: unknown[]) => v.length >= asNumber(schema['minItems'])!],
+    [schema['maxItems'] !== undefined, 'array', (v: unknown[]) => v.length <= asNumber(schema['maxItems'])!],
+    [
+      schema['uniqueItems'] === true,
+      'array',
+      (v: unknown[]) => new Set(v.map((x) => keyOf(x))).size === v.length,
+    ],
+  ];
+  const items = schema['items'];
+  if (isPlainObject(items))
+    checks.push([true, 'array', (v: unknown[]) => v.every((x) => matchesSchema(items, x))]);
+  else if (Array.isArray(items)) {
+    items.forEach((s: unknown, i) =>
+      checks.push([
+        true,
+        'array',
+        (v: unknown[]) => i >= v.length || (isPlainObject(s) && matchesSchema(s, v[i])),
+      ]),
+    );
+    const additional = schema['additionalItems'];
+    const rest = (v: unknown[]) => v.slice(items.length);
+    if (additional === false) checks.push([true, 'array', (v: unknown[]) => rest(v).length === 0]);
+    else if (isPlainObject(additional))
+      checks.push([true, 'array', (v: unknown[]) => rest(v).every((x) => matchesSchema(additional, x))]);
+  }
+  return checks.every(
+    ([given, kind, test, traverse]) => !given || restricted(schema, values, kind, test, traverse),
+  );
+}
+
+/**
+ * The object keywords at a path reaching `values`, each its own restriction on the documents among them
+ * (`InternalSchemaObjectMatchExpression` for `required`, `properties`, `patternProperties` with
+ * `additionalProperties`, `minProperties`, `maxProperties`: every field counts, `_id` too at the top
+ * level), then `dependencies`: when a document has the named field, a list names fields that some
+ * document must have too, and a schema must match the values (`InternalSchemaCondMatchExpression` with
+ * an always-true else branch).
+ */
+function objectKeywords(schema: Doc, values: unknown[]): boolean {
+  const checks: ((value: Doc) => boolean)[] = [];
+  const required = schema['required'];
+  if (Array.isArray(required))
+    checks.push((o) => required.every((k: unknown) => typeof k === 'string' && hasField(o, k)));
+  const props = schema['properties'];
+  if (isPlainObject(props))
+    checks.push((o) =>
+      Object.entries(props).every(([k, s]) => !isPlainObject(s) || propertyMatches(o, k, s)),
+    );
+  if (schema['patternProperties'] !== undefined || schema['additionalProperties'] !== undefined)
+    checks.push((o) => allowedProperties(schema, o));
   const min = asNumber(schema['minProperties']);
   const max = asNumber(schema['maxProperties']);
-  if ((min !== undefined && count < min) || (max !== undefined && count > max)) return false;
+  if (min !== undefined) checks.push((o) => Object.keys(o).length >= min);
+  if (max !== undefined) checks.push((o) => Object.keys(o).length <= max);
+  if (!checks.every((test) => restricted(schema, values, 'object', test))) return false;
+  const has = (name: string) => values.some((v) => isPlainObject(v) && hasField(v, name));
   const dependencies = isPlainObject(schema['dependencies']) ? schema['dependencies'] : {};
   for (const [name, dependency] of Object.entries(dependencies)) {
-    if (!hasField(value, name)) continue;
-    if (
-      Array.isArray(dependency) &&
-      !dependency.every((k: unknown) => typeof k === 'string' && hasField(value, k))
-    )
+    if (!has(name)) continue;
+    if (Array.isArray(dependency) && !dependency.every((k: unknown) => typeof k === 'string' && has(k)))
       return false;
-    if (isPlainObject(dependency) && !matchesSchema(dependency, value)) return false;
+    if (isPlainObject(dependency) && !matchesValues(dependency, values)) return false;
   }
   return true;
 }
 
 /** True when `value` satisfies `schema`. */
 export function matchesSchema(schema: Doc, value: unknown): boolean {
-  if (!typeMatches(value, schema['bsonType'], schema['type'])) return false;
-  // A top-level `encrypt` implies a BinData root, which never matches (`_parse`'s always-false root).
-  if (schema['encrypt'] !== undefined && !matchesEncrypt(schema['encrypt'], value)) return false;
-  if (Array.isArray(schema['enum']) && !schema['enum'].some((e: unknown) => keyOf(e) === keyOf(value)))
+  return matchesValues(schema, [value]);
+}
+
+/**
+ * True when the values a path reaches (`propertyValues`) satisfy `schema`, as MongoDB's expressions for
+ * it do: each keyword is an expression of its own on the path, which one of the values satisfies
+ * (json_schema_parser.cpp's `_parse` gives every keyword the property's path), not a sub-schema one value
+ * must pass whole. One value is the common case, where the two readings agree.
+ */
+export function matchesValues(schema: Doc, values: unknown[]): boolean {
+  const any = (test: (value: unknown) => boolean): boolean => values.some(test);
+  if (
+    (schema['bsonType'] !== undefined || schema['type'] !== undefined) &&
+    !any((v) => typeMatches(v, schema['bsonType'], schema['type']))
+  )
     return false;
-  const n = asNumber(value);
-  if (n !== undefined) {
-    // Limits may be any BSON number (a Long or Decimal128 limit is as binding as a double).
-    const min = asNumber(schema['minimum']);
-    const max = asNumber(schema['maximum']);
-    if (min !== undefined && (schema['exclusiveMinimum'] === true ? n <= min : n < min)) return false;
-    if (max !== undefined && (schema['exclusiveMaximum'] === true ? n >= max : n > max)) return false;
-    if (schema['multipleOf'] !== undefined && !isMultipleOf(value, schema['multipleOf'])) return false;
-  }
-  if (typeof value === 'string') {
-    const length = [...value].length;
-    if (length < (asNumber(schema['minLength']) ?? 0)) return false;
-    if (length > (asNumber(schema['maxLength']) ?? Infinity)) return false;
-    if (typeof schema['pattern'] === 'string' && !LinearRegExp.compile(schema['pattern'], 'u').test(value))
-      return false;
-  }
-  if (Array.isArray(value)) {
-    if (value.length < (asNumber(schema['minItems']) ?? 0)) return false;
-    if (value.length > (asNumber(schema['maxItems']) ?? Infinity)) return false;
-    if (schema['uniqueItems'] === true && new Set(value.map((v) => keyOf(v))).size !== value.length)
-      return false;
-    if (!matchesItems(schema, value)) return false;
-  }
-  if (isPlainObject(value)) {
-    if (
-      Array.isArray(schema['required']) &&
-      !schema['required'].every((k: unknown) => typeof k === 'string' && hasField(value, k))
-    )
-      return false;
-    const props = isPlainObject(schema['properties']) ? schema['properties'] : {};
-    for (const [k, s] of Object.entries(props)) {
-      if (isPlainObject(s) && !propertyMatches(value, k, s)) return false;
-    }
-    const patterns = isPlainObject(schema['patternProperties']) ? schema['patternProperties'] : {};
-    for (const [p, s] of Object.entries(patterns)) {
-      const re = LinearRegExp.compile(p, 'u');
-      for (const [k, v] of Object.entries(value))
-        if (re.test(k) && isPlainObject(s) && !matchesSchema(s, v)) return false;
-    }
-    const additional = schema['additionalProperties'];
-    if (additional !== undefined && additional !== true) {
-      const extra = Object.keys(value).filter(
-        (k) =>
-          !Object.hasOwn(props, k) &&
-          !Object.keys(patterns).some((p) => LinearRegExp.compile(p, 'u').test(k)),
-      );
-      if (additional === false && extra.length > 0) return false;
-      if (isPlainObject(additional) && !extra.every((k) => matchesSchema(additional, value[k]))) return false;
-    }
-    if (!matchesPropertyCounts(schema, value)) return false;
-  }
+  // A top-level `encrypt` implies a BinData root, which never matches (`_parse`'s always-false root).
+  if (schema['encrypt'] !== undefined && !any((v) => matchesEncrypt(schema['encrypt'], v))) return false;
+  const options = schema['enum'];
+  if (Array.isArray(options) && !any((v) => options.some((e: unknown) => keyOf(e) === keyOf(v))))
+    return false;
+  if (!scalarAndArrayKeywords(schema, values) || !objectKeywords(schema, values)) return false;
   const sub = (key: string): Doc[] =>
     Array.isArray(schema[key]) ? (schema[key] as unknown[]).filter(isPlainObject) : [];
-  if (sub('allOf').some((s) => !matchesSchema(s, value))) return false;
-  if (Array.isArray(schema['anyOf']) && !sub('anyOf').some((s) => matchesSchema(s, value))) return false;
-  if (Array.isArray(schema['oneOf']) && sub('oneOf').filter((s) => matchesSchema(s, value)).length !== 1)
+  if (sub('allOf').some((s) => !matchesValues(s, values))) return false;
+  if (Array.isArray(schema['anyOf']) && !sub('anyOf').some((s) => matchesValues(s, values))) return false;
+  if (Array.isArray(schema['oneOf']) && sub('oneOf').filter((s) => matchesValues(s, values)).length !== 1)
     return false;
-  if (isPlainObject(schema['not']) && matchesSchema(schema['not'], value)) return false;
+  if (isPlainObject(schema['not']) && matchesValues(schema['not'], values)) return false;
   return true;
 }

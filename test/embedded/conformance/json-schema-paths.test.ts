@@ -46,6 +46,47 @@ const cases: [string, Case][] = [
     'additionalProperties false does not take a for a.b',
     [{ properties: { _id: {}, 'a.b': {} }, additionalProperties: false }, { _id: 1, a: { b: 1 } }, false],
   ],
+  // _parse gives each keyword of a property's schema the property's path, and ANDs one expression per
+  // keyword (json_schema_parser.cpp); a path through an array of documents reaches every element's
+  // value, and an expression on it holds when any of them satisfies it. A restriction keyword stands
+  // as (OR (NOT (INTERNAL_SCHEMA_TYPE kind)) restriction) (makeRestriction), or alone when the schema
+  // states that one type, or not at all when it states another; $gte and $lte look inside an array.
+  [
+    'properties a.b through an array, minimum and maximum met by different values',
+    [{ properties: { 'a.b': { minimum: 5, maximum: 10 } } }, { a: [{ b: 1 }, { b: 20 }] }, true],
+  ],
+  [
+    'properties a.b through an array, minimum met by no number',
+    [{ properties: { 'a.b': { minimum: 5 } } }, { a: [{ b: 1 }, { b: 'x' }] }, false],
+  ],
+  [
+    'properties a.b through an array, a stated int and a minimum met by a double',
+    [
+      { properties: { 'a.b': { bsonType: 'int', minimum: 5 } } },
+      { a: [{ b: 1 }, { b: 'x' }, { b: 7.5 }] },
+      true,
+    ],
+  ],
+  [
+    'properties a.b through an array, enum and bsonType met by different values',
+    [{ properties: { 'a.b': { enum: [1], bsonType: 'string' } } }, { a: [{ b: 1 }, { b: 's' }] }, true],
+  ],
+  [
+    'properties a.b through an array, minimum met inside an array value',
+    [{ properties: { 'a.b': { minimum: 5 } } }, { a: [{ b: 1 }, { b: [10] }] }, true],
+  ],
+  [
+    'properties a.b through an array, required and properties met by different documents',
+    [
+      { properties: { 'a.b': { required: ['x'], properties: { y: { bsonType: 'int' } } } } },
+      { a: [{ b: { x: 1, y: 's' } }, { b: { y: 2 } }] },
+      true,
+    ],
+  ],
+  [
+    'properties a.b through an array, required met by no document',
+    [{ properties: { 'a.b': { required: ['x'] } } }, { a: [{ b: { y: 1 } }, { b: 3 }] }, false],
+  ],
 ];
 
 describe.each(drivers)('$jsonSchema dotted property names ($name)', (driver) => {
