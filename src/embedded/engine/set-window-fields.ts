@@ -17,6 +17,7 @@ import type { AccumulatorOp, PipelineOp } from './operator-types.js';
 import { approximateSize, blockingTracker } from './memory-limits.js';
 import { normalizeCollation } from './collation.js';
 import { sortByFields, sortFieldsOf } from './sort.js';
+import { RANGE_WINDOW, rangeWindow, rangeWindowOutput } from './range-window.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError } from '../errors.js';
@@ -45,7 +46,10 @@ const gatherPartition: AccumulatorOp = (collection, expr, options) => {
   return builtinPush(collection, expr, options);
 };
 
-/** `output` with the array accumulators renamed (anything malformed is left for mingo to report). */
+/**
+ * `output` with the array accumulators renamed and range windows run by range-window.ts (anything
+ * malformed is left for mingo to report).
+ */
 function renameOutputs(output: unknown): unknown {
   if (!isPlainObject(output)) return output;
   const renamed: Doc = {};
@@ -56,7 +60,7 @@ function renameOutputs(output: unknown): unknown {
     }
     const entry: Doc = {};
     for (const [key, value] of Object.entries(spec)) entry[RENAMED[key] ?? key] = value;
-    renamed[field] = entry;
+    renamed[field] = rangeWindowOutput(entry);
   }
   return renamed;
 }
@@ -73,7 +77,10 @@ export const limitedSetWindowFields: PipelineOp = (collection, expr, options) =>
   for (const [name, alias] of Object.entries(RENAMED))
     accumulators[alias] = raw.context.getOperator(OpType.ACCUMULATOR, name) as AccumulatorOp;
   // Context.from keeps the first context's operators where both have one.
-  const context = Context.from(Context.init({ accumulator: accumulators }), raw.context);
+  const context = Context.from(
+    Context.init({ accumulator: accumulators, window: { [RANGE_WINDOW]: rangeWindow } }),
+    raw.context,
+  );
   const output = renameOutputs(expr['output']);
   const fields = sortFieldsOf(expr['sortBy']);
   if (!fields) return builtinSetWindowFields(collection, { ...expr, output }, { ...raw, context });

@@ -10,7 +10,8 @@ import { CommandError } from '../errors.js';
 /** A time zone: its UTC offset, in seconds, at an instant (ms since the epoch). */
 export type Zone = (ms: number) => number;
 
-const UTC: Zone = () => 0;
+/** Coordinated Universal Time, the zone of an operator without `timezone`. */
+export const UTC: Zone = () => 0;
 const zones = new Map<string, Zone>();
 
 /** The offset forms MongoDB accepts: `±HH`, `±HHMM` and `±HH:MM`. */

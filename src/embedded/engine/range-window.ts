@@ -1,0 +1,126 @@
+/**
+ * `$setWindowFields` range windows (`window: { range: [lower, upper], unit? }`), bounded as MongoDB 7.0
+ * bounds them (PartitionIterator::getEndpointsRangeBased, src/mongo/db/pipeline/window_function/
+ * partition_iterator.cpp). The current document's sortBy value is the base: a number, or a date when the
+ * window has a `unit` (5429414, 5429413 and 5429513 otherwise). A numeric bound is the base plus the
+ * bound, or with a `unit` the base moved by that many units in UTC (date-arithmetic.ts's `dateAdd`: a
+ * month after 31 January is the last day of February); `'current'` is the current document itself and
+ * `'unbounded'` the first (last) document whose sortBy value has the base's type. The window is every
+ * document between the first whose value is not below the lower bound (when of that type) and the last
+ * whose value is not above the upper bound. mingo computed these bounds with its own `$dateAdd`, read
+ * only top-level sortBy fields and took a missing or null value as 0.
+ *
+ * mingo's stage runs such an output as the window function {@link RANGE_WINDOW} over the whole
+ * partition, which picks the window and hands it to the output's own function.
+ */
+import { OpType } from 'mingo/core';
+import type { Options } from 'mingo/types';
+import { add, numberKind } from './arithmetic.js';
+import { compareBson } from './compare.js';
+import { dateAdd } from './date-arithmetic.js';
+import type { AccumulatorOp } from './operator-types.js';
+import { UTC } from './time-zone.js';
+import { typeName } from './value-strings.js';
+import { getPath, isPlainObject } from './values.js';
+import type { Doc } from './values.js';
+import { CommandError } from '../errors.js';
+
+/** The window function mingo's stage runs in place of an output with a range window. */
+export const RANGE_WINDOW = '$__plumeRangeWindow';
+
+/** What mingo's `$setWindowFields` passes a window function. */
+interface WindowCall {
+  parentExpr: { sortBy?: Doc };
+  inputExpr: unknown;
+  documentNumber: number;
+  field: string;
+}
+
+type WindowOp = (obj: Doc, window: Doc[], call: WindowCall, options: Options) => unknown;
+
+/** The argument of {@link RANGE_WINDOW}: the output's own function and argument, and its window. */
+interface RangeCall {
+  op: string;
+  args: unknown;
+  range: [unknown, unknown];
+  unit?: string;
+}
+
+/**
+ * An output specification (`{ $sum: '$x', window: { range: [-1, 1], unit: 'day' } }`) as mingo runs
+ * it: one with a bounded range window becomes a {@link RANGE_WINDOW} call with no window; any other
+ * comes back as it was. The specification was checked (window-checks.ts).
+ */
+export function rangeWindowOutput(spec: unknown): unknown {
+  if (!isPlainObject(spec) || !isPlainObject(spec['window'])) return spec;
+  const { range, unit } = spec['window'];
+  if (!Array.isArray(range) || (range[0] === 'unbounded' && range[1] === 'unbounded')) return spec;
+  const op = Object.keys(spec).find((key) => key !== 'window')!;
+  const call: RangeCall = { op, args: spec[op], range: [range[0], range[1]] };
+  if (typeof unit === 'string') call.unit = unit;
+  return { [RANGE_WINDOW]: call };
+}
+
+/** The indexes [first, last] of the window of the document at `current`, or undefined when it is empty. */
+function rangeBounds(values: unknown[], current: number, range: RangeCall): [number, number] | undefined {
+  const base = values[current];
+  const { unit } = range;
+  const fail = (code: number, message: string): never => {
+    throw new CommandError(code, `Invalid range: ${message}`);
+  };
+  if (unit !== undefined) {
+    if (!(base instanceof Date))
+      fail(5429513, `Expected the sortBy field to be a Date, but it was ${typeName(base)}`);
+  } else {
+    if (base instanceof Date)
+      fail(5429413, 'For windows that involve date or time ranges, a unit must be provided.');
+    if (numberKind(base) === undefined)
+      fail(5429414, `Expected the sortBy field to be a number, but it was ${typeName(base)}`);
+  }
+  const expected = (v: unknown): boolean =>
+    unit !== undefined ? v instanceof Date : numberKind(v) !== undefined;
+  const threshold = (delta: unknown): unknown =>
+    unit !== undefined
+      ? new Date(dateAdd((base as Date).getTime(), unit, Math.trunc(Number(delta)), UTC))
+      : add([base, delta]);
+  const below = (a: unknown, b: unknown): boolean => compareBson(a, b) < 0;
+
+  let lower: number | undefined;
+  const [from, to] = range.range;
+  if (from === 'current') lower = current;
+  else if (from === 'unbounded') lower = values.findIndex(expected);
+  else {
+    const t = threshold(from);
+    lower = values.findIndex((v) => !below(v, t));
+    if (lower >= 0 && !expected(values[lower])) lower = -1;
+  }
+  if (lower < 0) return undefined;
+
+  let upper: number;
+  if (to === 'current') upper = current;
+  else if (to === 'unbounded') {
+    const past = values.findIndex((v, i) => i >= lower && !expected(v));
+    upper = (past < 0 ? values.length : past) - 1;
+  } else {
+    const t = threshold(to);
+    const past = values.findIndex((v, i) => i >= lower && below(t, v));
+    upper = (past < 0 ? values.length : past) - 1;
+  }
+  return upper < lower ? undefined : [lower, upper];
+}
+
+/**
+ * {@link RANGE_WINDOW}: the window of the current document (the partition is sorted by the one
+ * ascending sortBy field a range window allows), given to the output's accumulator or window function.
+ */
+export const rangeWindow: WindowOp = (obj, partition, call, options) => {
+  const range = call.inputExpr as RangeCall;
+  const field = Object.keys(call.parentExpr.sortBy ?? {})[0] ?? '';
+  const values = partition.map((doc) => getPath(doc, field));
+  const bounds = rangeBounds(values, call.documentNumber - 1, range);
+  const window = bounds ? partition.slice(bounds[0], bounds[1] + 1) : [];
+  const accumulator = options.context.getOperator(OpType.ACCUMULATOR, range.op) as AccumulatorOp | null;
+  if (accumulator) return accumulator(window, range.args, options);
+  const fn = options.context.getOperator(OpType.WINDOW, range.op) as unknown as WindowOp;
+  return fn(obj, window, { ...call, inputExpr: range.args }, options);
+};
