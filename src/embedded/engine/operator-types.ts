@@ -18,6 +18,20 @@ export type ExpressionOp = (obj: unknown, expr: unknown, options: Options) => un
 export type AccumulatorOp = (collection: unknown[], expr: unknown, options: Options) => unknown;
 /** A pipeline stage: `{ $stage: expr }` over a lazy sequence of documents. */
 export type PipelineOp = (collection: Iterator, expr: unknown, options: Options) => Iterator;
+/** What mingo's `$setWindowFields` passes a window function about its call. */
+export interface WindowCall {
+  parentExpr: { sortBy?: Record<string, unknown> };
+  inputExpr: Record<string, unknown>;
+  documentNumber: number;
+  field: string;
+}
+/** A window function: the current document, its window's documents (or the partition's), the call. */
+export type WindowOp = (
+  obj: Record<string, unknown>,
+  window: Record<string, unknown>[],
+  call: WindowCall,
+  options: Options,
+) => unknown;
 
 /** mingo's own implementation of the pipeline stage `name` (`'$sort'`, `'$lookup'` …). */
 export function builtinStage(name: string): PipelineOp {

@@ -14,11 +14,10 @@
  * partition, which picks the window and hands it to the output's own function.
  */
 import { OpType } from 'mingo/core';
-import type { Options } from 'mingo/types';
 import { add, numberKind } from './arithmetic.js';
 import { compareBson } from './compare.js';
 import { dateAdd } from './date-arithmetic.js';
-import type { AccumulatorOp } from './operator-types.js';
+import type { AccumulatorOp, WindowOp } from './operator-types.js';
 import { UTC } from './time-zone.js';
 import { typeName } from './value-strings.js';
 import { getPath, isPlainObject } from './values.js';
@@ -27,16 +26,6 @@ import { CommandError } from '../errors.js';
 
 /** The window function mingo's stage runs in place of an output with a range window. */
 export const RANGE_WINDOW = '$__plumeRangeWindow';
-
-/** What mingo's `$setWindowFields` passes a window function. */
-interface WindowCall {
-  parentExpr: { sortBy?: Doc };
-  inputExpr: unknown;
-  documentNumber: number;
-  field: string;
-}
-
-type WindowOp = (obj: Doc, window: Doc[], call: WindowCall, options: Options) => unknown;
 
 /** The argument of {@link RANGE_WINDOW}: the output's own function and argument, and its window. */
 interface RangeCall {
@@ -114,7 +103,7 @@ function rangeBounds(values: unknown[], current: number, range: RangeCall): [num
  * ascending sortBy field a range window allows), given to the output's accumulator or window function.
  */
 export const rangeWindow: WindowOp = (obj, partition, call, options) => {
-  const range = call.inputExpr as RangeCall;
+  const range = call.inputExpr as unknown as RangeCall;
   const field = Object.keys(call.parentExpr.sortBy ?? {})[0] ?? '';
   const values = partition.map((doc) => getPath(doc, field));
   const bounds = rangeBounds(values, call.documentNumber - 1, range);
@@ -122,5 +111,5 @@ export const rangeWindow: WindowOp = (obj, partition, call, options) => {
   const accumulator = options.context.getOperator(OpType.ACCUMULATOR, range.op) as AccumulatorOp | null;
   if (accumulator) return accumulator(window, range.args, options);
   const fn = options.context.getOperator(OpType.WINDOW, range.op) as unknown as WindowOp;
-  return fn(obj, window, { ...call, inputExpr: range.args }, options);
+  return fn(obj, window, { ...call, inputExpr: range.args as Doc }, options);
 };

@@ -78,7 +78,7 @@ export const limitedSetWindowFields: PipelineOp = (collection, expr, options) =>
     accumulators[alias] = raw.context.getOperator(OpType.ACCUMULATOR, name) as AccumulatorOp;
   // Context.from keeps the first context's operators where both have one.
   const context = Context.from(
-    Context.init({ accumulator: accumulators, window: { [RANGE_WINDOW]: rangeWindow } }),
+    Context.init({ accumulator: accumulators, window: { [RANGE_WINDOW]: rangeWindow as never } }),
     raw.context,
   );
   const output = renameOutputs(expr['output']);

@@ -12,7 +12,6 @@
  */
 import { evalExpr } from 'mingo/core';
 import { $linearFill as builtinLinearFill } from 'mingo/operators/window';
-import type { Options } from 'mingo/types';
 import { Decimal128 } from 'bson';
 import { add, divideDecimal, multiply, numberKind, subtract } from './arithmetic.js';
 import { compareBson } from './compare.js';
@@ -20,17 +19,8 @@ import { asDouble } from './numbers.js';
 import { isNullish, typeName, valueText } from './value-strings.js';
 import { getPath } from './values.js';
 import type { Doc } from './values.js';
+import type { WindowCall, WindowOp } from './operator-types.js';
 import { CommandError, ErrorCodes } from '../errors.js';
-
-/** What mingo's `$setWindowFields` passes a window function. */
-interface WindowCall {
-  parentExpr: { sortBy?: Doc };
-  inputExpr: Doc;
-  documentNumber: number;
-  field: string;
-}
-
-type WindowOp = (obj: Doc, window: Doc[], expr: WindowCall, options: Options) => unknown;
 
 /** Milliseconds of the units `$derivative` and `$integral` take. */
 const UNIT_MS: Record<string, number> = {
