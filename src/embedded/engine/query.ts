@@ -60,10 +60,13 @@ export function prepareFilter(filter: unknown): Doc {
  * A `$pull` condition prepared for mingo's `$pull` as MongoDB's PullNode reads it (pull_node.cpp): a
  * document whose first field is not a field operator is a query on the element's fields, pathless
  * operators (`$ref`, `$and` …) included (pull-object.ts); one that opens with a field operator
- * (`{ $gt: 1 }`, `{ $elemMatch: … }`) applies to the element itself; any other value is compared whole.
+ * (`{ $gt: 1 }`, `{ $elemMatch: … }`) or a regex applies to the element itself; any other value is
+ * compared whole.
  * Never mutates its input. The condition was checked by pull-condition.ts.
  */
 export function preparePullCondition(condition: unknown): unknown {
+  // A regex matches each element as `{ $regex }` does (PullNode's WrappedObjectMatcher).
+  if (bsonTag(condition) === 'BSONRegExp') return convertRegex(condition);
   if (!isPlainObject(condition)) return condition;
   const first = Object.keys(condition)[0];
   if (first !== undefined && PATH_KEYWORDS.has(first)) return prepareValue(condition);

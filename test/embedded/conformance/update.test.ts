@@ -46,6 +46,8 @@ const updateCases: [string, Doc, Doc | Doc[], Doc][] = [
     { $pull: { arr: { k: 2 } } },
     { arr: [{ k: 1 }] },
   ],
+  // pull_node.cpp: a regex condition is matched against each element (WrappedObjectMatcher).
+  ['$pull by regex', { arr: ['xa', 'ya', 5] }, { $pull: { arr: /^x/ } }, { arr: ['ya', 5] }],
   ['$pullAll', { arr: [1, 2, 3, 2] }, { $pullAll: { arr: [2, 3] } }, { arr: [1] }],
   ['$[] updates every element', { arr: [1, 2] }, { $inc: { 'arr.$[]': 10 } }, { arr: [11, 12] }],
   ['$bit and', { n: 13 }, { $bit: { n: { and: 10 } } }, { n: 8 }],
