@@ -4,6 +4,7 @@
  * them: mingo answered some of these with code 2 or a JavaScript TypeError, and ran others (`$shift` or
  * `$rank` with a window, `$rank` without a `sortBy`) where MongoDB refuses them.
  */
+import { checkWindowBounds } from './window-bounds.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -72,7 +73,8 @@ function functionOf(spec: Doc): string {
  * Checks one output specification against the stage's `sortBy` (undefined when there is none).
  * @throws CommandError FailedToParse (9) for a missing, unknown or second function, an unknown argument,
  *   a window where the function takes none, a missing sortBy; 5371601/5371602/5371603 for the rank
- *   functions; 605001 for `$linearFill` without a one-field sortBy.
+ *   functions; 605001 for `$linearFill` without a one-field sortBy; a malformed `window` as
+ *   window-bounds.ts checks it.
  */
 export function checkWindowOutput(spec: unknown, sortBy: unknown): void {
   if (!isPlainObject(spec)) return;
@@ -110,4 +112,5 @@ export function checkWindowOutput(spec: unknown, sortBy: unknown): void {
     if (sortBy === undefined) parseError(`${name} requires a sortBy`);
     if (sortFields !== 1) parseError(`${name} requires a non-compound sortBy`);
   }
+  if (hasWindow) checkWindowBounds(spec['window'], sortBy);
 }

@@ -89,6 +89,28 @@ const refusals: [string, Doc, number][] = [
     { $fill: { sortBy: { t: 1 }, output: { v: { method: 'linear' } } } },
     6050106,
   ],
+  // WindowBounds::parse (window_bounds.cpp).
+  ...(
+    [
+      ['a range window without sortBy', undefined, { range: [-1, 1] }, 5339902],
+      ['a range window with a compound sortBy', { t: 1, v: 1 }, { range: [-1, 1] }, 5339902],
+      ['a lower range bound above the upper', { t: 1 }, { range: [1, -1] }, 5339900],
+      ['a lower documents bound above current', { t: 1 }, { documents: [1, 'current'] }, 5339900],
+      ['documents bounds without sortBy', undefined, { documents: [-1, 0] }, 5339901],
+      ['a bound that is another string', { t: 1 }, { range: ['a', 1] }, 9],
+      ['a fractional documents bound', { t: 1 }, { documents: [-1.5, 0] }, 9],
+      ['a fractional bound with a unit', { t: 1 }, { range: [-1.5, 1], unit: 'day' }, 9],
+      ['an unknown unit', { t: 1 }, { range: [-1, 1], unit: 'fortnight' }, 9],
+      ['a unit without range', { t: 1 }, { documents: [-1, 1], unit: 'day' }, 9],
+      ['both documents and range', { t: 1 }, { documents: [-1, 1], range: [-1, 1] }, 9],
+      ['three bounds', { t: 1 }, { range: [-1, 0, 1] }, 9],
+      ['an unknown window field', { t: 1 }, { size: 3 }, 9],
+    ] as [string, Doc | undefined, Doc, number][]
+  ).map(([name, sortBy, window, code]): [string, Doc, number] => [
+    name,
+    { $setWindowFields: { ...(sortBy ? { sortBy } : {}), output: { r: { $sum: '$v', window } } } },
+    code,
+  ]),
 ];
 
 describe.each(drivers)('window function and fill checks ($name)', (driver) => {
