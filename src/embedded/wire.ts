@@ -9,6 +9,7 @@ import { asDouble } from './engine/numbers.js';
 import { serializeBson } from './serialize.js';
 import { CommandError, ErrorCodes } from './errors.js';
 import { scanBson } from './engine/bson-scan.js';
+import type { BsonFault } from './engine/bson-scan.js';
 import { aliasIncoming } from './engine/proto-alias.js';
 import { plainDbRefs } from './engine/dbref-decode.js';
 import { MAX_PARSE_DEPTH } from './engine/limits.js';
@@ -113,35 +114,43 @@ function readSize(buf: Buffer, offset: number, end: number, min: number, what: s
 
 /**
  * Decodes a BSON document inside a message. Malformed bytes are a protocol error; a well-formed document
- * nested too deep, or holding text that is not UTF-8, is refused with a command error (see bson-scan.ts).
+ * nested too deep, holding text that is not UTF-8 or a regex option the decoder cannot hold, is refused
+ * with a command error (see bson-scan.ts).
  */
 function documentAt(buf: Buffer, offset: number, end: number): [Record<string, unknown>, number] {
   const size = readSize(buf, offset, end, 5, 'document');
   const bytes = buf.subarray(offset, offset + size);
   const fault = scanBson(bytes, MAX_PARSE_DEPTH, false);
-  if (fault?.kind === 'depth') {
-    throw new CommandError(
-      ErrorCodes.Overflow,
-      `BSONObj exceeds maximum nested object depth of ${MAX_PARSE_DEPTH} levels`,
-    );
-  }
+  if (fault && fault.kind !== 'utf8') throw refusal(fault);
   let doc: Record<string, unknown>;
   try {
     doc = decodeDocument(bytes, fault === undefined);
   } catch (error) {
     // The decoder throws for a string value that is not UTF-8 too: the full scan tells it apart.
     const text = fault ?? scanBson(bytes, MAX_PARSE_DEPTH);
-    if (text?.kind === 'utf8') throw invalidUtf8(text.offset);
+    if (text) throw refusal(text);
     throw new ProtocolError(`invalid BSON document at byte ${offset}: ${(error as Error).message}`);
   }
-  if (fault) throw invalidUtf8(fault.offset);
+  if (fault) throw refusal(fault);
   return [doc, offset + size];
 }
 
-function invalidUtf8(offset: number): CommandError {
+/** The command error for a well-formed document the server cannot take. */
+function refusal(fault: BsonFault): CommandError {
+  if (fault.kind === 'depth') {
+    return new CommandError(
+      ErrorCodes.Overflow,
+      `BSONObj exceeds maximum nested object depth of ${MAX_PARSE_DEPTH} levels`,
+    );
+  }
+  // MongoDB stores a regex with any options and refuses an unknown one where the regex is used, with
+  // 51108 (the code of query.ts' makeRegExp); `bson` cannot decode it, so the command is refused.
+  if (fault.kind === 'regexOption') {
+    return new CommandError(51108, `invalid flag in regex options: ${fault.option}`);
+  }
   return new CommandError(
     ErrorCodes.BadValue,
-    `Invalid UTF-8 in a string or field name at byte ${offset} of a document: the embedded ` +
+    `Invalid UTF-8 in a string or field name at byte ${fault.offset} of a document: the embedded ` +
       'database holds text as Unicode strings and cannot store these bytes (MongoDB stores them as they are)',
   );
 }

@@ -6,7 +6,7 @@
  * CRC-32C of everything before it.
  */
 import net from 'node:net';
-import { BSON } from 'bson';
+import { BSON, BSONRegExp } from 'bson';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedServer } from 'plume/embedded';
@@ -173,5 +173,28 @@ describe('malformed wire messages (embedded only)', () => {
       expect(closed).toBe(false);
       expect(BSON.deserialize(reply.subarray(21))['ok']).toBe(1);
     }
+  });
+
+  /**
+   * A regex with an option outside `imsxlu` is valid BSON: MongoDB 7.0 stores it and refuses it where it
+   * is used, with 51108 "invalid flag in regex options: <c>" (FerretDB's integration suite records that
+   * answer from MongoDB for a filter regex with options "123"). `bson` cannot decode it, so the embedded
+   * database refuses the command with that code and keeps the connection, which it used to close.
+   */
+  it.each([
+    ['an insert', { insert: 'c', documents: [{ r: new BSONRegExp('a', 'i'), regexDoc: true }], $db: 'wire' }],
+    ['a find', { find: 'c', filter: { r: new BSONRegExp('a', 'i') }, $db: 'wire' }],
+  ])('answers %s holding a regex with option "g" with 51108 and keeps serving', async (_, command) => {
+    const bytes = Buffer.from(BSON.serialize(command));
+    const at = bytes.indexOf('a\0i\0');
+    bytes.write('g', at + 2);
+    const before = logged.length;
+    const { closed, reply } = await sendRaw(server.port, opMsg(0, Buffer.concat([Buffer.from([0]), bytes])));
+    expect(closed).toBe(false);
+    const answer = BSON.deserialize(reply.subarray(21));
+    expect(answer).toMatchObject({ ok: 0, code: 51108, errmsg: 'invalid flag in regex options: g' });
+    expect(logged.length).toBe(before);
+    expect(await client.db('wire').collection('c').countDocuments({ regexDoc: true })).toBe(0);
+    await stillServed();
   });
 });

@@ -30,8 +30,15 @@ const LENGTH_EXTRA: Record<number, number> = { 0x02: 4, 0x0d: 4, 0x0e: 4, 0x05: 
 /** Code with scope: a total length, the code (a string), then the scope, a document. */
 const CODE_W_SCOPE = 0x0f;
 
-/** What a scan found: nesting past the limit, or text that is not UTF-8 (at that byte of the document). */
-export type BsonFault = { kind: 'depth' } | { kind: 'utf8'; offset: number };
+/**
+ * What a scan found: nesting past the limit, text that is not UTF-8 (at that byte of the document), or
+ * a regex option the decoder cannot hold (`bson`'s BSONRegExp takes only `i m s x l u`).
+ */
+export type BsonFault =
+  { kind: 'depth' } | { kind: 'utf8'; offset: number } | { kind: 'regexOption'; option: string };
+
+/** The regex options `bson` decodes (BSONRegExp refuses any other). */
+const REGEX_OPTIONS = new Set('imsxlu');
 
 /** True when `buf[start, end)` is not UTF-8; ASCII (nearly every name) is told by a loop, without a view for isUtf8. */
 function notUtf8(buf: Buffer, start: number, end: number): boolean {
@@ -41,8 +48,9 @@ function notUtf8(buf: Buffer, start: number, end: number): boolean {
 
 /**
  * Scans a BSON document's bytes (the object itself is level 1; a code-with-scope's scope is a level
- * too) for nesting deeper than `maxDepth` and for field names and regexes that are not UTF-8, and, with `strings`, string values, code and symbols
- * too; nesting wins when both occur. Without `strings` the scan costs little more than the depth walk:
+ * too) for nesting deeper than `maxDepth`, for regex options the decoder refuses, and for field names
+ * and regexes that are not UTF-8, and, with `strings`, string values, code and symbols too; nesting
+ * wins over the others, which are reported in the order they occur. Without `strings` the scan costs little more than the depth walk:
  * the decoder itself throws for a string value that is not UTF-8 (but not for names and regexes, which
  * it decodes lossily), so only a document it refuses needs the full scan, to tell why. Reads the bytes
  * without recursion, so it is safe on hostile input; malformed bytes end the scan with what it found so
@@ -50,7 +58,7 @@ function notUtf8(buf: Buffer, start: number, end: number): boolean {
  */
 export function scanBson(bytes: Uint8Array, maxDepth: number, strings = true): BsonFault | undefined {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let utf8: BsonFault | undefined;
+  let fault: BsonFault | undefined;
   const ends: number[] = [buf.length - 1];
   let p = 4;
   while (ends.length > 0 && p < buf.length) {
@@ -61,13 +69,13 @@ export function scanBson(bytes: Uint8Array, maxDepth: number, strings = true): B
       continue;
     }
     const nameEnd = buf.indexOf(0, p + 1);
-    if (nameEnd < 0) return utf8;
-    if (utf8 === undefined && notUtf8(buf, p + 1, nameEnd)) utf8 = { kind: 'utf8', offset: p + 1 };
+    if (nameEnd < 0) return fault;
+    if (fault === undefined && notUtf8(buf, p + 1, nameEnd)) fault = { kind: 'utf8', offset: p + 1 };
     p = nameEnd + 1;
-    if (p + 4 > buf.length) return utf8;
+    if (p + 4 > buf.length) return fault;
     if (type === 0x03 || type === 0x04) {
       const size = buf.readInt32LE(p);
-      if (size < 5) return utf8;
+      if (size < 5) return fault;
       if (ends.length + 1 > maxDepth) return { kind: 'depth' };
       ends.push(p + size - 1);
       p += 4;
@@ -75,11 +83,11 @@ export function scanBson(bytes: Uint8Array, maxDepth: number, strings = true): B
       // The scope is scanned as a nested document: its names and strings are text like any other.
       const codeLength = p + 8 <= buf.length ? buf.readInt32LE(p + 4) : -1;
       const scope = p + 8 + codeLength;
-      if (codeLength < 1 || scope + 4 > buf.length) return utf8;
-      if (strings && utf8 === undefined && notUtf8(buf, p + 8, scope - 1))
-        utf8 = { kind: 'utf8', offset: p + 8 };
+      if (codeLength < 1 || scope + 4 > buf.length) return fault;
+      if (strings && fault === undefined && notUtf8(buf, p + 8, scope - 1))
+        fault = { kind: 'utf8', offset: p + 8 };
       const size = buf.readInt32LE(scope);
-      if (size < 5) return utf8;
+      if (size < 5) return fault;
       if (ends.length + 1 > maxDepth) return { kind: 'depth' };
       ends.push(scope + size - 1);
       p = scope + 4;
@@ -87,20 +95,25 @@ export function scanBson(bytes: Uint8Array, maxDepth: number, strings = true): B
     else if (type === 0x0b) {
       const patternEnd = buf.indexOf(0, p);
       const optionsEnd = patternEnd < 0 ? -1 : buf.indexOf(0, patternEnd + 1);
-      if (optionsEnd < 0) return utf8;
-      if (utf8 === undefined && notUtf8(buf, p, optionsEnd)) utf8 = { kind: 'utf8', offset: p };
+      if (optionsEnd < 0) return fault;
+      if (fault === undefined && notUtf8(buf, p, optionsEnd)) fault = { kind: 'utf8', offset: p };
+      if (fault === undefined) {
+        const options = buf.toString('utf8', patternEnd + 1, optionsEnd);
+        const option = [...options].find((c) => !REGEX_OPTIONS.has(c));
+        if (option !== undefined) fault = { kind: 'regexOption', option };
+      }
       p = optionsEnd + 1;
     } else {
       const length = buf.readInt32LE(p);
       const extra = LENGTH_EXTRA[type];
-      if (extra === undefined || length < 0) return utf8;
+      if (extra === undefined || length < 0) return fault;
       const start = strings ? TEXT_STARTS[type] : undefined;
       // The length counts the text's terminating NUL.
       const textEnd = p + (start ?? 0) + length - 1;
-      if (start !== undefined && length > 0 && textEnd < buf.length && utf8 === undefined)
-        if (notUtf8(buf, p + start, textEnd)) utf8 = { kind: 'utf8', offset: p + start };
+      if (start !== undefined && length > 0 && textEnd < buf.length && fault === undefined)
+        if (notUtf8(buf, p + start, textEnd)) fault = { kind: 'utf8', offset: p + start };
       p += extra + length;
     }
   }
-  return utf8;
+  return fault;
 }
