@@ -190,7 +190,7 @@ function collStatsScale(raw: unknown): number {
 }
 
 const collStats: Handler = (cmd, ctx) => {
-  const name = collectionName(cmd);
+  const name = collectionName(cmd, ErrorCodes.InvalidNamespace);
   const coll = ctx.core.engine.collection(ctx.db, name);
   const scale = collStatsScale(cmd['scale']);
   // MongoDB answers a missing collection with empty statistics, not an error.

@@ -64,10 +64,15 @@ export interface CommandContext {
 /** A command handler; throws CommandError for `ok: 0` replies. */
 export type Handler = (cmd: Doc, ctx: CommandContext) => Doc | Promise<Doc>;
 
-/** The collection name a command names in its first field. @throws CommandError InvalidNamespace. */
-export function collectionName(cmd: Doc): string {
+/**
+ * The collection name a command names in its first field.
+ * @param typeCode the code for a value that is not a string: BadValue (2) for the commands MongoDB 7.0
+ *   parses with its IDL (most), InvalidNamespace (73) for the older ones (see checkCollectionName).
+ * @throws CommandError `typeCode` for a value that is not a string, InvalidNamespace (73) for an invalid name.
+ */
+export function collectionName(cmd: Doc, typeCode: number = ErrorCodes.BadValue): string {
   const name = Object.values(cmd)[0];
-  return checkCollectionName(name);
+  return checkCollectionName(name, typeCode);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Handler } from './context.js';
 import { collectionName } from './context.js';
 
 export const validate: Handler = (cmd, ctx) => {
-  const name = collectionName(cmd);
+  const name = collectionName(cmd, ErrorCodes.InvalidNamespace);
   const coll = ctx.core.engine.collection(ctx.db, name);
   if (!coll)
     throw new CommandError(

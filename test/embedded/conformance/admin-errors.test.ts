@@ -172,6 +172,34 @@ const invalidCollections: Case[] = [
   ],
 ];
 
+/**
+ * A collection name of another type is refused with its type name, never with a JavaScript rendering
+ * of the value: commands MongoDB 7.0 parses with its IDL answer BadValue (2)
+ * (IDLParserContext::checkAndAssertCollectionName, idl_parser.cpp), validate and collStats
+ * InvalidNamespace (73) (CommandHelpers::parseNsCollectionRequired). Found by the wire fuzzer
+ * (test/fuzz), when the answer was "Invalid collection name: [object Object]".
+ */
+const collectionTypes: Case[] = [
+  ['drop of a document', () => ({ drop: {} }), 2, 'collection name has invalid type object'],
+  ['create of an array', () => ({ create: ['a'] }), 2, 'collection name has invalid type array'],
+  ['collMod of a boolean', () => ({ collMod: true }), 2, 'collection name has invalid type bool'],
+  ['listIndexes of a document', () => ({ listIndexes: {} }), 2, 'collection name has invalid type object'],
+  [
+    'aggregate of a document',
+    () => ({ aggregate: { a: 1 }, pipeline: [], cursor: {} }),
+    2,
+    'collection name has invalid type object',
+  ],
+  [
+    'findAndModify of a document',
+    () => ({ findAndModify: {}, query: {}, remove: true }),
+    2,
+    'collection name has invalid type object',
+  ],
+  ['validate of a document', () => ({ validate: {} }), 73, 'collection name has invalid type object'],
+  ['collStats of a document', () => ({ collStats: {} }), 73, 'collection name has invalid type object'],
+];
+
 const drop = (index: unknown) => (c: string) => ({ dropIndexes: c, index });
 const withIndexes = (db: Db, c: string) =>
   db.command({
@@ -313,6 +341,7 @@ describe.each(drivers)('administration command errors ($name)', (driver) => {
   it.each([
     ...createIndexesSpecs,
     ...invalidCollections,
+    ...collectionTypes,
     ...dropIndexesErrors,
     ...cappedErrors,
     ...scaleErrors,
