@@ -24,6 +24,7 @@ export interface DriverUnderTest {
     | 'Long'
     | 'Timestamp'
     | 'BSONRegExp'
+    | 'Code'
     | 'UUID'
     | 'Int32'
     | 'Double'

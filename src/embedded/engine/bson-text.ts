@@ -1,8 +1,9 @@
 /**
  * Values as MongoDB prints them in update error messages (`BSONElement::toString`): documents as
  * `{ a: 1, b: "x" }`, arrays as `[ 1, 2 ]`, doubles with a fraction (`1.0`, `nan.0`), ObjectIds as
- * `ObjectId('…')`. Messages such as "Cannot create field 'b' in element {a: [ 1, 2 ]}" embed them, and
- * answering exactly what MongoDB answers means printing them the same way (JSON differs: `[1,2]`).
+ * `ObjectId('…')`, regexes as `/a/i`, BinData as `BinData(0, 0A0B)`, JavaScript as its code text
+ * (`CodeWScope( code, { scope })` with a scope). Messages such as "Cannot create field 'b' in element
+ * {a: [ 1, 2 ]}" embed them, and answering exactly what MongoDB answers means printing them the same way (JSON differs: `[1,2]`).
  */
 import { bsonTag, isPlainObject } from './values.js';
 
@@ -11,6 +12,15 @@ function doubleText(n: number): string {
   if (!Number.isFinite(n)) return n > 0 ? 'inf.0' : '-inf.0';
   if (Number.isInteger(n) && Math.abs(n) < 1e16) return `${n}.0`;
   return String(n);
+}
+
+/** BinData as MongoDB prints it: `UUID("…")` for a 16-byte UUID, else `BinData(<subtype>, <HEX>)`. */
+function binaryText(binary: { sub_type: number; buffer: Uint8Array }): string {
+  const hex = Buffer.from(binary.buffer).toString('hex');
+  if (binary.sub_type === 4 && binary.buffer.length === 16) {
+    return `UUID("${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}")`;
+  }
+  return `BinData(${binary.sub_type}, ${hex.toUpperCase()})`;
 }
 
 function taggedText(value: object, tag: string): string {
@@ -31,6 +41,23 @@ function taggedText(value: object, tag: string): string {
       return 'MinKey';
     case 'MaxKey':
       return 'MaxKey';
+    case 'BSONRegExp':
+      return `/${String(v['pattern'])}/${String(v['options'])}`;
+    case 'BSONSymbol':
+      return JSON.stringify(String(v['value']));
+    case 'Code':
+      // A scope, even an empty one, makes it a code-with-scope.
+      return v['scope'] == null
+        ? String(v['code'])
+        : `CodeWScope( ${String(v['code'])}, ${bsonText(v['scope'])})`;
+    case 'Binary':
+      return binaryText(v as unknown as { sub_type: number; buffer: Uint8Array });
+    case 'DBRef': {
+      // A DBPointer (deprecated type 12) decodes to a DBRef: its namespace and ObjectId.
+      const ref = v as unknown as { db?: string; collection: string; oid: { toString(): string } };
+      const ns = ref.db ? `${ref.db}.${ref.collection}` : ref.collection;
+      return `DBRef('${ns}',${ref.oid.toString()})`;
+    }
     default:
       return v.toString();
   }

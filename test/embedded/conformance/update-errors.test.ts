@@ -275,6 +275,28 @@ describe.each(drivers)('update errors ($name)', (driver) => {
     expect(error['message']).toBe(message);
   });
 
+  // Values of other BSON types as BSONElement::toString prints them (src/mongo/bson/bsonelement.cpp):
+  // a regex `/p/o`, BinData `BinData(<subtype>, <HEX>)` or `UUID("…")`, JavaScript as its code,
+  // code-with-scope `CodeWScope( code, scope)`, a symbol quoted. Found by the wire fuzzer (test/fuzz),
+  // when they printed as "[object Object]".
+  it('names arguments of other BSON types as MongoDB prints them', async () => {
+    const { BSONRegExp, Binary, Code, UUID } = driver.bson;
+    const printed: [unknown, string][] = [
+      [new BSONRegExp('a+', 'i'), '/a+/i'],
+      [new Binary(Buffer.from([1, 0xab]), 0), 'BinData(0, 01AB)'],
+      [new UUID('0f8fad5b-d9cb-469f-a165-70867728950e'), 'UUID("0f8fad5b-d9cb-469f-a165-70867728950e")'],
+      [new Code('this.a'), 'this.a'],
+      [new Code('f(x)', { x: 1 }), 'CodeWScope( f(x), { x: 1 })'],
+    ];
+    for (const [value, text] of printed) {
+      const error = await failure(() =>
+        t.db.collection<any>('empty').updateMany({}, { $mul: { v: value } } as Doc),
+      );
+      expect(error['code']).toBe(14);
+      expect(error['message']).toBe(`Cannot multiply with non-numeric argument: {v: ${text}}`);
+    }
+  });
+
   it.each(findAndModifyCases)('findAndModify: %s', async (_name, args, code, message) => {
     await t.db.collection<any>('fam').insertOne({ v: 'x' });
     const error = await failure(() => t.db.command({ findAndModify: 'fam', sort: { _id: 1 }, ...args }));
