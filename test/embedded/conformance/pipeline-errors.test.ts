@@ -347,6 +347,26 @@ describe.each(drivers)('pipeline errors ($name)', (driver) => {
     expect(noRoot['code']).toBe(40231);
   });
 
+  // How Value's operator<< (src/mongo/db/exec/document_value/value.cpp) prints other BSON types in that
+  // message. Found by the wire fuzzer (test/fuzz), when they printed as "[object Object]".
+  it('names a new root of another BSON type as MongoDB prints it', async () => {
+    const coll = t.db.collection<any>('one');
+    if ((await coll.countDocuments()) === 0) await coll.insertOne({ _id: 1, s: 'abc', arr: [1, 2] });
+    const { BSONRegExp, Binary, MaxKey } = driver.bson;
+    const printed: [unknown, string, string][] = [
+      [new MaxKey(), 'MaxKey', 'maxKey'],
+      [new BSONRegExp('a+', 'i'), '/a+/i', 'regex'],
+      [new Binary(Buffer.from([1, 0xab]), 0), 'BinData(0, "01AB")', 'binData'],
+    ];
+    for (const [value, text, type] of printed) {
+      const error = await failure(() => coll.aggregate([{ $replaceWith: { $literal: value } }]).toArray());
+      expect(error['code']).toBe(40228);
+      expect(error['message']).toContain(
+        `resulting value was: ${text}. Type of resulting value: '${type}'. Input document`,
+      );
+    }
+  });
+
   // Manual, "$toInt": a string that is not an integer cannot be converted (ConversionFailure, 241).
   it('fails a conversion with ConversionFailure', async () => {
     const coll = t.db.collection<any>('one');
