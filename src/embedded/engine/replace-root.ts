@@ -17,11 +17,10 @@ function taggedShow(value: unknown): string | undefined {
   const v = value as Record<string, unknown>;
   switch (bsonTag(value)) {
     case 'MinKey':
-      return 'MinKey';
     case 'MaxKey':
-      return 'MaxKey';
     case 'BSONRegExp':
-      return `/${String(v['pattern'])}/${String(v['options'])}`;
+      // The same text as BSONElement::toString's.
+      return bsonText(value);
     case 'BSONSymbol':
       return `Symbol("${String(v['value'])}")`;
     case 'Code':
