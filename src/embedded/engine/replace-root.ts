@@ -5,36 +5,9 @@
  */
 import { evalExpr } from 'mingo/core';
 import type { PipelineOp } from './operator-types.js';
-import { bsonTag, bsonTypeName, isPlainObject } from './values.js';
-import { bsonText } from './bson-text.js';
+import { bsonTypeName, isPlainObject } from './values.js';
+import { valueText } from './value-strings.js';
 import { CommandError } from '../errors.js';
-
-/**
- * The BSON types whose JS objects do not print themselves as `Value`'s operator<< does (value.cpp):
- * `MaxKey`, `/a/i`, `Code("…")`, `CodeWScope("…", { … })`, `Symbol("…")`, `BinData(0, "0A")`.
- */
-function taggedShow(value: unknown): string | undefined {
-  const v = value as Record<string, unknown>;
-  switch (bsonTag(value)) {
-    case 'MinKey':
-    case 'MaxKey':
-    case 'BSONRegExp':
-      // The same text as BSONElement::toString's.
-      return bsonText(value);
-    case 'BSONSymbol':
-      return `Symbol("${String(v['value'])}")`;
-    case 'Code':
-      return v['scope'] == null
-        ? `Code("${String(v['code'])}")`
-        : `CodeWScope("${String(v['code'])}", ${bsonText(v['scope'])})`;
-    case 'Binary': {
-      const binary = value as { sub_type: number; buffer: Uint8Array };
-      return `BinData(${binary.sub_type}, "${Buffer.from(binary.buffer).toString('hex').toUpperCase()}")`;
-    }
-    default:
-      return undefined;
-  }
-}
 
 /** A value as MongoDB's `Value::toString` prints it in messages: `{a: {b: 10}}`, `"x"`, `[1, 2]`. */
 function show(value: unknown): string {
@@ -47,10 +20,8 @@ function show(value: unknown): string {
       .join(', ')}}`;
   }
   if (value instanceof Date) return value.toISOString();
-  const tagged = taggedShow(value);
-  if (tagged !== undefined) return tagged;
-  // BSON values (ObjectId, Long, Decimal128 …) print themselves.
-  if (value !== null && typeof value === 'object') return (value as { toString(): string }).toString();
+  // Other BSON values (ObjectId, Long, MaxKey, regexes, BinData …) as value-strings.ts prints them.
+  if (value !== null && typeof value === 'object') return valueText(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') {
     return String(value);
   }

@@ -6,6 +6,7 @@
  * documents as `{a: 1}`, missing as `MISSING`). Also the number tests those operators share.
  */
 import { numberKind } from './arithmetic.js';
+import { bsonText } from './bson-text.js';
 import { bsonTag, bsonTypeName, isPlainObject } from './values.js';
 import { CommandError } from '../errors.js';
 
@@ -116,6 +117,20 @@ export function valueText(value: unknown): string {
       return `/${String(v['pattern'])}/${String(v['options'])}`;
     case 'Undefined':
       return 'undefined';
+    case 'MinKey':
+      return 'MinKey';
+    case 'MaxKey':
+      return 'MaxKey';
+    case 'BSONSymbol':
+      return `Symbol("${String(v['value'])}")`;
+    case 'Code':
+      return v['scope'] == null
+        ? `Code("${String(v['code'])}")`
+        : `CodeWScope("${String(v['code'])}", ${bsonText(v['scope'])})`;
+    case 'Binary': {
+      const binary = value as { sub_type: number; buffer: Uint8Array };
+      return `BinData(${binary.sub_type}, "${Buffer.from(binary.buffer).toString('hex').toUpperCase()}")`;
+    }
     default:
       return value instanceof RegExp ? `/${value.source}/${value.flags}` : v.toString();
   }
