@@ -67,6 +67,7 @@ import { bucketAutoStage } from './bucket-auto.js';
 import { strictExpressions } from './strict-expressions.js';
 import { conversionExpressions } from './convert.js';
 import { timestampExpressions } from './timestamp-expressions.js';
+import { redactStage } from './redact.js';
 import { bsonTypeName, hasType, isPlainObject, keyOf, pathCandidates, typeAlias } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -249,6 +250,7 @@ export const CONTEXT: Context = Context.init({
     $addFields: addFieldsStage,
     $densify: densifyStage,
     $facet: facetStage,
+    $redact: redactStage,
     $fill: fillStage,
     $graphLookup: graphLookupStage,
     $group: groupStage,
