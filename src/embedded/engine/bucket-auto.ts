@@ -15,6 +15,7 @@ import type { Options } from 'mingo/types';
 import { numberKind } from './arithmetic.js';
 import { normalizeCollation } from './collation.js';
 import { compareBson } from './compare.js';
+import { isPathOrOperator } from './bucket.js';
 import { granularityRounder, type GranularityRounder } from './granularity.js';
 import { approximateSize, blockingTracker, sortExceeded } from './memory-limits.js';
 import { builtinStage } from './operator-types.js';
@@ -33,14 +34,6 @@ interface BucketAutoSpec {
   granularity: string | undefined;
 }
 
-/** Whether `groupBy` is what the server parses: a `$`-prefixed path or an operator object. */
-function isGroupByExpression(value: unknown): boolean {
-  if (typeof value === 'string') return value.length > 1 && value.startsWith('$');
-  if (!isPlainObject(value)) return false;
-  const first = Object.keys(value)[0];
-  return first !== undefined && first.startsWith('$');
-}
-
 /** The stage's arguments, checked as `DocumentSourceBucketAuto::createFromBson` checks them. */
 function parseSpec(spec: unknown): BucketAutoSpec {
   if (!isPlainObject(spec))
@@ -54,7 +47,8 @@ function parseSpec(spec: unknown): BucketAutoSpec {
   let granularity: string | undefined;
   for (const [name, value] of Object.entries(spec)) {
     if (name === 'groupBy') {
-      if (!isGroupByExpression(value))
+      // Unlike `$bucket`, `$bucketAuto` also refuses a lone `'$'`.
+      if (!isPathOrOperator(value) || value === '$')
         throw new CommandError(
           40239,
           `The $bucketAuto 'groupBy' field must be defined as a $-prefixed path or an expression object, but found: ${valueText(value)}`,

@@ -22,6 +22,12 @@ function isConstant(value: unknown): boolean {
   return keys.every((key) => !key.startsWith('$')) && Object.values(value).every(isConstant);
 }
 
+/** Whether `value` is a `$`-prefixed path or an operator object: the `groupBy` of `$bucket` and `$bucketAuto`. */
+export function isPathOrOperator(value: unknown): boolean {
+  if (typeof value === 'string') return value.startsWith('$');
+  return isPlainObject(value) && (Object.keys(value)[0]?.startsWith('$') ?? false);
+}
+
 const literal = (value: unknown): unknown =>
   isPlainObject(value) && Object.keys(value).length === 1 && '$literal' in value ? value['$literal'] : value;
 
@@ -79,9 +85,7 @@ export function rewriteBucket(stage: Doc, collation: Collation | undefined): Doc
   const defaults: { default?: unknown } = {};
   for (const [name, value] of Object.entries(spec)) {
     if (name === 'groupBy') {
-      const isPath = typeof value === 'string' && value.startsWith('$');
-      const first = isPlainObject(value) ? Object.keys(value)[0] : undefined;
-      if (!isPath && !first?.startsWith('$'))
+      if (!isPathOrOperator(value))
         throw new CommandError(
           40202,
           `The $bucket 'groupBy' field must be defined as a $-prefixed path or an expression, but found: ${valueText(value)}.`,

@@ -13,7 +13,7 @@ import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import { numberKind, toDec } from './arithmetic.js';
 import { decimalParts, decToParts, toDecimal128 } from './decimal-round.js';
-import { parseDecimalText, parseDoubleText, parseIntegerText } from './number-text.js';
+import { MIN_NORMAL_DOUBLE, parseDecimalText, parseDoubleText, parseIntegerText } from './number-text.js';
 import { asDouble } from './numbers.js';
 import type { ExpressionOp } from './operator-types.js';
 import { formatDouble, isNullish, typeName } from './value-strings.js';
@@ -135,14 +135,23 @@ function decimalToDouble(value: unknown): number {
   const n = Number(text);
   if (/nan|inf/i.test(text)) return n;
   const nonZero = /[1-9]/.test(text.replace(/E.*$/i, ''));
-  if (!Number.isFinite(n) || (nonZero && Math.abs(n) < 2.2250738585072014e-308)) throw overflow(text);
+  if (!Number.isFinite(n) || (nonZero && Math.abs(n) < MIN_NORMAL_DOUBLE)) throw overflow(text);
   return n;
+}
+
+/** The operator `name` of `base` applied to `value` as it is. */
+function applyOperator(
+  base: Readonly<Record<string, unknown>>,
+  name: string,
+  value: unknown,
+  options: Options,
+): unknown {
+  return (base[name] as ExpressionOp)({}, { $literal: value }, options);
 }
 
 /** The conversion of a non-nullish `value` to the type `to` (a name of `TYPE_CODES`). */
 function convertValue(value: unknown, to: string, base: Readonly<Record<string, unknown>>, options: Options) {
   const from = typeName(value);
-  const delegate = (name: string): unknown => (base[name] as ExpressionOp)({}, { $literal: value }, options);
   switch (to) {
     case 'int':
       return toInteger(value, from, 32);
@@ -183,7 +192,8 @@ function convertValue(value: unknown, to: string, base: Readonly<Record<string, 
       if (from === 'objectId') return (value as ObjectId).toHexString();
       if (from === 'bool') return value ? 'true' : 'false';
       if (from === 'int' || from === 'long') return String(value);
-      if (from === 'double' || from === 'decimal' || from === 'date') return delegate('$toString');
+      if (from === 'double' || from === 'decimal' || from === 'date')
+        return applyOperator(base, '$toString', value, options);
       throw unsupported(from, to);
     default:
       throw unsupported(from, to);
@@ -196,7 +206,7 @@ function convertValue(value: unknown, to: string, base: Readonly<Record<string, 
  */
 function dateFromText(text: string, base: Readonly<Record<string, unknown>>, options: Options): unknown {
   try {
-    return (base['$toDate'] as ExpressionOp)({}, { $literal: text }, options);
+    return applyOperator(base, '$toDate', text, options);
   } catch (error) {
     if (error instanceof CommandError) throw error;
     throw new CommandError(

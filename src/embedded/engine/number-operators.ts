@@ -85,7 +85,7 @@ const doubleUnlessDecimal = (kinds: (NumberKind | undefined)[]): NumberKind =>
 /**
  * The type MongoDB gives each operator's result, from its arguments' types: `$abs`, `$ceil`, `$floor`,
  * `$round` and `$trunc` keep their argument's; `$divide`, `$sqrt`, `$exp` and the logarithms give doubles
- * (decimals for a decimal); `$mod` and `$pow` the widest argument type; conversions their target type.
+ * (decimals for a decimal); `$mod` and `$pow` the widest argument type. (The conversions are convert.ts's.)
  */
 const RESULT_KIND: Record<string, (kinds: (NumberKind | undefined)[]) => NumberKind | undefined> = {
   ...Object.fromEntries(['$abs', '$ceil', '$floor', '$round', '$trunc'].map((n) => [n, sameAsFirst])),
@@ -94,10 +94,6 @@ const RESULT_KIND: Record<string, (kinds: (NumberKind | undefined)[]) => NumberK
   ),
   $mod: widestOf,
   $pow: (kinds) => (kinds.includes('decimal') || kinds.includes('double') ? widestOf(kinds) : undefined),
-  $toDouble: () => 'double',
-  $toInt: () => 'int',
-  $toLong: () => 'long',
-  $toDecimal: () => 'decimal',
 };
 
 /**
@@ -125,7 +121,6 @@ function typedExpression(name: string, op: ExpressionOp): ExpressionOp {
     // `{ $trunc: x }` and `{ $round: x }` are MongoDB's short form of `[x, 0]`; mingo takes only the array.
     if (ROUNDING.has(name) && !Array.isArray(evaluated)) evaluated = [evaluated];
     const args = Array.isArray(evaluated) ? (evaluated as unknown[]) : [evaluated];
-    if (name === '$toLong' && numberKind(args[0]) === 'long') return args[0];
     const kinds = args.map(numberKind);
     if (name === '$mod' && kinds[0] && kinds[1] && Number(String(args[1])) === 0) {
       throw new CommandError(16610, "can't $mod by zero");

@@ -32,6 +32,12 @@ function refuseHex(text: string): void {
 const UINT64_MAX = 2n ** 64n - 1n;
 
 /**
+ * The smallest normal double: a non-zero value that comes out below it underflowed (C's `strtod` then
+ * reports ERANGE, Intel's decimal-to-double conversion its underflow flag).
+ */
+export const MIN_NORMAL_DOUBLE = 2.2250738585072014e-308;
+
+/**
  * `text` as a 32- or 64-bit integer (`$toInt`, `$toLong`).
  * @throws CommandError 241 for hex, no digits, anything besides a sign and digits, or overflow.
  */
@@ -92,7 +98,7 @@ export function parseDoubleText(text: string): number {
   const value = strtodValue(match);
   const finiteText = !/inf|nan/i.test(match);
   const nonZeroText = /[1-9a-f]/i.test(match.replace(/^[+-]?0x/i, '').replace(/[ep][+-]?\d+$/i, ''));
-  const underflow = nonZeroText && Math.abs(value) < 2.2250738585072014e-308;
+  const underflow = nonZeroText && Math.abs(value) < MIN_NORMAL_DOUBLE;
   if (finiteText && (!Number.isFinite(value) || underflow)) throw parseFailure(text, 'Out of range');
   if (match.length !== text.length) throw parseFailure(text, 'Did not consume whole string.');
   return value;
