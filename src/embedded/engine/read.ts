@@ -262,7 +262,9 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     throw new CommandError(ErrorCodes.BadValue, (error as Error).message);
   }
   return out.map((d) => {
-    checkResultSize(d);
+    // Only a projection can compute a document past the limits: a stored one is at most 16 MiB, so
+    // plain finds (every DocDbService get and find without $select) skip the walk.
+    if (projection) checkResultSize(d);
     const c = cloneValue(d);
     if (extras) applyExclusionExtras(c, extras, options as Options);
     for (const field of metaFields ?? []) c[field] = c[SCORE_FIELD];
