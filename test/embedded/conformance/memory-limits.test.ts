@@ -233,6 +233,47 @@ describe.each(drivers)('aggregation memory limits ($name)', (driver) => {
     });
   });
 
+  describe('$setWindowFields functions (5414201, whatever allowDiskUse says)', () => {
+    // document_source_set_window_fields.cpp doGetNext (7.0): after each function's value the tracker
+    // holds the partition's cached documents plus every function's state; with allowDiskUse the
+    // documents are spilled, the functions' state is not, and past the limit the stage fails 5414201.
+    it('refuses a function whose state passes internalDocumentSourceSetWindowFieldsMaxMemoryBytes', async () => {
+      const coll = await rows();
+      await setKnobs({ internalDocumentSourceSetWindowFieldsMaxMemoryBytes: 500 });
+      const outputs = [
+        { $topN: { n: 1000, sortBy: { _id: 1 }, output: '$s' } },
+        { $bottomN: { n: 1000, sortBy: { _id: 1 }, output: '$s' } },
+        { $firstN: { n: 1000, input: '$s' } },
+        { $lastN: { n: 1000, input: '$s' } },
+        { $maxN: { n: 1000, input: '$s' } },
+        { $minN: { n: 1000, input: '$s' }, window: { documents: [-30, 0] } },
+      ];
+      for (const output of outputs) {
+        const pipeline = [{ $setWindowFields: { sortBy: { _id: 1 }, output: { all: output } } }];
+        const error = await failure(() => coll.aggregate(pipeline, { allowDiskUse: true }).toArray());
+        expect(error['code']).toBe(5414201);
+        expect(error['message']).toMatch(
+          /^Exceeded memory limit in DocumentSourceSetWindowFields, used \d+ bytes but max allowed is 500$/,
+        );
+      }
+    });
+
+    it('counts each output once per document, and a moving window only for what it holds', async () => {
+      const coll = await rows();
+      await setKnobs({ internalDocumentSourceSetWindowFieldsMaxMemoryBytes: 500 });
+      const last3 = { $lastN: { n: 1000, input: '$s' }, window: { documents: [-2, 0] } };
+      const moving = [{ $setWindowFields: { sortBy: { _id: 1 }, output: { a: last3, n: { $sum: 1 } } } }];
+      const out = await coll.aggregate(moving).toArray();
+      expect(out[39]?.['a']).toHaveLength(3);
+      // One output of three 20-character strings holds about 110 bytes, five of them about 550.
+      const five = Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((f) => [f, last3]));
+      const error = await failure(() =>
+        coll.aggregate([{ $setWindowFields: { sortBy: { _id: 1 }, output: five } }]).toArray(),
+      );
+      expect(error['code']).toBe(5414201);
+    });
+  });
+
   it('refuses a $graphLookup past internalDocumentSourceGraphLookupMaxMemoryBytes even with disk use (40099)', async () => {
     const coll = await rows();
     await setKnobs({ internalDocumentSourceGraphLookupMaxMemoryBytes: 1000 });
