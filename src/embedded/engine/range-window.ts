@@ -50,6 +50,24 @@ export function rangeWindowOutput(spec: unknown): unknown {
   return { [RANGE_WINDOW]: call };
 }
 
+/**
+ * Refuses range windows over a descending `sortBy` once a partition has a document, as MongoDB 7.0 does:
+ * its partition iterator keeps the sortBy expression only for one ascending field ("Descending sorts are
+ * not allowed with range-based bounds", partition_iterator.cpp `exprFromSort`), and computing any
+ * range-based window without it trips `tassert(5429404, "Missing _sortExpr with range-based bounds")`
+ * (`getEndpointsRangeBased`). Later servers refuse it while parsing (window_bounds.cpp, 8947401).
+ * @param output the stage's `output` (checked by window-checks.ts).
+ * @param descending whether the stage's one sortBy field sorts descending.
+ * @throws CommandError 5429404.
+ */
+export function checkRangeDirection(output: Doc, descending: boolean): void {
+  if (!descending) return;
+  const ranged = Object.values(output).some(
+    (spec) => isPlainObject(spec) && isPlainObject(spec['window']) && spec['window']['range'] !== undefined,
+  );
+  if (ranged) throw new CommandError(5429404, 'Missing _sortExpr with range-based bounds');
+}
+
 /** The indexes [first, last] of the window of the document at `current`, or undefined when it is empty. */
 function rangeBounds(values: unknown[], current: number, range: RangeCall): [number, number] | undefined {
   const base = values[current];

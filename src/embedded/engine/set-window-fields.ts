@@ -17,7 +17,7 @@ import type { AccumulatorOp, PipelineOp, WindowOp } from './operator-types.js';
 import { WindowMemory } from './window-memory.js';
 import { normalizeCollation } from './collation.js';
 import { sortByFields, sortFieldsOf } from './sort.js';
-import { RANGE_WINDOW, rangeWindow, rangeWindowOutput } from './range-window.js';
+import { checkRangeDirection, RANGE_WINDOW, rangeWindow, rangeWindowOutput } from './range-window.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
@@ -122,7 +122,11 @@ export const limitedSetWindowFields: PipelineOp = (collection, expr, options) =>
   const fields = sortFieldsOf(expr['sortBy']);
   if (!fields) return builtinSetWindowFields(collection, { ...expr, output }, { ...raw, context });
   const collation = normalizeCollation(raw.collation);
-  const sorted = collection.transform((items: unknown[]) => Lazy(sortByFields(items, fields, collation)));
+  const sorted = collection.transform((items: unknown[]) => {
+    if (items.length > 0 && isPlainObject(expr['output']))
+      checkRangeDirection(expr['output'], fields[0]!.descending);
+    return Lazy(sortByFields(items, fields, collation));
+  });
   // mingo sorts the input again, in its own order, when the spec has a sortBy as the stage is built; its
   // window functions read the sortBy only as they run. So the spec gets it back once the stage is built.
   const spec: Doc = { ...expr, output, sortBy: undefined };

@@ -96,4 +96,23 @@ describe.each(drivers)('setWindowFields range windows ($name)', (driver) => {
       message: expect.stringContaining('Expected the sortBy field to be a Date, but it was int'),
     });
   });
+
+  it('refuse a descending sortBy once a document reaches the window (5429404), instead of bounding it as ascending', async () => {
+    // partition_iterator.cpp (7.0) `exprFromSort`: "Descending sorts are not allowed with range-based
+    // bounds", so getEndpointsRangeBased fails tassert(5429404, "Missing _sortExpr with range-based bounds").
+    const rows = [0, 5, 10, 20, 30].map((v) => ({ _id: v, t: v }));
+    const stage = (window: object) => ({
+      $setWindowFields: { sortBy: { t: -1 }, output: { s: { $sum: '$t', window } } },
+    });
+    for (const window of [{ range: [-10, 0] }, { range: ['unbounded', 'current'] }]) {
+      expect(await failure(() => aggregateOn(t.db, rows, [stage(window)]))).toMatchObject({
+        code: 5429404,
+        message: 'Missing _sortExpr with range-based bounds',
+      });
+    }
+    // Documents windows and an empty collection run as before.
+    const documents = await aggregateOn(t.db, rows, [stage({ documents: [-1, 0] }), { $sort: { _id: 1 } }]);
+    expect(documents.map((doc) => doc['s'])).toEqual([5, 15, 30, 50, 30]);
+    expect(await aggregateOn(t.db, [], [stage({ range: [-10, 0] })])).toEqual([]);
+  });
 });
