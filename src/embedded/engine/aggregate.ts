@@ -21,6 +21,14 @@ import type { Transaction } from './transaction.js';
 import { writeOut } from './out-stage.js';
 import { withMemoryLimits } from './memory-limits.js';
 import { checkResultSize } from './limits.js';
+import {
+  isMeta,
+  metaExpression,
+  metaSortField,
+  SEARCH_SCORE_FIELD,
+  TEXT_SCORE_FIELD,
+} from './meta-fields.js';
+import type { MetaSources } from './meta-fields.js';
 import { boundSort } from './sort.js';
 import { rewriteBucket } from './bucket.js';
 import type { MemoryLimits } from './memory-limits.js';
@@ -79,7 +87,7 @@ function searchStage(engine: Engine, args: AggregateArgs, spec: unknown): Doc[] 
   const docs = args.collection ? [...engine.readState(args.collection, args.txn).docs.values()] : [];
   const scored = docs.map((d) => [d, textScore(d, tq, weights)] as const).filter(([, s]) => s > 0);
   scored.sort((a, b) => b[1] - a[1]);
-  return scored.map(([d, s]) => ({ ...cloneValue(d), __plume_searchScore: s }));
+  return scored.map(([d, s]) => ({ ...cloneValue(d), [SEARCH_SCORE_FIELD]: s }));
 }
 
 /**
@@ -101,6 +109,7 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
   let input: Doc[];
   const first = pipeline[0];
   let searched = false;
+  let text = false;
   if (first && stageName(first) === '$search') {
     input = searchStage(engine, args, first['$search']);
     pipeline.shift();
@@ -108,8 +117,9 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
   } else if (first && stageName(first) === '$match' && args.collection) {
     const state = hintedState(engine.readState(args.collection, args.txn), args.hint);
     const { docs, scores } = matchDocs(state, first['$match'], args.collation, args.variables);
+    text = scores !== undefined;
     input = docs.map((d) =>
-      scores ? { ...cloneValue(d), __plume_textScore: scores.get(d) } : cloneValue(d),
+      scores ? { ...cloneValue(d), [TEXT_SCORE_FIELD]: scores.get(d) } : cloneValue(d),
     );
     pipeline.shift();
   } else if (first && stageName(first) === '$documents') {
@@ -145,9 +155,13 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
     if (isView(coll)) return readView(engine, { view: coll, pipeline: [], txn: args.txn });
     return coll ? engine.documents(coll, args.txn) : [];
   };
-  const rewritten = prepareMatchStages(pipeline).flatMap((stage) =>
-    rewriteBucket(rewriteMeta(stage, searched), args.collation),
-  );
+  const sources: MetaSources = { text, searched, sampled: false, sorted: false };
+  const rewritten = prepareMatchStages(pipeline).flatMap((stage) => {
+    const stages = rewriteBucket(rewriteMeta(stage, sources), args.collation);
+    if (stageName(stage) === '$sample') sources.sampled = true;
+    if (stageName(stage) === '$sort') sources.sorted = true;
+    return stages;
+  });
   rewritten.forEach((stage, i) => {
     // MongoDB folds a $limit into the $sort before it, which then keeps only that many documents.
     const limit = rewritten[i + 1]?.['$limit'];
@@ -179,8 +193,8 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
   result = result.map((d) => {
     checkResultSize(d);
     const c = cloneValue(d);
-    delete c['__plume_textScore'];
-    delete c['__plume_searchScore'];
+    delete c[TEXT_SCORE_FIELD];
+    delete c[SEARCH_SCORE_FIELD];
     return c;
   });
   if (out) {
@@ -195,25 +209,27 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
   return result;
 }
 
-/** Replaces `{ $meta: 'textScore' | 'searchScore' }` with the hidden score fields. */
-function rewriteMeta(value: unknown, searched: boolean): Doc {
-  const field = (meta: unknown): string =>
-    searched || meta === 'searchScore' ? '__plume_searchScore' : '__plume_textScore';
+/**
+ * The stage with its `{ $meta: … }` expressions and sort keys replaced as meta-fields.ts answers them
+ * (the hidden score fields, `$$REMOVE`, or its errors).
+ */
+function rewriteMeta(value: unknown, sources: MetaSources): Doc {
   if (isPlainObject(value) && isPlainObject(value['$sort'])) {
     const sort: Doc = {};
     for (const [k, v] of Object.entries(value['$sort'])) {
-      if (isPlainObject(v) && (v['$meta'] === 'textScore' || v['$meta'] === 'searchScore'))
-        sort[field(v['$meta'])] = -1;
-      else sort[k] = v;
+      if (!isPlainObject(v)) sort[k] = v;
+      else {
+        const field = metaSortField(v, sources);
+        if (field) sort[field] = -1;
+      }
     }
-    return { $sort: sort };
+    // A sort by randVal alone keeps the order (meta-fields.ts).
+    return Object.keys(sort).length > 0 ? { $sort: sort } : { $skip: 0 };
   }
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
-    if (!isPlainObject(v)) return v;
-    if (Object.keys(v).length === 1 && (v['$meta'] === 'textScore' || v['$meta'] === 'searchScore')) {
-      return searched || v['$meta'] === 'searchScore' ? '$__plume_searchScore' : '$__plume_textScore';
-    }
+    if (!isPlainObject(v) || '$literal' in v) return v;
+    if (isMeta(v)) return metaExpression(v['$meta'], sources);
     const o: Doc = {};
     for (const [k, x] of Object.entries(v)) o[k] = walk(x);
     return o;

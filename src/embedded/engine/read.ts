@@ -23,6 +23,8 @@ import { withMemoryLimits } from './memory-limits.js';
 import { checkResultSize } from './limits.js';
 import type { MemoryLimits } from './memory-limits.js';
 import { boundSort } from './sort.js';
+import { isMeta, metaExpression, metaSortField, TEXT_SCORE_FIELD } from './meta-fields.js';
+import type { MetaSources } from './meta-fields.js';
 import { parseTextQuery, textScore } from './text.js';
 import { bsonTag, cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -32,7 +34,7 @@ import { CommandError, ErrorCodes } from '../errors.js';
 export const queryStats = { scannedObjects: 0 };
 
 /** The hidden field that carries a text score through sort/projection. */
-export const SCORE_FIELD = '__plume_textScore';
+export const SCORE_FIELD = TEXT_SCORE_FIELD;
 
 /** Parameters of a query over one collection. */
 export interface QuerySpec {
@@ -195,6 +197,8 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     const end = limit > 0 ? skip + limit : docs.length;
     return docs.slice(skip, end).map((d) => cloneValue(d));
   }
+  // `$meta` keys are answered (or refused) as in an aggregation (meta-fields.ts).
+  const sources: MetaSources = { text: !!scores, searched: false, sampled: false, sorted: !!sort };
   const meta = scores && (usesMeta(sort) || usesMeta(projection));
   let input: Doc[] = docs;
   if (meta) input = docs.map((d) => ({ ...d, [SCORE_FIELD]: scores.get(d) ?? 0 }));
@@ -202,29 +206,33 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   if (sort) {
     const s: Doc = {};
     for (const [k, v] of Object.entries(sort)) {
-      if (isPlainObject(v) && v['$meta'] === 'textScore') s[SCORE_FIELD] = -1;
-      else if (v === 1 || v === -1) s[k] = v;
+      if (isPlainObject(v)) {
+        const field = metaSortField(v, sources);
+        if (field) s[field] = -1;
+      } else if (v === 1 || v === -1) s[k] = v;
       else throw sortKeyError(k, v);
     }
     // A sort with a limit keeps only the first skip + limit documents (a top-k sort).
     if (limit > 0) boundSort(s, skip + limit);
-    pipeline.push({ $sort: s });
+    if (Object.keys(s).length > 0) pipeline.push({ $sort: s });
   }
   if (skip > 0) pipeline.push({ $skip: skip });
   if (limit > 0) pipeline.push({ $limit: limit });
   let positional: { field: string; query: ReturnType<typeof compile> } | undefined;
   // A find projection made only of `$meta` fields adds them to whole documents (MongoDB's rule).
-  const metaFields =
-    projection && Object.values(projection).every((v) => isPlainObject(v) && v['$meta'] === 'textScore')
-      ? Object.keys(projection)
-      : undefined;
+  const metaValues = projection && Object.values(projection).every(isMeta);
+  const metaFields = metaValues
+    ? Object.keys(projection).filter(
+        (k) => metaExpression((projection[k] as Doc)['$meta'], sources) === `$${SCORE_FIELD}`,
+      )
+    : undefined;
   // An exclusion holding `$slice` or `$elemMatch`: mingo excludes, the engine applies those after.
-  const extras = projection && !metaFields ? exclusionExtras(integralSlices(projection)) : undefined;
-  if (projection && !metaFields && extras) {
+  const extras = projection && !metaValues ? exclusionExtras(integralSlices(projection)) : undefined;
+  if (projection && !metaValues && extras) {
     checkFindSlices(projection, docs.length > skip);
     const flags = exclusionFlags(projection);
     if (flags) pipeline.push({ $project: flags });
-  } else if (projection && !metaFields) {
+  } else if (projection && !metaValues) {
     checkFindSlices(projection, docs.length > skip);
     const p: Doc = {};
     for (const [k, v] of Object.entries(integralSlices(projection))) {
@@ -234,7 +242,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
         p[field] = 1;
         continue;
       }
-      p[k] = isPlainObject(v) && v['$meta'] === 'textScore' ? '$' + SCORE_FIELD : v;
+      p[k] = isMeta(v) ? metaExpression(v['$meta'], sources) : v;
     }
     pipeline.push({ $project: p });
   }
