@@ -53,6 +53,18 @@ const FIELD_OPERATORS = new Set(
 /** The `$type` codes MongoDB knows (`-1` is MinKey, `127` MaxKey). */
 const TYPE_CODES = new Set([-1, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 127]);
 
+/**
+ * MongoDB 7.0's BadValue (2) for a `$` name at the top of a query that is no pathless operator, with
+ * the parser's hint (parseTopLevel in expression_parser.cpp).
+ */
+export function unknownTopLevelOperator(key: string): CommandError {
+  const hint =
+    key === '$not'
+      ? 'If you are trying to negate an entire expression, use $nor.'
+      : "If you have a field name that starts with a '$' symbol, consider using $getField or $setField.";
+  return new CommandError(ErrorCodes.BadValue, `unknown top level operator: ${key}. ${hint}`);
+}
+
 function badValue(message: string): never {
   throw new CommandError(ErrorCodes.BadValue, message);
 }
@@ -163,14 +175,7 @@ function checkLevel(filter: Record<string, unknown>, top: boolean, scope?: Varia
     // pathless parseDBRef matches each as its field's equality (expression_parser.cpp; dbref-filter.ts).
     if (DBREF_FIELDS.has(key)) continue;
     if (key.startsWith('$')) {
-      if (!TOP_LEVEL.has(key)) {
-        badValue(
-          `unknown top level operator: ${key}. ` +
-            (key === '$not'
-              ? 'If you are trying to negate an entire expression, use $nor.'
-              : "If you have a field name that starts with a '$' symbol, consider using $getField or $setField."),
-        );
-      }
+      if (!TOP_LEVEL.has(key)) throw unknownTopLevelOperator(key);
       if (!top && TOP_LEVEL_ONLY.has(key)) badValue(`${key} can only be applied to the top-level document`);
       if (key === '$alwaysTrue' || key === '$alwaysFalse') checkAlwaysBoolean(key, value);
       if (key === '$expr') checkExpression(value, '', scope);

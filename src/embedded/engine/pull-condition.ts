@@ -7,6 +7,8 @@
  * error comes back even when nothing matches. The messages are the parser's
  * (src/mongo/db/matcher/expression_parser.cpp). mingo would run these conditions instead.
  */
+import { DBREF_FIELDS } from './dbref-fields.js';
+import { unknownTopLevelOperator } from './filter-check.js';
 import { PATH_KEYWORDS } from './match-arguments.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -96,6 +98,10 @@ function checkQuery(query: Doc, level: Level): void {
           for (const clause of value) if (isPlainObject(clause)) checkQuery(clause, level);
         break;
       default:
+        // `{ $not: … }` opens a query on the elements' fields, not an operator on the element: PullNode
+        // asks parsePathAcceptingKeyword, which does not know `$not`, and the parser refuses it there.
+        if (key.startsWith('$') && !PATHLESS.has(key) && !DBREF_FIELDS.has(key))
+          throw unknownTopLevelOperator(key);
         if (!key.startsWith('$') && isOperatorDocument(value)) checkOperators(value);
     }
   }

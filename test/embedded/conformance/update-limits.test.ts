@@ -217,6 +217,20 @@ describe.each(drivers)('update limits ($name)', (driver) => {
         2,
         '$expr can only be applied to the top-level document',
       ],
+      // PullNode::init asks parsePathAcceptingKeyword about the first field: `$not` is none of the
+      // parser's path keywords, so the condition is a query on the elements, where `$not` cannot stand.
+      [
+        '$not',
+        { $not: { $gt: 5 } },
+        2,
+        'unknown top level operator: $not. If you are trying to negate an entire expression, use $nor.',
+      ],
+      [
+        'an unknown operator',
+        { a: 1, $foo: 1 },
+        2,
+        "unknown top level operator: $foo. If you have a field name that starts with a '$' symbol, consider using $getField or $setField.",
+      ],
       [
         '$near',
         { $near: [0, 0] },
