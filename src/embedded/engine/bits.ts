@@ -8,7 +8,8 @@
 import type { QueryOp } from './operator-types.js';
 import { integralValue, numberKind } from './arithmetic.js';
 import { elementText } from './bson-text.js';
-import { bsonTag, pathCandidates } from './values.js';
+import { bsonTag } from './values.js';
+import { filterPath, someValue } from './query-path.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 type BitTest = (position: number) => boolean;
@@ -107,8 +108,9 @@ function bitsOf(value: unknown): BitTest | undefined {
 function bitOperator(operator: string, test: (bits: BitTest, positions: number[]) => boolean): QueryOp {
   return (selector, mask) => {
     const positions = maskPositions(operator, selector, mask);
+    const path = filterPath(selector);
     return (obj) =>
-      pathCandidates(obj, selector).some((value) => {
+      someValue(obj, path, (value) => {
         const bits = bitsOf(value);
         return bits !== undefined && test(bits, positions);
       });

@@ -1,5 +1,6 @@
 /**
- * The mingo operator context the engine uses: mingo's own operators, with collation-aware comparison
+ * The mingo operator context the engine uses: mingo's own operators, with query operators that read
+ * their field as MongoDB's matcher does (query-path.ts, path-operators.ts), collation-aware comparison
  * operators, range operators in MongoDB's comparison order, a BSON-aware `$type`, `$all` as MongoDB's
  * `$and` of clauses (all-operator.ts), MongoDB's `$sort` and `$group`, `$lookup`, `$facet`, `$graphLookup` and
  * `$sample`, `$addFields`/`$set` and `$project` computed fields with MongoDB's paths through arrays
@@ -17,7 +18,6 @@ import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import type { Options } from 'mingo/types';
-import { resolve } from 'mingo/util';
 import type { ExpressionOp, Predicate, QueryOp } from './operator-types.js';
 import { addFieldsStage } from './add-fields.js';
 import { allQuery } from './all-operator.js';
@@ -68,17 +68,27 @@ import { strictExpressions } from './strict-expressions.js';
 import { conversionExpressions } from './convert.js';
 import { timestampExpressions } from './timestamp-expressions.js';
 import { redactStage } from './redact.js';
-import { bsonTypeName, hasType, isPlainObject, keyOf, pathCandidates, typeAlias } from './values.js';
+import { pathOperators, valueEquality } from './path-operators.js';
+import { filterPath, someValue } from './query-path.js';
+import { bsonTypeName, hasType, isPlainObject, keyOf, typeAlias } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 const builtin = queryOperators as unknown as Record<string, QueryOp>;
+
+/**
+ * The only mingo query operators the engine keeps: they read no field themselves (the logical ones
+ * compile their clauses with this context, `$expr` evaluates an expression). Every operator on a field
+ * is the engine's and reads it with query-path.ts, as MongoDB's matcher does.
+ */
+const PATHLESS_BUILTINS = ['$and', '$or', '$nor', '$not', '$expr'];
 
 function collationOf(options: Options): Collation | undefined {
   return normalizeCollation(options.collation);
 }
 
 function stringPredicate(selector: string, test: (s: string) => boolean): Predicate {
-  return (obj) => pathCandidates(obj, selector).some((v) => typeof v === 'string' && test(v));
+  const path = filterPath(selector);
+  return (obj) => someValue(obj, path, (v) => typeof v === 'string' && test(v));
 }
 
 function eqPredicate(selector: string, value: unknown, options: Options): Predicate {
@@ -89,9 +99,10 @@ function eqPredicate(selector: string, value: unknown, options: Options): Predic
   }
   if (collation && value !== null && typeof value === 'object' && !(value instanceof Date)) {
     const key = keyOf(value, collation);
-    return (obj) => pathCandidates(obj, selector).some((v) => keyOf(v, collation) === key);
+    const path = filterPath(selector);
+    return (obj) => someValue(obj, path, (v) => keyOf(v, collation) === key);
   }
-  return builtin['$eq']!(selector, value, options);
+  return valueEquality(selector, value, options);
 }
 
 /**
@@ -106,10 +117,8 @@ function orderOp(test: (n: number) => boolean): QueryOp {
     const anyType = bracket === MIN_KEY_RANK || bracket === MAX_KEY_RANK;
     const matches = (v: unknown): boolean =>
       (anyType || typeRank(v) === bracket) && test(compareBson(v, value, collation));
-    return (obj) => {
-      const v = resolve(obj, selector, { unwrapArray: true });
-      return Array.isArray(v) ? v.some(matches) : matches(v);
-    };
+    const path = filterPath(selector);
+    return (obj) => someValue(obj, path, matches);
   };
 }
 
@@ -125,9 +134,9 @@ function inPredicate(selector: string, value: unknown, options: Options): Predic
     );
     return (obj) => others(obj) || docs.some((p) => p(obj));
   }
-  if (!collationOf(options)) return inSetPredicate(selector, value, options, builtin['$in']!);
+  if (!collationOf(options)) return inSetPredicate(selector, value);
   const preds = value.map((v: unknown) =>
-    v instanceof RegExp ? builtin['$regex']!(selector, v, options) : eqPredicate(selector, v, options),
+    v instanceof RegExp ? pathOperators['$regex']!(selector, v, options) : eqPredicate(selector, v, options),
   );
   return (obj) => preds.some((p) => p(obj));
 }
@@ -142,15 +151,12 @@ function typePredicate(selector: string, value: unknown): Predicate {
     }
     return alias;
   });
-  return (obj) => {
-    const v = resolve(obj, selector, { unwrapArray: true });
-    if (v === undefined) return false;
-    const values = Array.isArray(v) ? [v, ...(v as unknown[])] : [v];
-    return values.some((x) => aliases.some((a) => hasType(x, a)));
-  };
+  const path = filterPath(selector);
+  return (obj) => someValue(obj, path, (v) => v !== undefined && aliases.some((a) => hasType(v, a)));
 }
 
 const overrides: Record<string, QueryOp> = {
+  ...pathOperators,
   ...numberQueryOperators,
   ...bitQueryOperators,
   $eq: eqPredicate,
@@ -195,7 +201,7 @@ for (const name of ['$regex', '$in', '$nin', '$not', '$all']) {
  * `$id` under the collation, `$ref` and `$db` by binary comparison.
  */
 for (const name of ['$ref', '$id', '$db']) {
-  const equal = name === '$id' ? overrides['$eq']! : numericQuery(builtin['$eq']!);
+  const equal = name === '$id' ? overrides['$eq']! : numericQuery(valueEquality);
   overrides[name] = (selector, value, options) =>
     equal(selector === DBREF_SELF ? name : `${selector}.${name}`, value, options);
 }
@@ -265,6 +271,6 @@ export const CONTEXT: Context = Context.init({
     $sort: sortStage,
   },
   projection: { ...projectionOperators, $elemMatch: elemMatchProjection },
-  query: { ...builtin, ...overrides },
+  query: { ...Object.fromEntries(PATHLESS_BUILTINS.map((name) => [name, builtin[name]!])), ...overrides },
   window: { ...windowOperators, ...windowFunctions },
 });

@@ -7,14 +7,15 @@
 import type { Collation } from './collation.js';
 import { compareBson } from './compare.js';
 import type { Predicate } from './operator-types.js';
-import { isPlainObject, pathCandidates } from './values.js';
+import { filterPath, someValue } from './query-path.js';
+import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
 /**
- * The predicate "the value at `selector`, or an element of the array there, is the document `doc`",
+ * The predicate "a value `selector` reaches (query-path.ts) is the document `doc`",
  * strings inside compared under `collation` when given.
  */
 export function documentEquality(selector: string, doc: Doc, collation?: Collation): Predicate {
-  return (obj) =>
-    pathCandidates(obj, selector).some((v) => isPlainObject(v) && compareBson(v, doc, collation) === 0);
+  const path = filterPath(selector);
+  return (obj) => someValue(obj, path, (v) => isPlainObject(v) && compareBson(v, doc, collation) === 0);
 }

@@ -4,9 +4,9 @@
  * made a 200 000-value `$in` (2 MB, well under the 16 MiB a command may have) over 1 000 documents hold
  * the server for a minute.
  */
-import type { Options } from 'mingo/types';
-import { resolve } from 'mingo/util';
-import type { Predicate, QueryOp } from './operator-types.js';
+import { isEqual } from 'mingo/util';
+import type { Predicate } from './operator-types.js';
+import { filterPath, someValue } from './query-path.js';
 import { bsonTag, keyOf } from './values.js';
 
 /**
@@ -27,27 +27,27 @@ function keyed(value: unknown): boolean {
 }
 
 /**
- * `$in` of `values` at `selector`: keyed values by a set lookup of the value the path holds and of its
- * elements, the others through `fallback` (mingo's `$in`).
+ * `$in` of `values` (no collation, no documents: context.ts compares those) at `selector`: a value the
+ * path reaches (query-path.ts) is in the set of keyed values, equals another by mingo's comparison, or is
+ * a string a regex matches; a `null` entry also matches a missing value (InMatchExpression).
  */
-export function inSetPredicate(
-  selector: string,
-  values: unknown[],
-  options: Options,
-  fallback: QueryOp,
-): Predicate {
+export function inSetPredicate(selector: string, values: unknown[]): Predicate {
   const keys = new Set<string>();
-  const rest: unknown[] = [];
+  const others: unknown[] = [];
+  const regexes: RegExp[] = [];
+  let withNull = false;
   for (const value of values) {
     if (keyed(value)) keys.add(keyOf(value));
-    else rest.push(value);
+    else if (value instanceof RegExp) regexes.push(value);
+    else if (value === null) withNull = true;
+    else others.push(value);
   }
-  if (keys.size === 0) return fallback(selector, values, options);
-  const others = rest.length > 0 ? fallback(selector, rest, options) : undefined;
-  const hit = (v: unknown): boolean => keys.has(keyOf(v));
-  return (obj) => {
-    // The value at the path, or one of its elements (one level, as MongoDB: [[1]] is not $in [1]).
-    const v = resolve(obj, selector, { unwrapArray: true });
-    return (Array.isArray(v) ? hit(v) || v.some(hit) : hit(v)) || (others?.(obj) ?? false);
+  const path = filterPath(selector);
+  const test = (v: unknown): boolean => {
+    if (v === undefined || v === null) return withNull;
+    if (keys.size > 0 && keys.has(keyOf(v))) return true;
+    if (typeof v === 'string' && regexes.some((regex) => regex.test(v))) return true;
+    return others.some((other) => isEqual(v, other));
   };
+  return (obj) => someValue(obj, path, test);
 }

@@ -18,11 +18,26 @@ import { normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { withNestedField } from './nested-field.js';
 import { approximateSize, memoryLimits } from './memory-limits.js';
-import { getPath, isPlainObject, keyOf, pathCandidates } from './values.js';
+import { getPath, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError } from '../errors.js';
 
 const builtinLookup = builtinStage('$lookup');
+
+/**
+ * The values a join on `path` compares with: what mingo's `resolve` reaches (through arrays of
+ * documents), and the elements of an array it reaches, two levels deep.
+ */
+function pathCandidates(obj: unknown, path: string): unknown[] {
+  const value = resolve(obj as Record<string, unknown>, path, { unwrapArray: true });
+  const out: unknown[] = [];
+  const add = (v: unknown, depth: number): void => {
+    out.push(v);
+    if (Array.isArray(v) && depth < 2) for (const el of v) add(el, depth + 1);
+  };
+  add(value, 0);
+  return out;
+}
 
 /**
  * Where each value of `path` occurs in `docs`: canonical key (values.ts `keyOf`, under `collation`) →

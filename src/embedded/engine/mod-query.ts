@@ -4,9 +4,9 @@
  * by `divisor`; both operands are truncated too, and anything that is not a number never matches.
  * mingo's own computes `value % divisor` on any value, so `null` (0) and numeric strings matched.
  */
-import { resolve } from 'mingo/util';
 import type { Predicate, QueryOp } from './operator-types.js';
 import { numberKind } from './arithmetic.js';
+import { filterPath, someValue } from './query-path.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 /** An operand truncated toward zero, as a BigInt (exact for every int64); throws for NaN and infinities. */
@@ -62,8 +62,6 @@ export const modQuery: QueryOp = (selector, value): Predicate => {
     const n = truncatedValue(candidate);
     return n !== undefined && n % divisor === remainder;
   };
-  return (obj) => {
-    const found = resolve(obj, selector, { unwrapArray: true });
-    return Array.isArray(found) ? found.some(matches) : matches(found);
-  };
+  const path = filterPath(selector);
+  return (obj) => someValue(obj, path, matches);
 };

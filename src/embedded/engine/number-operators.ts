@@ -10,7 +10,6 @@
 import { evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import * as expressionOperators from 'mingo/operators/expression';
-import * as queryOperators from 'mingo/operators/query';
 import type { Options } from 'mingo/types';
 import { Decimal128, Long } from 'bson';
 import type { AccumulatorOp, ExpressionOp, QueryOp } from './operator-types.js';
@@ -20,18 +19,23 @@ import { exactNumberOperators } from './decimal-operators.js';
 import { mathOperators } from './math-operators.js';
 import { decimalAverageTotal, decimalSum } from './decimal-sum.js';
 import { modQuery } from './mod-query.js';
+import { pathOperators } from './path-operators.js';
+import { WHOLE_VALUE } from './query-path.js';
 import { asDouble, plainFields, plainNumbers } from './numbers.js';
 import { rangeExpression } from './range-expression.js';
 import { CommandError } from '../errors.js';
 
-const queries = queryOperators as unknown as Record<string, QueryOp>;
 const expressions = expressionOperators as unknown as Record<string, ExpressionOp>;
 const accumulators = accumulatorOperators as unknown as Record<string, AccumulatorOp>;
 
-/** A query operator that compares the field's int64 values (and the operand's) as numbers. */
+/**
+ * A query operator that compares the field's int64 values (and the operand's) as numbers; on
+ * query-path.ts's {@link WHOLE_VALUE}, the tested value's.
+ */
 export function numericQuery(op: QueryOp): QueryOp {
   return (selector, value, options) => {
     const predicate = op(selector, plainNumbers(value), options);
+    if (selector === WHOLE_VALUE) return (obj) => predicate(plainNumbers(obj));
     const paths = [selector];
     return (obj) => predicate(plainFields(obj, paths));
   };
@@ -243,9 +247,8 @@ function arithmetic(name: '$add' | '$subtract' | '$multiply'): ExpressionOp {
 /** Query operators that compare numbers inside their operand (registered over mingo's). */
 export const numberQueryOperators: Record<string, QueryOp> = {
   $mod: modQuery,
-  $all: numericQuery(queries['$all']!),
-  $elemMatch: numericQuery(queries['$elemMatch']!),
-  $size: numericQuery(queries['$size']!),
+  $elemMatch: numericQuery(pathOperators['$elemMatch']!),
+  $size: numericQuery(pathOperators['$size']!),
 };
 
 const PLAIN_EXPRESSIONS = ['$cmp', '$eq', '$gt', '$gte', '$lt', '$lte', '$ne', '$toString', '$isNumber'];

@@ -13,6 +13,7 @@ import { rewritePathless } from './pathless-operators.js';
 import type { Collation } from './collation.js';
 import { isExpressionDocument, PATH_KEYWORDS } from './match-arguments.js';
 import { elementQuery } from './pull-object.js';
+import { WHOLE_VALUE } from './query-path.js';
 import { bsonTag, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -60,14 +61,16 @@ export function prepareFilter(filter: unknown): Doc {
  * A `$pull` condition prepared for mingo's `$pull` as MongoDB's PullNode reads it (pull_node.cpp): a
  * document whose first field is not a field operator is a query on the element's fields, pathless
  * operators (`$ref`, `$and` …) included (pull-object.ts); one that opens with a field operator
- * (`{ $gt: 1 }`, `{ $elemMatch: … }`) or a regex applies to the element itself; any other value is
- * compared whole.
+ * (`{ $gt: 1 }`, `{ $elemMatch: … }`) or a regex applies to the element itself, an array element's
+ * elements included; any other value is compared with each element whole (EqualityMatcher: `5` does
+ * not pull `[5]`), as a query on query-path.ts's {@link WHOLE_VALUE}, which mingo's `$pull` runs on the
+ * element itself.
  * Never mutates its input. The condition was checked by pull-condition.ts.
  */
 export function preparePullCondition(condition: unknown): unknown {
   // A regex matches each element as `{ $regex }` does (PullNode's WrappedObjectMatcher).
   if (bsonTag(condition) === 'BSONRegExp') return convertRegex(condition);
-  if (!isPlainObject(condition)) return condition;
+  if (!isPlainObject(condition)) return { [WHOLE_VALUE]: { $eq: condition } };
   const first = Object.keys(condition)[0];
   if (first !== undefined && PATH_KEYWORDS.has(first)) return prepareValue(condition);
   return elementQuery(prepareValue(rewritePathless(condition)) as Doc);

@@ -2,7 +2,6 @@
  * Value helpers shared by the engine: BSON type names, canonical keys for maps, cloning.
  * Stored documents are treated as immutable: writes replace whole documents, never mutate them in place.
  */
-import { resolve } from 'mingo/util';
 import type { Collation } from './collation.js';
 import { collationKey } from './collation.js';
 import { decimalKey } from './decimal.js';
@@ -15,21 +14,6 @@ export function bsonTag(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const tag = (value as { _bsontype?: unknown })._bsontype;
   return typeof tag === 'string' ? tag : undefined;
-}
-
-/**
- * The values a query on `path` compares with: what the path reaches (through arrays of documents), and
- * the elements of an array it reaches, as MongoDB's equality does (`{ tags: 'a' }` matches `tags: ['a']`).
- */
-export function pathCandidates(obj: unknown, path: string): unknown[] {
-  const value = resolve(obj as Record<string, unknown>, path, { unwrapArray: true });
-  const out: unknown[] = [];
-  const add = (v: unknown, depth: number): void => {
-    out.push(v);
-    if (Array.isArray(v) && depth < 2) for (const el of v) add(el, depth + 1);
-  };
-  add(value, 0);
-  return out;
 }
 
 /** True for plain (embedded) documents: objects that are neither arrays, dates, regexes nor bson values. */
