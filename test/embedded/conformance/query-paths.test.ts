@@ -63,6 +63,11 @@ describe.each(drivers)('filter paths through nested arrays ($name)', (driver) =>
     // Manual, "$size": the array the path reaches; b's [2, 3] in 6, nothing in 3's [[{ b: 2 }]].
     expect(await ids('field', { 'a.b': { $size: 2 } })).toEqual([6]);
     expect(await ids('field', { 'a.b': { $elemMatch: { $eq: 3 } } })).toEqual([6]);
+    // A $match after another stage is run by the aggregation, with the same paths.
+    const matched = await coll('field')
+      .aggregate<Row>([{ $sort: { _id: 1 } }, { $match: { 'a.b': 2 } }])
+      .toArray();
+    expect(matched.map((d) => d._id)).toEqual([2, 5, 6]);
   });
 
   it('negates exactly: $ne, $nin, $not, $nor and $exists: false are the complements', async () => {
