@@ -151,6 +151,68 @@ describe.each(drivers)('filter paths through nested arrays ($name)', (driver) =>
     expect(await ids('index', { 'a.0.1': 2 })).toEqual([5]);
   });
 
+  it('answers jstests/core/match_numeric_components.js: numeric parts over every nesting of 42', async () => {
+    // The test's documents: `a` is 42 under every combination of arrays and fields named "0".
+    const shapes = [
+      42,
+      [42],
+      { 0: 42 },
+      [[42]],
+      [{ 0: 42 }],
+      { 0: [42] },
+      { 0: { 0: 42 } },
+      [[[42]]],
+      [[{ 0: 42 }]],
+      [{ 0: [42] }],
+      [{ 0: { 0: 42 } }],
+      { 0: [[42]] },
+      { 0: [{ 0: 42 }] },
+      { 0: { 0: [42] } },
+      { 0: { 0: { 0: 42 } } },
+      [[[[42]]]],
+      [[[{ 0: 42 }]]],
+      [[{ 0: [42] }]],
+      [[{ 0: { 0: 42 } }]],
+      [{ 0: [[42]] }],
+      [{ 0: [{ 0: 42 }] }],
+      [{ 0: { 0: [42] } }],
+      [{ 0: { 0: { 0: 42 } } }],
+      { 0: [[[42]]] },
+      { 0: [[{ 0: 42 }]] },
+      { 0: [{ 0: [42] }] },
+      { 0: [{ 0: { 0: 42 } }] },
+      { 0: { 0: [[42]] } },
+      { 0: { 0: [{ 0: 42 }] } },
+      { 0: { 0: { 0: [42] } } },
+      { 0: { 0: { 0: { 0: 42 } } } },
+    ];
+    await coll('numeric').insertMany(shapes.map((a, _id) => ({ _id, a })));
+    const every = shapes.map((_, id) => id);
+    // The answers the jstest asserts for each query.
+    const first = [1, 2, 4, 5, 9];
+    expect(await ids('numeric', { 'a.0': 42 })).toEqual(first);
+    expect(await ids('numeric', { 'a.0': { $gt: 41 } })).toEqual(first);
+    expect(await ids('numeric', { 'a.0': { $in: [41, 42, 43] } })).toEqual(first);
+    expect(await ids('numeric', { 'a.0': { $all: [42] } })).toEqual(first);
+    expect(await ids('numeric', { 'a.0': { $type: 'number' } })).toEqual(first);
+    expect(await ids('numeric', { 'a.0': { $mod: [42, 0] } })).toEqual(first);
+    expect(await ids('numeric', { $or: [{ 'a.0': 42 }, { notARealField: 123 }] })).toEqual(first);
+    const rest = every.filter((id) => !first.includes(id));
+    expect(await ids('numeric', { 'a.0': { $ne: 42 } })).toEqual(rest);
+    expect(await ids('numeric', { 'a.0': { $nin: [41, 42, 43] } })).toEqual(rest);
+    expect(await ids('numeric', { 'a.0.0': 42 })).toEqual([3, 4, 5, 6, 8, 9, 10, 12, 13, 17, 20, 21, 25]);
+    expect(await ids('numeric', { 'a.0': { $all: [{ $elemMatch: { 0: 42 } }] } })).toEqual([
+      7, 8, 11, 12, 15, 17, 19, 20, 23, 25,
+    ]);
+    await coll('numeric_regex').insertMany([
+      { _id: 1, b: 'hello' },
+      { _id: 2, b: { 0: 'hello' } },
+      { _id: 3, b: ['hello', 'abc', 'abc'] },
+    ]);
+    expect(await ids('numeric_regex', { 'b.0': { $regex: 'hello' } })).toEqual([2, 3]);
+    expect(await ids('numeric_regex', { 'b.0': { $all: [/^hello/] } })).toEqual([2, 3]);
+  });
+
   it('matches null where a document of the array lacks the field, not where an array holds no document', async () => {
     await coll('nulls').insertMany([
       { _id: 1, a: [{ b: 5 }] },
