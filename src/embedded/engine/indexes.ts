@@ -36,12 +36,19 @@ export class Index {
   readonly entries: Map<string, Set<string>>;
   /** For compound indexes: first-field key → ids, so equality on the prefix field does not scan. */
   readonly prefix: Map<string, Set<string>> | undefined;
+  /**
+   * A key path has a numeric part (`'a.0'`). Its keys hold what the index reaches (`a[0]` when there is
+   * one), while a filter also reads a field "0" of the array's documents (query-path.ts), so the keys are
+   * no superset of what a filter matches and finds scan instead.
+   */
+  readonly positional: boolean;
   private readonly partial: Query | undefined;
 
   constructor(spec: IndexSpec, entries?: Map<string, Set<string>>) {
     this.spec = spec;
     this.text = Object.values(spec.key).includes('text');
     this.fields = this.text ? Object.keys(spec.weights ?? {}) : Object.keys(spec.key);
+    this.positional = this.fields.some((field) => field.split('.').some((part) => /^\d+$/.test(part)));
     this.entries = entries ?? new Map<string, Set<string>>();
     if (!this.text && this.fields.length > 1) {
       this.prefix = new Map<string, Set<string>>();
@@ -283,7 +290,7 @@ export function lookupCandidates(
 ): Set<string> | undefined {
   let best: Set<string> | undefined;
   for (const index of indexes) {
-    if (index.text || index.spec.partialFilterExpression || index.spec.hidden) continue;
+    if (index.text || index.positional || index.spec.partialFilterExpression || index.spec.hidden) continue;
     const perField: unknown[][] = [];
     for (const field of index.fields) {
       const vals = field in filter ? scalarEquality(filter[field]) : undefined;
