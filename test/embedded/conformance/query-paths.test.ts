@@ -60,6 +60,9 @@ describe.each(drivers)('filter paths through nested arrays ($name)', (driver) =>
     // ExistsMatchExpression matches any element the path yields: none comes out of [[5]] for 'a.x'.
     expect(await ids('field', { 'a.x': { $exists: true } })).toEqual([]);
     expect(await ids('field', { 'a.b': { $exists: true } })).toEqual([2, 5, 6]);
+    // Only stored fields: an array's length and an object's inherited names are none.
+    expect(await ids('field', { 'a.length': 2 })).toEqual([]);
+    expect(await ids('field', { 'a.constructor': { $exists: true } })).toEqual([]);
     // Manual, "$size": the array the path reaches; b's [2, 3] in 6, nothing in 3's [[{ b: 2 }]].
     expect(await ids('field', { 'a.b': { $size: 2 } })).toEqual([6]);
     expect(await ids('field', { 'a.b': { $elemMatch: { $eq: 3 } } })).toEqual([6]);
