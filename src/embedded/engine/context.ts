@@ -19,6 +19,8 @@ import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import type { Options } from 'mingo/types';
 import type { ExpressionOp, Predicate, QueryOp } from './operator-types.js';
+import { builtinStage } from './operator-types.js';
+import { checkedStages } from './checked-stages.js';
 import { addFieldsStage } from './add-fields.js';
 import { allQuery } from './all-operator.js';
 import { numberKind } from './arithmetic.js';
@@ -253,22 +255,27 @@ export const CONTEXT: Context = Context.init({
   },
   pipeline: {
     ...pipelineOperators,
-    $addFields: addFieldsStage,
     $densify: densifyStage,
-    $facet: facetStage,
     $redact: redactStage,
-    $fill: fillStage,
-    $graphLookup: graphLookupStage,
-    $group: groupStage,
-    $lookup: lookupStage,
-    $project: projectPathsStage,
-    $replaceRoot: replaceRootStage,
-    $replaceWith: replaceWithStage,
     $sample: sampleStage,
-    $set: addFieldsStage,
-    $setWindowFields: setWindowFieldsStage,
-    $bucketAuto: bucketAutoStage,
     $sort: sortStage,
+    ...checkedStages({
+      $addFields: addFieldsStage,
+      $bucket: builtinStage('$bucket'),
+      $bucketAuto: bucketAutoStage,
+      $documents: builtinStage('$documents'),
+      $facet: facetStage,
+      $fill: fillStage,
+      $graphLookup: graphLookupStage,
+      $group: groupStage,
+      $lookup: lookupStage,
+      $project: projectPathsStage,
+      $replaceRoot: replaceRootStage,
+      $replaceWith: replaceWithStage,
+      $set: addFieldsStage,
+      $setWindowFields: setWindowFieldsStage,
+      $sortByCount: builtinStage('$sortByCount'),
+    }),
   },
   projection: { ...projectionOperators, $elemMatch: elemMatchProjection },
   query: { ...Object.fromEntries(PATHLESS_BUILTINS.map((name) => [name, builtin[name]!])), ...overrides },

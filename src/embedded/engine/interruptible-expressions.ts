@@ -1,27 +1,86 @@
 /**
- * The expressions that can keep a command busy without bound, checked against its `maxTimeMS`
- * (deadline.ts). MongoDB 7.0 bounds strings (16493, limits.ts) and `$range` (146), but not the arrays
- * `$concatArrays` builds: `$reduce` with `{ $concatArrays: ['$$value', '$$value'] }` doubles an array at
- * each step. Such work stops, once the command's `maxTimeMS` has passed, at the next `$concatArrays` or
- * `$reduce` with MaxTimeMSExpired (50), as MongoDB's interrupt checks stop it.
+ * The expressions that can keep a command busy without bound: those that bind variables, through which a
+ * value can be reused at each step of a loop or level of nesting. MongoDB 7.0 bounds strings (16493,
+ * limits.ts) and `$range` (146), but not the arrays `$concatArrays` builds nor the values that share their
+ * parts: a `$reduce` with `{ $concatArrays: ['$$value', '$$value'] }` doubles an array at each step, one
+ * with `{ a: '$$value', b: '$$value' }` doubles a document's BSON while its memory grows by one object, and
+ * so do nested `$let`s, `$map`s or `$filter`s that reuse their variable.
+ *
+ * So each value a variable is bound to (`$let`'s vars, `$reduce`'s value at each step, the input arrays
+ * whose elements `$map`, `$filter` and `$reduce` bind) is checked by limits.ts `checkValueSize`, which
+ * refuses one past 64 MiB of BSON (13548) in the time its memory takes; and `$concatArrays` and each step
+ * of `$reduce` stop once the command's `maxTimeMS` has passed with MaxTimeMSExpired (50), as MongoDB's
+ * interrupt checks stop it.
  */
+import { evalExpr } from 'mingo/core';
 import * as expressionOperators from 'mingo/operators/expression';
 import { checkDeadline } from './deadline.js';
+import { checkValueSize } from './limits.js';
 import type { ExpressionOp } from './operator-types.js';
+import { isPlainObject } from './values.js';
 
 const builtin = expressionOperators as unknown as Record<string, ExpressionOp>;
 
-/** `name`, mingo's, that first checks the deadline. */
-function interruptible(name: string): ExpressionOp {
+/** `value` as an expression that evaluates to it as it is. */
+const literal = (value: unknown): { $literal: unknown } => ({ $literal: value });
+
+/** `$concatArrays`, mingo's, that first checks the deadline. */
+const concatArrays: ExpressionOp = (obj, expr, options) => {
+  checkDeadline();
+  return builtin['$concatArrays']!(obj, expr, options);
+};
+
+/**
+ * `name` (`$map` or `$filter`), mingo's, run on its `input` once checked; the parsers (operator-arguments.ts)
+ * have checked the argument's shape.
+ */
+function boundInput(name: string): ExpressionOp {
   const op = builtin[name]!;
   return (obj, expr, options) => {
-    checkDeadline();
-    return op(obj, expr, options);
+    if (!isPlainObject(expr)) return op(obj, expr, options);
+    const input = checkValueSize(evalExpr(obj, expr['input'], options));
+    return op(obj, { ...expr, input: literal(input) }, options);
   };
 }
 
-/** `$concatArrays` and `$reduce`, stopped by `maxTimeMS`, to register over mingo's. */
+/** `$let`, mingo's, run with each variable's value checked. */
+const letExpression: ExpressionOp = (obj, expr, options) => {
+  if (!isPlainObject(expr) || !isPlainObject(expr['vars'])) return builtin['$let']!(obj, expr, options);
+  const vars = Object.fromEntries(
+    Object.entries(expr['vars']).map(([name, value]) => [
+      name,
+      literal(checkValueSize(evalExpr(obj, value, options))),
+    ]),
+  );
+  return builtin['$let']!(obj, { vars, in: expr['in'] }, options);
+};
+
+/**
+ * `$reduce`: each step is `in` evaluated, as mingo's `$let` evaluates it, with `$$value` the previous step's
+ * (checked) value and `$$this` (and `$$CURRENT`, as in mingo) the input element. Null or a non-array input
+ * is left to mingo's, which answers it.
+ */
+const reduce: ExpressionOp = (obj, expr, options) => {
+  checkDeadline();
+  if (!isPlainObject(expr)) return builtin['$reduce']!(obj, expr, options);
+  const input = checkValueSize(evalExpr(obj, expr['input'], options));
+  if (!Array.isArray(input)) return builtin['$reduce']!(obj, { ...expr, input: literal(input) }, options);
+  // Each step's value is mostly made of the previous one's parts: measure each part once.
+  const known = new WeakMap<object, number>();
+  let value = checkValueSize(evalExpr(obj, expr['initialValue'], options), known);
+  for (const element of input) {
+    checkDeadline();
+    const step = { vars: { value: literal(value) }, in: expr['in'] };
+    value = checkValueSize(builtin['$let']!(element, step, options), known);
+  }
+  return value;
+};
+
+/** The bounded expressions, to register over mingo's. */
 export const interruptibleExpressions: Record<string, ExpressionOp> = {
-  $concatArrays: interruptible('$concatArrays'),
-  $reduce: interruptible('$reduce'),
+  $concatArrays: concatArrays,
+  $filter: boundInput('$filter'),
+  $let: letExpression,
+  $map: boundInput('$map'),
+  $reduce: reduce,
 };

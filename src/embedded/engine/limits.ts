@@ -5,6 +5,7 @@
  * with {@link checkStorable} before storing it, so nothing is acknowledged that could not be kept.
  */
 import { BSON } from 'bson';
+import { bsonValueSize } from './bson-size.js';
 import { outsideSize } from './proto-alias.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -32,51 +33,44 @@ export function checkStringSize(s: string): string {
   return s;
 }
 
-/** The largest buffer MongoDB builds BSON in (`BufferMaxSize`, 64 MiB). */
+/** The largest buffer MongoDB builds BSON in (`BufferMaxSize`, 64 MiB, util/buf_builder.h). */
 const MAX_BUFFER_SIZE = 64 * 1024 * 1024;
 
 /**
- * The bytes of BSON `value` takes at the least (its type byte and name aside), counted until `budget` is
- * spent: a lower bound, without allocating, that stops early. A document that shares its parts (a
- * `$reduce` whose step is `{ a: '$$value', b: '$$value' }` doubles its BSON at each step while its memory
- * grows by one object) is counted only up to the budget, never walked whole.
+ * The BSON size of `value` (bson-size.ts: each part it shares measured once), when MongoDB could write it:
+ * no BSON buffer grows past 64 MiB. `known` as bson-size.ts `bsonValueSize` takes it.
+ * @throws CommandError 13548 "BufBuilder attempted to grow() to N bytes, past the 64MB limit."
+ *   (`_BufBuilder::grow_reallocate`, bson/util/builder.h), N being the value's whole BSON size where
+ *   MongoDB prints the size at the write that passed the limit.
  */
-function leastBsonSize(value: unknown, budget: number): number {
-  let bytes = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && bytes <= budget) {
-    const current = stack.pop();
-    if (typeof current === 'string') bytes += 5 + current.length;
-    else if (typeof current === 'number') bytes += 4;
-    else if (current instanceof Date) bytes += 8;
-    else if (Array.isArray(current)) {
-      bytes += 5 + 2 * current.length;
-      for (const item of current) stack.push(item);
-    } else if (isPlainObject(current)) {
-      bytes += 5;
-      for (const key of Object.keys(current)) {
-        bytes += 2 + key.length;
-        stack.push(current[key]);
-      }
-    }
+export function writableSize(value: unknown, known?: WeakMap<object, number>): number {
+  const size = bsonValueSize(value, known);
+  if (size > MAX_BUFFER_SIZE) {
+    throw new CommandError(13548, `BufBuilder attempted to grow() to ${size} bytes, past the 64MB limit.`);
   }
-  return bytes;
+  return size;
 }
 
 /**
- * Refuses a result document MongoDB could not turn into BSON, before the engine copies or measures it
- * whole: one past 64 MiB fails as MongoDB's buffer does, whatever its parts share; one past 16 MiB +
- * 16 KiB is {@link objectTooLarge}, with its exact size.
- * @throws CommandError 13548 "BufBuilder attempted to grow() to N bytes, past the 64MB limit." or
- *   BSONObjectTooLarge (10334).
+ * `value`, checked by {@link writableSize} where the engine makes it: each value a variable is bound to
+ * and each document a stage outputs. A value that shares its parts (a `$reduce` whose step is
+ * `{ a: '$$value', b: '$$value' }` doubles its BSON at each step while its memory grows by one object) is
+ * thus refused once it passes 64 MiB, before any later walk of it as a tree (a `$project`, a comparison,
+ * a copy) could take longer than a walk of 64 MiB.
+ * @throws CommandError 13548 as {@link writableSize}.
+ */
+export function checkValueSize<T>(value: T, known?: WeakMap<object, number>): T {
+  if (typeof value === 'object' && value !== null) writableSize(value, known);
+  return value;
+}
+
+/**
+ * Refuses a result document MongoDB could not turn into BSON, before the engine copies it: one past 64 MiB
+ * fails as MongoDB's buffer does, one past 16 MiB + 16 KiB is {@link objectTooLarge}, with its exact size.
+ * @throws CommandError 13548 (see {@link writableSize}) or BSONObjectTooLarge (10334).
  */
 export function checkResultSize(doc: Doc): void {
-  if (leastBsonSize(doc, MAX_BSON_INTERNAL_SIZE) <= MAX_BSON_INTERNAL_SIZE) return;
-  const least = leastBsonSize(doc, MAX_BUFFER_SIZE);
-  if (least > MAX_BUFFER_SIZE) {
-    throw new CommandError(13548, `BufBuilder attempted to grow() to ${least} bytes, past the 64MB limit.`);
-  }
-  const size = BSON.calculateObjectSize(doc);
+  const size = writableSize(doc);
   if (size > MAX_BSON_INTERNAL_SIZE) throw objectTooLarge(doc, size);
 }
 

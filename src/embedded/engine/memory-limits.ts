@@ -6,9 +6,11 @@
  *
  * Sizes are approximations of MongoDB's `Value::getApproximateSize`: 16 bytes for any value (the size of
  * a `Value`), plus the length of a string (UTF-16 code units), plus the BSON size of a document, array or
- * binary. A value is measured once, when a stage takes it in.
+ * binary. A value is measured once, when a stage takes it in, and a part it shares is measured once
+ * (bson-size.ts), so a value built to share its parts is measured in the time its memory takes.
  */
-import { Binary, BSON } from 'bson';
+import { Binary } from 'bson';
+import { bsonValueSize } from './bson-size.js';
 import { defaultQueryKnobs } from './query-knobs.js';
 import type { KnobName, QueryKnobs } from './query-knobs.js';
 import { isPlainObject } from './values.js';
@@ -48,8 +50,9 @@ export function withMemoryLimits<T>(limits: MemoryLimits | undefined, fn: () => 
 /** The approximate bytes `value` takes in memory (see the file comment). */
 export function approximateSize(value: unknown): number {
   if (typeof value === 'string') return VALUE_BYTES + value.length;
+  // `{ v: value }` adds 8 bytes to the value's own: a length, a type byte, `v`, two NULs.
   if (Array.isArray(value) || isPlainObject(value) || value instanceof Binary)
-    return VALUE_BYTES + BSON.calculateObjectSize({ v: value });
+    return VALUE_BYTES + 8 + bsonValueSize(value);
   return VALUE_BYTES;
 }
 

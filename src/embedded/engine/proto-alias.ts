@@ -196,6 +196,11 @@ function aliasesIn(text: string): number {
   return count;
 }
 
+/** The bytes the engine's names in `text` take in BSON beyond the `__proto__` MongoDB holds there. */
+export function aliasExtraBytes(text: string): number {
+  return ALIAS_EXTRA * aliasesIn(text);
+}
+
 /** How many times the engine's name stands in `value`'s field names and strings. */
 function aliasCount(value: unknown): number {
   if (typeof value === 'string') return aliasesIn(value);

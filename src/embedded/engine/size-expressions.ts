@@ -3,11 +3,10 @@
  * missing (and undefined) answer null; another type fails with MongoDB's code (expression.cpp,
  * `ExpressionBsonSize::evaluate` 31393, `ExpressionBinarySize::evaluate` 51276).
  */
-import { BSON } from 'bson';
 import type { Binary } from 'bson';
 import { evalExpr } from 'mingo/core';
 import type { ExpressionOp } from './operator-types.js';
-import { outsideSize } from './proto-alias.js';
+import { writableSize } from './limits.js';
 import { bsonTag, bsonTypeName, isPlainObject } from './values.js';
 import { CommandError } from '../errors.js';
 
@@ -18,14 +17,15 @@ const argument = (obj: unknown, expr: unknown, options: Parameters<ExpressionOp>
 /**
  * `$bsonSize` of `value`: the size of a document's BSON encoding, with a field the engine names
  * `PROTO_ALIAS` counted as the `__proto__` MongoDB stores (proto-alias.ts).
- * @throws CommandError 31393 "$bsonSize requires a document input, found: <type>".
+ * @throws CommandError 31393 "$bsonSize requires a document input, found: <type>"; 13548 past 64 MiB.
  */
 function bsonSize(value: unknown): number | null {
   if (value === null || value === undefined) return null;
   if (!isPlainObject(value)) {
     throw new CommandError(31393, `$bsonSize requires a document input, found: ${bsonTypeName(value)}`);
   }
-  return outsideSize(value, BSON.calculateObjectSize(value));
+  // MongoDB writes the document as BSON to measure it, which fails past 64 MiB (13548).
+  return writableSize(value);
 }
 
 /**
