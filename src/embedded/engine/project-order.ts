@@ -35,7 +35,10 @@ function ordered(out: unknown, input: unknown, spec: Doc): unknown {
   const result: Doc = {};
   for (const [name, value] of Object.entries(input)) {
     if (!(name in out) || (name in spec && computes(spec[name]))) continue;
-    result[name] = isPlainObject(value) ? ordered(out[name], value, childSpec(spec, name)) : out[name];
+    // mingo passes a field the spec keeps whole on as the same object, already in order: walking it
+    // would cost its whole tree, 2^n for a value that shares its parts.
+    const kept = out[name] === value || !isPlainObject(value);
+    result[name] = kept ? out[name] : ordered(out[name], value, childSpec(spec, name));
   }
   for (const path of Object.keys(spec)) {
     const name = path.split('.')[0]!;

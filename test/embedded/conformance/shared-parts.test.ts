@@ -115,4 +115,15 @@ describe.each(drivers)('values that share their parts ($name)', (driver) => {
     expect(await sizes(22)).toEqual([{ n: 67108853 }]);
     await refused(() => sizes(23));
   });
+
+  it('passes one of 32 MiB through a $project that drops or keeps other fields', async () => {
+    const measured = (project: object) =>
+      aggregate([
+        { $set: { v: doubling(21, {}, twice), w: 1 } },
+        { $project: project },
+        { $project: { _id: 0, n: { $bsonSize: '$v' } } },
+      ]);
+    expect(await measured({ w: 0 })).toEqual([{ n: 33554421 }]);
+    expect(await measured({ v: 1 })).toEqual([{ n: 33554421 }]);
+  });
 });
