@@ -48,28 +48,34 @@ function utf8Length(s: string): number {
   return Buffer.byteLength(s, 'utf8') - aliasExtraBytes(s);
 }
 
-/** The decimal digits of array index `i`, its BSON element name. */
-function digits(i: number): number {
-  let count = 1;
-  for (let bound = 10; i >= bound; bound *= 10) count++;
-  return count;
-}
-
 /**
  * The BSON size of `node` given `valueSize`, the size of each element's value, or -1 as soon as
- * `valueSize` answers -1. An element is a type byte, a name and its NUL, and the value.
+ * `valueSize` answers -1. An element is a type byte, a name and its NUL, and the value; an array's names
+ * are its indexes in decimal.
  */
 function containerSize(node: Container, valueSize: (child: unknown) => number): number {
   let total = 5; // the 4-byte length and the closing NUL
-  const keys = Array.isArray(node) ? undefined : Object.keys(node);
-  const length = keys ? keys.length : (node as unknown[]).length;
-  for (let i = 0; i < length; i++) {
-    const child = keys ? (node as Doc)[keys[i]!] : (node as unknown[])[i];
+  if (Array.isArray(node)) {
+    let digits = 1;
+    let nextDigit = 10;
+    for (let i = 0; i < node.length; i++) {
+      if (i === nextDigit) {
+        digits++;
+        nextDigit *= 10;
+      }
+      const size = valueSize(node[i]);
+      if (size < 0) return -1;
+      total += 2 + digits + size;
+    }
+    return total;
+  }
+  for (const key of Object.keys(node)) {
+    const child = node[key];
     // BSON.calculateObjectSize leaves undefined, functions and symbols out of a document.
-    if (keys && (child === undefined || typeof child === 'function' || typeof child === 'symbol')) continue;
+    if (child === undefined || typeof child === 'function' || typeof child === 'symbol') continue;
     const size = valueSize(child);
     if (size < 0) return -1;
-    total += 2 + (keys ? utf8Length(keys[i]!) : digits(i)) + size;
+    total += 2 + utf8Length(key) + size;
   }
   return total;
 }
