@@ -6,7 +6,7 @@
  * `$sample`, `$addFields`/`$set` and `$project` computed fields with MongoDB's paths through arrays
  * (add-fields.ts, project-paths.ts), the `$elemMatch` projection, the operators that compare or compute
  * numbers (number-operators.ts), the date expressions (date-operators.ts), `$bsonSize`/`$binarySize`
- * (size-expressions.ts) and the expressions MongoDB
+ * (size-expressions.ts), the boolean expressions with MongoDB's truth (logical-expressions.ts) and the expressions MongoDB
  * refuses where mingo answers null (strict-expressions.ts), registered over the built-ins. Used with the
  * *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge its built-ins over ours).
  */
@@ -51,6 +51,7 @@ import { linearRegexOperator } from './linear-regex.js';
 import { lookupStage } from './lookup.js';
 import { facetStage } from './facet.js';
 import { interruptibleExpressions } from './interruptible-expressions.js';
+import { logicalExpressions } from './logical-expressions.js';
 import { arrayAccumulators } from './array-accumulators.js';
 import { orderedAccumulators, orderedExpressions } from './ordered-accumulators.js';
 import {
@@ -236,6 +237,7 @@ const EXPRESSIONS = {
   $dateFromParts: dateFromParts,
   ...orderedExpressions,
   ...interruptibleExpressions,
+  ...logicalExpressions,
   ...strictExpressions,
   ...timestampExpressions,
   $type: typeExpression,
