@@ -6,7 +6,8 @@
  * `$sample`, `$addFields`/`$set` and `$project` computed fields with MongoDB's paths through arrays
  * (add-fields.ts, project-paths.ts), the `$elemMatch` projection, the operators that compare or compute
  * numbers (number-operators.ts), the date expressions (date-operators.ts), `$bsonSize`/`$binarySize`
- * (size-expressions.ts), the boolean expressions with MongoDB's truth (logical-expressions.ts) and the expressions MongoDB
+ * (size-expressions.ts), the boolean expressions with MongoDB's truth (logical-expressions.ts), the accumulators used as
+ * expressions (accumulator-expressions.ts) and the expressions MongoDB
  * refuses where mingo answers null (strict-expressions.ts), registered over the built-ins. Used with the
  * *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge its built-ins over ours).
  */
@@ -21,6 +22,7 @@ import type { Options } from 'mingo/types';
 import type { ExpressionOp, Predicate, QueryOp } from './operator-types.js';
 import { builtinStage } from './operator-types.js';
 import { checkedStages } from './checked-stages.js';
+import { accumulatorExpressions, mergeObjectsAccumulator } from './accumulator-expressions.js';
 import { addFieldsStage } from './add-fields.js';
 import { allQuery } from './all-operator.js';
 import { numberKind } from './arithmetic.js';
@@ -238,6 +240,7 @@ const EXPRESSIONS = {
   ...orderedExpressions,
   ...interruptibleExpressions,
   ...logicalExpressions,
+  ...accumulatorExpressions,
   ...strictExpressions,
   ...timestampExpressions,
   $type: typeExpression,
@@ -250,6 +253,7 @@ export const CONTEXT: Context = Context.init({
     ...numberAccumulators,
     ...orderedAccumulators,
     ...arrayAccumulators,
+    ...mergeObjectsAccumulator,
   },
   expression: {
     ...EXPRESSIONS,

@@ -197,11 +197,13 @@ export function collect(collection: unknown[], expr: unknown, options: Options):
 /**
  * `$stdDevPop`/`$stdDevSamp`, which MongoDB computes in double precision whatever the input
  * (accumulator_std_dev.cpp: `getDouble()` of each number, a double result): every number, decimals
- * and longs included, is handed to mingo's accumulator as a double.
+ * and longs included, is handed to mingo's accumulator as a double. With fewer than `least` numbers
+ * (1 for the population, 2 for the sample) the answer is null, where mingo's is NaN or 0.
  */
-function doubleAccumulator(op: AccumulatorOp): AccumulatorOp {
+function doubleAccumulator(op: AccumulatorOp, least: number): AccumulatorOp {
   return (collection, expr, options) => {
     const values = collect(collection, expr, options).map((v) => (isNumber(v) ? Number(String(v)) : v));
+    if (values.filter((v) => typeof v === 'number').length < least) return null;
     const result = op(values, null, options);
     // A whole deviation (0, 1) is still a double, which a bare JS number would not encode as.
     return typeof result === 'number' ? asDouble(result) : result;
@@ -282,6 +284,6 @@ export const numberAccumulators: Record<string, AccumulatorOp> = {
   $sum: (collection, expr, options) =>
     typeof expr === 'number' ? multiply([expr, collection.length]) : sum(collect(collection, expr, options)),
   $avg: (collection, expr, options) => average(collect(collection, expr, options)),
-  $stdDevPop: doubleAccumulator(accumulators['$stdDevPop']!),
-  $stdDevSamp: doubleAccumulator(accumulators['$stdDevSamp']!),
+  $stdDevPop: doubleAccumulator(accumulators['$stdDevPop']!, 1),
+  $stdDevSamp: doubleAccumulator(accumulators['$stdDevSamp']!, 2),
 };
