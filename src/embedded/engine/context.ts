@@ -7,7 +7,8 @@
  * (add-fields.ts, project-paths.ts), the `$elemMatch` projection, the operators that compare or compute
  * numbers (number-operators.ts), the date expressions (date-operators.ts), `$bsonSize`/`$binarySize`
  * (size-expressions.ts), the boolean expressions with MongoDB's truth (logical-expressions.ts), the accumulators used as
- * expressions (accumulator-expressions.ts) and the expressions MongoDB
+ * expressions (accumulator-expressions.ts), `$slice`/`$reverseArray`/`$zip` (array-expressions.ts),
+ * `$sortArray` (sort-array.ts) and the expressions MongoDB
  * refuses where mingo answers null (strict-expressions.ts), registered over the built-ins. Used with the
  * *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge its built-ins over ours).
  */
@@ -24,6 +25,7 @@ import { builtinStage } from './operator-types.js';
 import { checkedStages } from './checked-stages.js';
 import { accumulatorExpressions, mergeObjectsAccumulator } from './accumulator-expressions.js';
 import { addFieldsStage } from './add-fields.js';
+import { arrayExpressions } from './array-expressions.js';
 import { allQuery } from './all-operator.js';
 import { numberKind } from './arithmetic.js';
 import { bitQueryOperators } from './bits.js';
@@ -68,6 +70,7 @@ import { sampleStage } from './sample.js';
 import { matchesSchema } from './schema.js';
 import { checkSchema } from './schema-check.js';
 import { sortStage } from './sort.js';
+import { sortArrayExpression } from './sort-array.js';
 import { bucketAutoStage } from './bucket-auto.js';
 import { strictExpressions } from './strict-expressions.js';
 import { conversionExpressions } from './convert.js';
@@ -241,6 +244,8 @@ const EXPRESSIONS = {
   ...interruptibleExpressions,
   ...logicalExpressions,
   ...accumulatorExpressions,
+  ...arrayExpressions,
+  ...sortArrayExpression,
   ...strictExpressions,
   ...timestampExpressions,
   $type: typeExpression,

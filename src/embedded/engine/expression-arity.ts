@@ -35,3 +35,10 @@ export const RANGED_ARITY = new Map<string, readonly [number, number]>([
   ['$round', [1, 2]],
   ['$trunc', [1, 2]],
 ]);
+
+/**
+ * The operand of a one-argument operator: `{ $not: [x] }` is the list form of `{ $not: x }` (a
+ * one-element array lists the argument, anything else is the argument).
+ */
+export const soleOperand = (expr: unknown): unknown =>
+  Array.isArray(expr) && expr.length === 1 ? expr[0] : expr;

@@ -10,7 +10,10 @@ import { evalExpr } from 'mingo/core';
 import * as expressionOperators from 'mingo/operators/expression';
 import type { ExpressionOp } from './operator-types.js';
 import { engineName, PROTO_ALIAS } from './proto-alias.js';
+import { soleOperand } from './expression-arity.js';
+import { isNullish, typeName } from './value-strings.js';
 import { isPlainObject } from './values.js';
+import { CommandError } from '../errors.js';
 
 const builtin = expressionOperators as unknown as Record<string, ExpressionOp>;
 
@@ -25,19 +28,39 @@ function withEngineField(op: ExpressionOp): ExpressionOp {
   };
 }
 
-/** mingo's `$objectToArray`, each `k` the field's name as MongoDB has it. */
+/**
+ * `$objectToArray`: mingo's, each `k` the field's name as MongoDB has it; its one argument may come in a
+ * list (`[{ a: 1 }]`), null and missing give null and anything but a document fails with 40390
+ * (`ExpressionObjectToArray::evaluate`), where mingo read the list as the argument and answered code 2.
+ */
 const objectToArray: ExpressionOp = (obj, expr, options) => {
-  const entries = builtin['$objectToArray']!(obj, expr, options);
+  const value = evalExpr(obj, soleOperand(expr), options);
+  if (isNullish(value)) return null;
+  if (!isPlainObject(value)) {
+    throw new CommandError(40390, `$objectToArray requires a document input, found: ${typeName(value)}`);
+  }
+  const entries = builtin['$objectToArray']!(obj, { $literal: value }, options);
   if (Array.isArray(entries)) {
     for (const entry of entries as { k: string }[]) if (entry.k === PROTO_ALIAS) entry.k = '__proto__';
   }
   return entries;
 };
 
+/**
+ * `$getField`: mingo's, except that an `input` evaluating to null gives null (missing stays missing),
+ * as in `ExpressionGetField::evaluate`, where mingo answered missing.
+ */
+function getFieldOf(op: ExpressionOp): ExpressionOp {
+  return (obj, expr, options) => {
+    if (isPlainObject(expr) && 'input' in expr && evalExpr(obj, expr['input'], options) === null) return null;
+    return op(obj, expr, options);
+  };
+}
+
 /** The expressions above, to register over mingo's. */
 export const fieldNameExpressions: Record<string, ExpressionOp> = {
   $objectToArray: objectToArray,
-  $getField: withEngineField(builtin['$getField']!),
+  $getField: getFieldOf(withEngineField(builtin['$getField']!)),
   $setField: withEngineField(builtin['$setField']!),
   // mingo's `$unsetField` calls its `$setField` directly, not through the context.
   $unsetField: withEngineField(builtin['$unsetField']!),

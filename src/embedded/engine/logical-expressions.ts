@@ -8,6 +8,7 @@ import { evalExpr } from 'mingo/core';
 import * as expressionOperators from 'mingo/operators/expression';
 import type { Options } from 'mingo/types';
 import type { ExpressionOp } from './operator-types.js';
+import { soleOperand } from './expression-arity.js';
 import { isTruthy } from './strict-expressions.js';
 import { isIntegral32, isNullish, numberOf, typeName, valueText } from './value-strings.js';
 import { isPlainObject } from './values.js';
@@ -17,10 +18,6 @@ const builtin = expressionOperators as unknown as Record<string, ExpressionOp>;
 
 /** The operands of a variadic operator: an array lists them, anything else is the one operand. */
 const operands = (expr: unknown): unknown[] => (Array.isArray(expr) ? expr : [expr]);
-
-/** The operand of a one-argument operator: `{ $not: [x] }` is the list form of `{ $not: x }`. */
-export const soleOperand = (expr: unknown): unknown =>
-  Array.isArray(expr) && expr.length === 1 ? expr[0] : expr;
 
 const and: ExpressionOp = (obj, expr, options) =>
   operands(expr).every((e) => isTruthy(evalExpr(obj, e, options)));

@@ -16,6 +16,7 @@ import type { AccumulatorOp, ExpressionOp, QueryOp } from './operator-types.js';
 import { add, divideDecimal, multiply, numberKind, subtract, widestOf } from './arithmetic.js';
 import type { NumberKind } from './arithmetic.js';
 import { exactNumberOperators } from './decimal-operators.js';
+import { soleOperand } from './expression-arity.js';
 import { mathOperators } from './math-operators.js';
 import { decimalAverageTotal, decimalSum } from './decimal-sum.js';
 import { modQuery } from './mod-query.js';
@@ -177,7 +178,6 @@ function numericArguments(op: ExpressionOp, positions: readonly number[]): Expre
 /** Operators that take indexes or counts, and the positions of those arguments. */
 const INDEX_ARGUMENTS: Record<string, readonly number[]> = {
   $arrayElemAt: [1],
-  $slice: [1, 2],
   $substr: [1, 2],
   $substrCP: [1, 2],
   $substrBytes: [1, 2],
@@ -253,7 +253,7 @@ export const numberQueryOperators: Record<string, QueryOp> = {
   $size: numericQuery(pathOperators['$size']!),
 };
 
-const PLAIN_EXPRESSIONS = ['$cmp', '$eq', '$gt', '$gte', '$lt', '$lte', '$ne', '$toString', '$isNumber'];
+const PLAIN_EXPRESSIONS = ['$cmp', '$eq', '$gt', '$gte', '$lt', '$lte', '$ne', '$toString'];
 
 /**
  * Expression operators registered over mingo's. (`$sum`, `$avg`, `$min`, `$max` used as expressions are
@@ -274,6 +274,8 @@ export const numberExpressions: Record<string, ExpressionOp> = {
     Object.entries(INDEX_ARGUMENTS).map(([name, at]) => [name, numericArguments(expressions[name]!, at)]),
   ),
   $range: rangeExpression(expressions['$range']!),
+  // `{ $isNumber: [x] }` is the list form of `{ $isNumber: x }`, which mingo read as an array.
+  $isNumber: (obj, expr, options) => isNumber(evaluate(obj, soleOperand(expr), options)),
   $add: arithmetic('$add'),
   $subtract: arithmetic('$subtract'),
   $multiply: arithmetic('$multiply'),
