@@ -8,7 +8,7 @@
  * numbers (number-operators.ts), the date expressions (date-operators.ts), `$bsonSize`/`$binarySize`
  * (size-expressions.ts), the boolean expressions with MongoDB's truth (logical-expressions.ts), the accumulators used as
  * expressions (accumulator-expressions.ts), `$slice`/`$reverseArray`/`$zip` (array-expressions.ts),
- * `$sortArray` (sort-array.ts) and the expressions MongoDB
+ * `$sortArray` (sort-array.ts), `$median`/`$percentile` (percentile.ts) and the expressions MongoDB
  * refuses where mingo answers null (strict-expressions.ts), registered over the built-ins. Used with the
  * *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge its built-ins over ours).
  */
@@ -66,6 +66,7 @@ import {
 } from './number-operators.js';
 import { projectPathsStage } from './project-paths.js';
 import { replaceRootStage, replaceWithStage } from './replace-root.js';
+import { percentileAccumulators, percentileExpressions } from './percentile.js';
 import { sampleStage } from './sample.js';
 import { matchesSchema } from './schema.js';
 import { checkSchema } from './schema-check.js';
@@ -246,6 +247,7 @@ const EXPRESSIONS = {
   ...accumulatorExpressions,
   ...arrayExpressions,
   ...sortArrayExpression,
+  ...percentileExpressions,
   ...strictExpressions,
   ...timestampExpressions,
   $type: typeExpression,
@@ -259,6 +261,7 @@ export const CONTEXT: Context = Context.init({
     ...orderedAccumulators,
     ...arrayAccumulators,
     ...mergeObjectsAccumulator,
+    ...percentileAccumulators,
   },
   expression: {
     ...EXPRESSIONS,
