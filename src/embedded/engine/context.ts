@@ -8,7 +8,8 @@
  * numbers (number-operators.ts), the date expressions (date-operators.ts), `$bsonSize`/`$binarySize`
  * (size-expressions.ts), the boolean expressions with MongoDB's truth (logical-expressions.ts), the accumulators used as
  * expressions (accumulator-expressions.ts), `$slice`/`$reverseArray`/`$zip` (array-expressions.ts),
- * `$sortArray` (sort-array.ts), `$median`/`$percentile` (percentile.ts) and the expressions MongoDB
+ * `$sortArray` (sort-array.ts), `$median`/`$percentile` (percentile.ts), the bitwise expressions
+ * (bit-expressions.ts) and the expressions MongoDB
  * refuses where mingo answers null (strict-expressions.ts), registered over the built-ins. Used with the
  * *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge its built-ins over ours).
  */
@@ -29,6 +30,7 @@ import { arrayExpressions } from './array-expressions.js';
 import { allQuery } from './all-operator.js';
 import { numberKind } from './arithmetic.js';
 import { bitQueryOperators } from './bits.js';
+import { bitExpressions } from './bit-expressions.js';
 import { compareStrings, normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { compareBson, MAX_KEY_RANK, MIN_KEY_RANK, typeRank } from './compare.js';
@@ -248,6 +250,7 @@ const EXPRESSIONS = {
   ...arrayExpressions,
   ...sortArrayExpression,
   ...percentileExpressions,
+  ...bitExpressions,
   ...strictExpressions,
   ...timestampExpressions,
   $type: typeExpression,

@@ -10,7 +10,7 @@ const ONE =
   '$strLenCP $type $reverseArray $objectToArray $arrayToObject $anyElementTrue $allElementsTrue ' +
   '$bsonSize $binarySize $sin $cos $tan $asin $acos $atan $sinh $cosh $tanh $asinh $acosh $atanh ' +
   '$degreesToRadians $radiansToDegrees $toBool $toDate $toDecimal $toDouble $toInt $toLong $toObjectId ' +
-  '$toString $size $first $last $tsSecond $tsIncrement';
+  '$toString $size $first $last $tsSecond $tsIncrement $bitNot';
 const TWO =
   '$cmp $eq $ne $gt $gte $lt $lte $in $arrayElemAt $divide $mod $pow $log $subtract $setDifference ' +
   '$setIsSubset $strcasecmp $split $atan2';
