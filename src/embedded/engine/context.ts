@@ -232,8 +232,11 @@ const typeExpression: ExpressionOp = (obj, expr, options) => {
   return value === undefined ? 'missing' : bsonTypeName(value);
 };
 
+/** mingo's expression operators that MongoDB 7.0 does not have (`$sigmoid` came in 8.x): 168 there. */
+const NOT_IN_MONGODB_7 = new Set(['$sigmoid']);
+
 const EXPRESSIONS = {
-  ...expressionOperators,
+  ...Object.fromEntries(Object.entries(expressionOperators).filter(([name]) => !NOT_IN_MONGODB_7.has(name))),
   ...fieldNameExpressions,
   ...numberExpressions,
   ...comparisonExpressions,

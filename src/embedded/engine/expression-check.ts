@@ -16,13 +16,21 @@ import { scopedParts } from './variable-scope.js';
 import type { VariableScope } from './variable-scope.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
-/** Whether `name` is an expression operator (accumulators such as `$sum` are expressions too). */
+/**
+ * Whether `name` is an expression operator. The accumulators MongoDB also evaluates as expressions
+ * (`$sum`, `$avg`, `$first`, `$minN`, `$median` …) are registered as expressions too; the others
+ * (`$push`, `$addToSet`, `$top`, `$count` …) are not expressions in MongoDB 7.0 (168).
+ */
 export function isExpressionOperator(name: string): boolean {
   return (
     name === '$meta' || // rewritten by aggregate.ts before mingo sees it
-    CONTEXT.getOperator(OpType.EXPRESSION, name) !== null ||
-    CONTEXT.getOperator(OpType.ACCUMULATOR, name) !== null
+    CONTEXT.getOperator(OpType.EXPRESSION, name) !== null
   );
+}
+
+/** Whether `name` is an accumulator a `$group` field may use. */
+export function isAccumulatorOperator(name: string): boolean {
+  return CONTEXT.getOperator(OpType.ACCUMULATOR, name) !== null;
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import { checkAddFieldsPaths } from './add-fields-check.js';
 import { bsonText } from './bson-text.js';
-import { checkExpression, isExpressionOperator } from './expression-check.js';
+import { checkExpression, isAccumulatorOperator } from './expression-check.js';
 import { checkFieldPath } from './field-path.js';
 import { checkMergeStage } from './merge-check.js';
 import { checkOperatorArguments } from './operator-arguments.js';
@@ -153,7 +153,7 @@ function checkGroup(spec: unknown, scope: VariableScope): void {
     if (operators.length > 1) fail(40238, `The field '${field}' must specify one accumulator`);
     const name = operators[0]!;
     if (!name.startsWith('$')) fail(40234, `The field '${field}' must be an accumulator object`);
-    if (!isExpressionOperator(name)) fail(15952, `unknown group operator '${name}'`);
+    if (!isAccumulatorOperator(name)) fail(15952, `unknown group operator '${name}'`);
     if (UNARY_ACCUMULATORS.has(name) && Array.isArray(value[name]))
       fail(40237, `The ${name} accumulator is a unary operator`);
     // The n-accumulators parse `{ input, n }` as their expression forms do (accumulator_multi.cpp).

@@ -7,7 +7,7 @@
  * `$stdDevSamp` of one value, where `AccumulatorStdDev::getValue` answers null.
  */
 import { describe, expect, it } from 'vitest';
-import { aggregateOn, connect, drivers, expressionFailure, typedResults } from '../helpers.js';
+import { aggregateOn, connect, drivers, expressionFailure, failure, typedResults } from '../helpers.js';
 
 describe.each(drivers)('accumulators as expressions ($name)', (driver) => {
   const state = connect(driver, 'accumulator_expressions');
@@ -86,10 +86,30 @@ describe.each(drivers)('accumulators as expressions ($name)', (driver) => {
     ]);
   });
 
+  it('refuse the accumulators that are no expressions, and expressions as $group accumulators', async () => {
+    // Expression::parseExpression: 168 "Unrecognized expression" for $push, $addToSet, $top … (only
+    // accumulators) and for $sigmoid, which MongoDB 7.0 does not have.
+    const coll = state.db.collection<any>('names');
+    await coll.insertOne({ _id: 1, a: [1, 2] });
+    for (const name of ['$push', '$addToSet', '$count', '$covariancePop', '$sigmoid']) {
+      const error = await failure(() => coll.aggregate([{ $addFields: { v: { [name]: '$a' } } }]).toArray());
+      expect([name, error['code'], error['message']]).toEqual([
+        name,
+        168,
+        `Invalid $addFields :: caused by :: Unrecognized expression '${name}'`,
+      ]);
+    }
+    // AccumulationStatement::parseAccumulationStatement: 15952 for an operator that is no accumulator.
+    const group = await failure(() =>
+      coll.aggregate([{ $group: { _id: null, v: { $add: [1, 2] } } }]).toArray(),
+    );
+    expect(group['code']).toBe(15952);
+  });
+
   it('refuse a $mergeObjects input that is not a document (40400)', async () => {
     // AccumulatorMergeObjects::processInternal: 40400 for every non-document input.
-    const failure = await expressionFailure(state.db, { $mergeObjects: [{ a: 1 }, 5] });
-    expect(failure.code).toBe(40400);
-    expect(failure.message).toContain('$mergeObjects requires object inputs, but input 5 is of type int');
+    const error = await expressionFailure(state.db, { $mergeObjects: [{ a: 1 }, 5] });
+    expect(error.code).toBe(40400);
+    expect(error.message).toContain('$mergeObjects requires object inputs, but input 5 is of type int');
   });
 });
