@@ -1,6 +1,7 @@
 /**
  * The accumulators that pick values by order, in MongoDB's comparison order (compare.ts) and under the
- * aggregation's collation: `$min`/`$max`, `$minN`/`$maxN`, `$top`/`$bottom` and `$topN`/`$bottomN`.
+ * aggregation's collation: `$min`/`$max`, `$minN`/`$maxN`, `$top`/`$bottom` and `$topN`/`$bottomN`; and
+ * `$firstN`/`$lastN`, which pick by position.
  * mingo's compare int64s, decimals and strings under a collation in its own order, and its `$top` and
  * `$bottom` return a one-element array where MongoDB returns the value.
  */
@@ -89,6 +90,36 @@ function extremesExpression(name: '$minN' | '$maxN'): ExpressionOp {
   };
 }
 
+/** The first (`$firstN`) or last (`$lastN`) `n` of `values`, nulls kept. */
+const pickEnd = (name: string, values: unknown[], n: number): unknown[] =>
+  name === '$firstN' ? values.slice(0, n) : values.slice(Math.max(0, values.length - n));
+
+/**
+ * `$firstN`/`$lastN` over a group, or as expressions over the array `input` of one document: `n` of any
+ * integral type (mingo took only a JS integer, refusing `NumberLong(2)`).
+ */
+function endsOf(name: '$firstN' | '$lastN'): { accumulator: AccumulatorOp; expression: ExpressionOp } {
+  const accumulator: AccumulatorOp = (collection, expr, options) => {
+    if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs { input, n }`);
+    const n = countOf(name, expr, groupIdOf(options), options);
+    return pickEnd(name, collect(collection, expr['input'], options), n);
+  };
+  const expression: ExpressionOp = (obj, expr, options) => {
+    if (Array.isArray(obj)) return accumulator(obj, expr, options);
+    if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs { input, n }`);
+    const input = evalExpr(obj, expr['input'], options);
+    const n = countOf(name, expr, obj, options);
+    if (input === null || input === undefined) return null;
+    if (!Array.isArray(input))
+      throw new CommandError(5788200, `Input to ${name} must be an array, found ${typeof input}`);
+    return pickEnd(name, input as unknown[], n);
+  };
+  return { accumulator, expression };
+}
+
+const FIRST_N = endsOf('$firstN');
+const LAST_N = endsOf('$lastN');
+
 /** `$top`/`$bottom` (one output) and `$topN`/`$bottomN` (`n` outputs) of the group sorted by `sortBy`. */
 function ranked(name: '$top' | '$bottom' | '$topN' | '$bottomN'): AccumulatorOp {
   const single = name === '$top' || name === '$bottom';
@@ -113,14 +144,18 @@ export const orderedAccumulators: Record<string, AccumulatorOp> = {
   $max: extreme(-1),
   $minN: extremes('$minN'),
   $maxN: extremes('$maxN'),
+  $firstN: FIRST_N.accumulator,
+  $lastN: LAST_N.accumulator,
   $top: ranked('$top'),
   $bottom: ranked('$bottom'),
   $topN: ranked('$topN'),
   $bottomN: ranked('$bottomN'),
 };
 
-/** Expression operators registered over mingo's (the array forms of `$minN`/`$maxN`). */
+/** Expression operators registered over mingo's (the array forms of `$minN`/`$maxN`/`$firstN`/`$lastN`). */
 export const orderedExpressions: Record<string, ExpressionOp> = {
   $minN: extremesExpression('$minN'),
   $maxN: extremesExpression('$maxN'),
+  $firstN: FIRST_N.expression,
+  $lastN: LAST_N.expression,
 };

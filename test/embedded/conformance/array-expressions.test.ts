@@ -2,7 +2,7 @@
  * `$slice`, `$reverseArray`, `$zip`, `$sortArray`, `$objectToArray`, `$isNumber` and `$getField` answer
  * as MongoDB 7.0 does (src/mongo/db/pipeline/expression.cpp: `ExpressionSlice::evaluate`,
  * `ExpressionReverseArray`, `ExpressionZip`, `ExpressionSortArray`, `ExpressionObjectToArray`,
- * `ExpressionIsNumber`, `ExpressionGetField::evaluate`; the manual's examples). The embedded database
+ * `ExpressionIsNumber`, `ExpressionGetField::evaluate`; the manual's examples), and `$firstN`/`$lastN`. The embedded database
  * used mingo's, which refused a null `$slice` argument, read the one-argument list form
  * (`{ $reverseArray: [[1, 2]] }`) as an array of the argument, sorted `$sortArray` across types in its
  * own order, and answered code 2 where MongoDB has its own codes.
@@ -117,6 +117,26 @@ describe.each(drivers)('array expressions ($name)', (driver) => {
     ]);
     expect(row['numbers']).toEqual([3, 2.5, new Decimal128('1')]);
     expect(row['byField']).toEqual([{ a: 2 }, { a: 1 }, { b: 1 }]);
+  });
+
+  it('take the first and last n, n of any integral type', async () => {
+    // Manual, "$firstN (array operator)": n is any positive integral number; nulls are kept.
+    expect(
+      await evaluate({
+        first: { $firstN: { input: [null, 2, 3], n: new Long(2) } },
+        last: { $lastN: { input: [1, 2, 3], n: 2.0 } },
+      }),
+    ).toEqual({ first: [null, 2], last: [2, 3] });
+    const groups = await aggregateOn(
+      state.db,
+      [
+        { _id: 1, v: 'a' },
+        { _id: 2, v: 'b' },
+        { _id: 3, v: 'c' },
+      ],
+      [{ $sort: { _id: 1 } }, { $group: { _id: null, first: { $firstN: { input: '$v', n: new Long(2) } } } }],
+    );
+    expect(groups).toEqual([{ _id: null, first: ['a', 'b'] }]);
   });
 
   it("refuse wrong types with MongoDB's codes", async () => {
