@@ -37,6 +37,16 @@ export const RANGED_ARITY = new Map<string, readonly [number, number]>([
 ]);
 
 /**
+ * The variadic operators MongoDB gives a least number of arguments (their `validateArguments`): operator
+ * name → [least, code, message before the count]. `$ifNull: [x]` fails when the pipeline is parsed, with
+ * 1257300 "$ifNull needs at least two arguments, had: 1".
+ */
+export const LEAST_ARITY = new Map<string, readonly [number, number, string]>([
+  ['$ifNull', [2, 1257300, '$ifNull needs at least two arguments, had: ']],
+  ['$setEquals', [2, 17045, '$setEquals needs at least two arguments had: ']],
+]);
+
+/**
  * The operand of a one-argument operator: `{ $not: [x] }` is the list form of `{ $not: x }` (a
  * one-element array lists the argument, anything else is the argument).
  */

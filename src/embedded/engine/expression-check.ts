@@ -7,7 +7,7 @@ import { OpType } from 'mingo/core';
 import { bsonText } from './bson-text.js';
 import { CONTEXT } from './context.js';
 import { checkDateFromString } from './date-from-string-fold.js';
-import { FIXED_ARITY, RANGED_ARITY } from './expression-arity.js';
+import { FIXED_ARITY, LEAST_ARITY, RANGED_ARITY } from './expression-arity.js';
 import { checkPathExpression } from './expression-paths.js';
 import { checkFoldedErrors } from './folded-errors.js';
 import { checkOperatorArguments } from './operator-arguments.js';
@@ -37,7 +37,7 @@ export function isAccumulatorOperator(name: string): boolean {
  * Checks an expression and everything inside it (not inside `$literal`). Errors, after `prefix`: 168 for
  * an unknown operator, 15983 for an operator object with more than one field, 28667 for a ranged-arity
  * operator given too few or too many arguments, 16020 for a fixed-arity
- * operator given another number of arguments, 16410 for an object literal with a `$`-prefixed field,
+ * operator given another number of arguments, 1257300/17045 for `$ifNull`/`$setEquals` given fewer than two, 16410 for an object literal with a `$`-prefixed field,
  * the field path and variable errors of `checkPathExpression` (17276 for a variable `scope` does not
  * define, when a scope is given; `$let`, `$map`, `$filter` and `$reduce` widen it for the arguments that
  * see their names), the argument errors of `checkOperatorArguments`; then the errors MongoDB finds when
@@ -83,6 +83,10 @@ export function checkExpression(expr: unknown, prefix = '', scope?: VariableScop
         28667,
         `${prefix}Expression ${first} takes at least ${range[0]} arguments, and at most ${range[1]}, but ${count} were passed in.`,
       );
+    }
+    const least = LEAST_ARITY.get(first);
+    if (least !== undefined && count < least[0]) {
+      throw new CommandError(least[1], `${prefix}${least[2]}${count}`);
     }
     if (first === '$literal') return;
     checkOperatorArguments(first, argument, prefix);

@@ -1,6 +1,6 @@
 /**
  * Arguments of the expression operators that take a document of named arguments (`$firstN`/`$lastN`/
- * `$maxN`/`$minN`, `$median`/`$percentile`, `$let`, `$map`, `$filter`, `$reduce`, the date
+ * `$maxN`/`$minN`, `$median`/`$percentile`, `$let`, `$map`, `$filter`, `$reduce`, `$rand` (none), the date
  * operators of date-arguments.ts and the field operators of field-operator-arguments.ts), checked as MongoDB
  * 7.0 checks them when it parses the expression, with its codes and messages.
  */
@@ -93,6 +93,13 @@ function checkReduce(arg: unknown, fail: Fail): void {
   if (!('in' in arg)) fail(40079, "$reduce requires 'in' to be specified");
 }
 
+/** `$rand` takes no arguments: `{}` (or `[]`) only (ExpressionRandom::parse). */
+function checkRand(arg: unknown, fail: Fail): void {
+  if (!isPlainObject(arg) && !Array.isArray(arg))
+    fail(10065, 'invalid parameter: expected an object ($rand)');
+  if (Object.keys(arg).length > 0) fail(3040501, '$rand does not currently accept arguments');
+}
+
 /**
  * Checks the argument of expression operator `name`; `prefix` is put before each message.
  * @throws CommandError with MongoDB's code and message.
@@ -118,6 +125,8 @@ export function checkOperatorArguments(name: string, arg: unknown, prefix = ''):
       return checkFilter(arg, fail, prefix);
     case '$reduce':
       return checkReduce(arg, fail);
+    case '$rand':
+      return checkRand(arg, fail);
   }
   if (isCheckedDateOperator(name)) checkDateArguments(name, arg, prefix);
   if (isFieldOperator(name)) checkFieldOperatorArguments(name, arg, prefix);

@@ -10,7 +10,7 @@ import { evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import type { Options } from 'mingo/types';
 import type { AccumulatorOp, ExpressionOp } from './operator-types.js';
-import { numberKind } from './arithmetic.js';
+import { nonZeroNumber, numberKind } from './arithmetic.js';
 import { arrayToObject } from './array-to-object.js';
 import { regexExpressions } from './regex-expressions.js';
 import { stringExpressions } from './string-expressions.js';
@@ -25,8 +25,8 @@ import { CommandError } from '../errors.js';
  */
 export function isTruthy(value: unknown): boolean {
   if (value === false || value === null || value === undefined) return false;
-  // Every BSON number type prints its value (`Long`, `Decimal128` and the wrappers included).
-  return numberKind(value) === undefined || Number((value as { toString(): string }).toString()) !== 0;
+  // Exactly, for every type: a decimal such as 1E-6000 is not zero though it is 0 as a double.
+  return nonZeroNumber(value) ?? true;
 }
 
 /** A value's type as MongoDB's messages name it (`missing` for undefined). */
