@@ -27,6 +27,7 @@ import { checkedStages } from './checked-stages.js';
 import { accumulatorExpressions, mergeObjectsAccumulator } from './accumulator-expressions.js';
 import { addFieldsStage } from './add-fields.js';
 import { arrayExpressions } from './array-expressions.js';
+import { arrayInputExpressions } from './array-input.js';
 import { allQuery } from './all-operator.js';
 import { numberKind } from './arithmetic.js';
 import { bitQueryOperators } from './bits.js';
@@ -247,8 +248,10 @@ const EXPRESSIONS = {
   ...dateArithmeticExpressions,
   $dateFromParts: dateFromParts,
   ...orderedExpressions,
-  ...interruptibleExpressions,
+  ...arrayInputExpressions,
   ...logicalExpressions,
+  // After the two above: its $map, $filter and $reduce wrap theirs.
+  ...interruptibleExpressions,
   ...accumulatorExpressions,
   ...arrayExpressions,
   ...sortArrayExpression,

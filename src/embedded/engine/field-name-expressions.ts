@@ -57,11 +57,26 @@ function getFieldOf(op: ExpressionOp): ExpressionOp {
   };
 }
 
+/**
+ * `$setField`/`$unsetField`: an `input` that is neither a document nor null or missing fails with 4161105
+ * (`ExpressionSetField::evaluate`, which names `$setField` for both), where mingo answered code 2.
+ */
+function setFieldOf(op: ExpressionOp): ExpressionOp {
+  return (obj, expr, options) => {
+    if (!isPlainObject(expr) || !('input' in expr)) return op(obj, expr, options);
+    const input = evalExpr(obj, expr['input'], options);
+    if (!isNullish(input) && !isPlainObject(input)) {
+      throw new CommandError(4161105, "$setField requires 'input' to evaluate to type Object");
+    }
+    return op(obj, { ...expr, input: { $literal: input } }, options);
+  };
+}
+
 /** The expressions above, to register over mingo's. */
 export const fieldNameExpressions: Record<string, ExpressionOp> = {
   $objectToArray: objectToArray,
   $getField: getFieldOf(withEngineField(builtin['$getField']!)),
-  $setField: withEngineField(builtin['$setField']!),
+  $setField: setFieldOf(withEngineField(builtin['$setField']!)),
   // mingo's `$unsetField` calls its `$setField` directly, not through the context.
-  $unsetField: withEngineField(builtin['$unsetField']!),
+  $unsetField: setFieldOf(withEngineField(builtin['$unsetField']!)),
 };

@@ -14,28 +14,45 @@
  */
 import { evalExpr } from 'mingo/core';
 import * as expressionOperators from 'mingo/operators/expression';
+import { arrayInputExpressions } from './array-input.js';
 import { checkDeadline } from './deadline.js';
 import { checkValueSize } from './limits.js';
+import { logicalExpressions } from './logical-expressions.js';
 import type { ExpressionOp } from './operator-types.js';
+import { isNullish, typeName } from './value-strings.js';
 import { isPlainObject } from './values.js';
+import { CommandError } from '../errors.js';
 
 const builtin = expressionOperators as unknown as Record<string, ExpressionOp>;
+const reduceInput = arrayInputExpressions['$reduce']!;
 
 /** `value` as an expression that evaluates to it as it is. */
 const literal = (value: unknown): { $literal: unknown } => ({ $literal: value });
 
-/** `$concatArrays`, mingo's, that first checks the deadline. */
+/**
+ * `$concatArrays`: the elements of its arrays in order; null when one is null or missing, 28664 when
+ * one is not an array (`ExpressionConcatArrays::evaluate`; mingo answered code 2). It checks the deadline
+ * first.
+ */
 const concatArrays: ExpressionOp = (obj, expr, options) => {
   checkDeadline();
-  return builtin['$concatArrays']!(obj, expr, options);
+  const out: unknown[] = [];
+  for (const operand of Array.isArray(expr) ? expr : [expr]) {
+    const value = evalExpr(obj, operand, options);
+    if (isNullish(value)) return null;
+    if (!Array.isArray(value)) {
+      throw new CommandError(28664, `$concatArrays only supports arrays, not ${typeName(value)}`);
+    }
+    for (const item of value as unknown[]) out.push(item);
+  }
+  return out;
 };
 
 /**
- * `name` (`$map` or `$filter`), mingo's, run on its `input` once checked; the parsers (operator-arguments.ts)
- * have checked the argument's shape.
+ * `op` (`$map` or `$filter`, which check their input's type) run on its `input` once its size is checked;
+ * the parsers (operator-arguments.ts) have checked the argument's shape.
  */
-function boundInput(name: string): ExpressionOp {
-  const op = builtin[name]!;
+function boundInput(op: ExpressionOp): ExpressionOp {
   return (obj, expr, options) => {
     if (!isPlainObject(expr)) return op(obj, expr, options);
     const input = checkValueSize(evalExpr(obj, expr['input'], options));
@@ -58,13 +75,13 @@ const letExpression: ExpressionOp = (obj, expr, options) => {
 /**
  * `$reduce`: each step is `in` evaluated, as mingo's `$let` evaluates it, with `$$value` the previous step's
  * (checked) value and `$$this` (and `$$CURRENT`, as in mingo) the input element. Null or a non-array input
- * is left to mingo's, which answers it.
+ * is left to array-input.ts's, which answers it.
  */
 const reduce: ExpressionOp = (obj, expr, options) => {
   checkDeadline();
-  if (!isPlainObject(expr)) return builtin['$reduce']!(obj, expr, options);
+  if (!isPlainObject(expr)) return reduceInput(obj, expr, options);
   const input = checkValueSize(evalExpr(obj, expr['input'], options));
-  if (!Array.isArray(input)) return builtin['$reduce']!(obj, { ...expr, input: literal(input) }, options);
+  if (!Array.isArray(input)) return reduceInput(obj, { ...expr, input: literal(input) }, options);
   // Each step's value is mostly made of the previous one's parts: measure each part once.
   const known = new WeakMap<object, number>();
   let value = checkValueSize(evalExpr(obj, expr['initialValue'], options), known);
@@ -79,8 +96,8 @@ const reduce: ExpressionOp = (obj, expr, options) => {
 /** The bounded expressions, to register over mingo's. */
 export const interruptibleExpressions: Record<string, ExpressionOp> = {
   $concatArrays: concatArrays,
-  $filter: boundInput('$filter'),
+  $filter: boundInput(logicalExpressions['$filter']!),
   $let: letExpression,
-  $map: boundInput('$map'),
+  $map: boundInput(arrayInputExpressions['$map']!),
   $reduce: reduce,
 };

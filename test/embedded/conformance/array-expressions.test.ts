@@ -2,7 +2,8 @@
  * `$slice`, `$reverseArray`, `$zip`, `$sortArray`, `$objectToArray`, `$isNumber` and `$getField` answer
  * as MongoDB 7.0 does (src/mongo/db/pipeline/expression.cpp: `ExpressionSlice::evaluate`,
  * `ExpressionReverseArray`, `ExpressionZip`, `ExpressionSortArray`, `ExpressionObjectToArray`,
- * `ExpressionIsNumber`, `ExpressionGetField::evaluate`; the manual's examples), and `$firstN`/`$lastN`. The embedded database
+ * `ExpressionIsNumber`, `ExpressionGetField::evaluate`; the manual's examples), `$firstN`/`$lastN`, and
+ * the input errors of `$map`, `$reduce`, `$concatArrays` and `$setField`. The embedded database
  * used mingo's, which refused a null `$slice` argument, read the one-argument list form
  * (`{ $reverseArray: [[1, 2]] }`) as an array of the argument, sorted `$sortArray` across types in its
  * own order, and answered code 2 where MongoDB has its own codes.
@@ -56,6 +57,7 @@ describe.each(drivers)('array expressions ($name)', (driver) => {
         entries: { $objectToArray: [{ $literal: { a: 1 } }] },
         isNumber: { $isNumber: [new Long(5)] },
         fieldOfNull: { $getField: { field: 'a', input: null } },
+        concatOne: { $concatArrays: { $literal: [1, 2] } },
       }),
     ).toEqual({
       sliceLast: [2, 3],
@@ -79,6 +81,7 @@ describe.each(drivers)('array expressions ($name)', (driver) => {
       entries: [{ k: 'a', v: 1 }],
       isNumber: true,
       fieldOfNull: null,
+      concatOne: [1, 2],
     });
   });
 
@@ -156,6 +159,11 @@ describe.each(drivers)('array expressions ($name)', (driver) => {
       [{ $sortArray: { input: [1], sortBy: 2 } }, 2942506],
       [{ $sortArray: { input: 'x', sortBy: 1 } }, 2942504],
       [{ $objectToArray: 1 }, 40390],
+      // ExpressionMap/ExpressionReduce/ExpressionConcatArrays::evaluate, ExpressionSetField::evaluate.
+      [{ $map: { input: 'x', in: 1 } }, 16883],
+      [{ $reduce: { input: 'x', initialValue: 0, in: 1 } }, 40080],
+      [{ $concatArrays: [[1], 'x'] }, 28664],
+      [{ $setField: { field: 'a', input: 1, value: 1 } }, 4161105],
     ];
     for (const [expression, code] of codes) {
       expect([expression, (await expressionFailure(state.db, expression)).code]).toEqual([expression, code]);
