@@ -63,21 +63,24 @@ function pickExtremes(name: string, values: unknown[], n: number, options: Optio
     .slice(0, n);
 }
 
-/** `$minN`/`$maxN` over a group: `{ input, n }`. */
-function extremes(name: '$minN' | '$maxN'): AccumulatorOp {
+/** How an N operator picks `n` of its values. */
+type Pick = (values: unknown[], n: number, options: Options) => unknown[];
+
+/** An N accumulator (`{ input, n }`) over a group: `pick` of the group's values. */
+function nAccumulator(name: string, pick: Pick): AccumulatorOp {
   return (collection, expr, options) => {
     if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs { input, n }`);
     const n = countOf(name, expr, groupIdOf(options), options);
-    return pickExtremes(name, collect(collection, expr['input'], options), n, options);
+    return pick(collect(collection, expr['input'], options), n, options);
   };
 }
 
 /**
- * `$minN`/`$maxN` as expressions: over a group when mingo hands them one (in `$group`, expression operators
+ * An N operator as an expression: over a group when mingo hands it one (in `$group`, expression operators
  * win over accumulators of the same name), else over the array `input` of one document.
  */
-function extremesExpression(name: '$minN' | '$maxN'): ExpressionOp {
-  const overGroup = extremes(name);
+function nExpression(name: string, pick: Pick): ExpressionOp {
+  const overGroup = nAccumulator(name, pick);
   return (obj, expr, options) => {
     if (Array.isArray(obj)) return overGroup(obj, expr, options);
     if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs { input, n }`);
@@ -86,39 +89,24 @@ function extremesExpression(name: '$minN' | '$maxN'): ExpressionOp {
     if (input === null || input === undefined) return null;
     if (!Array.isArray(input))
       throw new CommandError(5788200, `Input to ${name} must be an array, found ${typeof input}`);
-    return pickExtremes(name, input as unknown[], n, options);
+    return pick(input as unknown[], n, options);
   };
 }
 
-/** The first (`$firstN`) or last (`$lastN`) `n` of `values`, nulls kept. */
-const pickEnd = (name: string, values: unknown[], n: number): unknown[] =>
-  name === '$firstN' ? values.slice(0, n) : values.slice(Math.max(0, values.length - n));
+/** `$minN`/`$maxN`: the `n` smallest/largest non-null values. */
+const extremesOf =
+  (name: '$minN' | '$maxN'): Pick =>
+  (values, n, options) =>
+    pickExtremes(name, values, n, options);
 
 /**
- * `$firstN`/`$lastN` over a group, or as expressions over the array `input` of one document: `n` of any
- * integral type (mingo took only a JS integer, refusing `NumberLong(2)`).
+ * `$firstN`/`$lastN`: the first/last `n` values, nulls kept, `n` of any integral type (mingo took only a
+ * JS integer, refusing `NumberLong(2)`).
  */
-function endsOf(name: '$firstN' | '$lastN'): { accumulator: AccumulatorOp; expression: ExpressionOp } {
-  const accumulator: AccumulatorOp = (collection, expr, options) => {
-    if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs { input, n }`);
-    const n = countOf(name, expr, groupIdOf(options), options);
-    return pickEnd(name, collect(collection, expr['input'], options), n);
-  };
-  const expression: ExpressionOp = (obj, expr, options) => {
-    if (Array.isArray(obj)) return accumulator(obj, expr, options);
-    if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs { input, n }`);
-    const input = evalExpr(obj, expr['input'], options);
-    const n = countOf(name, expr, obj, options);
-    if (input === null || input === undefined) return null;
-    if (!Array.isArray(input))
-      throw new CommandError(5788200, `Input to ${name} must be an array, found ${typeof input}`);
-    return pickEnd(name, input as unknown[], n);
-  };
-  return { accumulator, expression };
-}
-
-const FIRST_N = endsOf('$firstN');
-const LAST_N = endsOf('$lastN');
+const endsOf =
+  (name: '$firstN' | '$lastN'): Pick =>
+  (values, n) =>
+    name === '$firstN' ? values.slice(0, n) : values.slice(Math.max(0, values.length - n));
 
 /** `$top`/`$bottom` (one output) and `$topN`/`$bottomN` (`n` outputs) of the group sorted by `sortBy`. */
 function ranked(name: '$top' | '$bottom' | '$topN' | '$bottomN'): AccumulatorOp {
@@ -142,10 +130,10 @@ function ranked(name: '$top' | '$bottom' | '$topN' | '$bottomN'): AccumulatorOp 
 export const orderedAccumulators: Record<string, AccumulatorOp> = {
   $min: extreme(1),
   $max: extreme(-1),
-  $minN: extremes('$minN'),
-  $maxN: extremes('$maxN'),
-  $firstN: FIRST_N.accumulator,
-  $lastN: LAST_N.accumulator,
+  $minN: nAccumulator('$minN', extremesOf('$minN')),
+  $maxN: nAccumulator('$maxN', extremesOf('$maxN')),
+  $firstN: nAccumulator('$firstN', endsOf('$firstN')),
+  $lastN: nAccumulator('$lastN', endsOf('$lastN')),
   $top: ranked('$top'),
   $bottom: ranked('$bottom'),
   $topN: ranked('$topN'),
@@ -154,8 +142,8 @@ export const orderedAccumulators: Record<string, AccumulatorOp> = {
 
 /** Expression operators registered over mingo's (the array forms of `$minN`/`$maxN`/`$firstN`/`$lastN`). */
 export const orderedExpressions: Record<string, ExpressionOp> = {
-  $minN: extremesExpression('$minN'),
-  $maxN: extremesExpression('$maxN'),
-  $firstN: FIRST_N.expression,
-  $lastN: LAST_N.expression,
+  $minN: nExpression('$minN', extremesOf('$minN')),
+  $maxN: nExpression('$maxN', extremesOf('$maxN')),
+  $firstN: nExpression('$firstN', endsOf('$firstN')),
+  $lastN: nExpression('$lastN', endsOf('$lastN')),
 };
