@@ -9,7 +9,7 @@
  * (size-expressions.ts), the boolean expressions with MongoDB's truth (logical-expressions.ts), the accumulators used as
  * expressions (accumulator-expressions.ts), `$slice`/`$reverseArray`/`$zip` (array-expressions.ts),
  * `$sortArray` (sort-array.ts), `$median`/`$percentile` (percentile.ts), the bitwise expressions
- * (bit-expressions.ts) and the expressions MongoDB
+ * (bit-expressions.ts), `$toHashedIndexKey` (hashed-index-key.ts) and the expressions MongoDB
  * refuses where mingo answers null (strict-expressions.ts), registered over the built-ins. Used with the
  * *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge its built-ins over ours).
  */
@@ -52,6 +52,7 @@ import { setWindowFieldsStage } from './window-stage.js';
 import { elemMatchProjection } from './elem-match-projection.js';
 import { fieldNameExpressions } from './field-name-expressions.js';
 import { graphLookupStage } from './graph-lookup.js';
+import { hashedIndexKeyExpression } from './hashed-index-key.js';
 import { groupStage } from './group.js';
 import { inSetPredicate } from './in-set.js';
 import { linearRegexOperator } from './linear-regex.js';
@@ -257,6 +258,7 @@ const EXPRESSIONS = {
   ...sortArrayExpression,
   ...percentileExpressions,
   ...bitExpressions,
+  ...hashedIndexKeyExpression,
   ...strictExpressions,
   ...timestampExpressions,
   $type: typeExpression,
