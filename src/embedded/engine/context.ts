@@ -9,7 +9,8 @@
  * (size-expressions.ts), the boolean expressions with MongoDB's truth (logical-expressions.ts), the accumulators used as
  * expressions (accumulator-expressions.ts), `$slice`/`$reverseArray`/`$zip` (array-expressions.ts),
  * `$sortArray` (sort-array.ts), `$median`/`$percentile` (percentile.ts), the bitwise expressions
- * (bit-expressions.ts), `$toHashedIndexKey` (hashed-index-key.ts) and the expressions MongoDB
+ * (bit-expressions.ts), `$toHashedIndexKey` (hashed-index-key.ts), `$function`/`$accumulator` refused
+ * (javascript-operators.ts) and the expressions MongoDB
  * refuses where mingo answers null (strict-expressions.ts), registered over the built-ins. Used with the
  * *base* `Query` and `Aggregator` classes (the default `mingo` entry would merge its built-ins over ours).
  */
@@ -59,6 +60,7 @@ import { linearRegexOperator } from './linear-regex.js';
 import { lookupStage } from './lookup.js';
 import { facetStage } from './facet.js';
 import { interruptibleExpressions } from './interruptible-expressions.js';
+import { javascriptAccumulators, javascriptExpressions } from './javascript-operators.js';
 import { logicalExpressions } from './logical-expressions.js';
 import { arrayAccumulators } from './array-accumulators.js';
 import { orderedAccumulators, orderedExpressions } from './ordered-accumulators.js';
@@ -259,6 +261,7 @@ const EXPRESSIONS = {
   ...percentileExpressions,
   ...bitExpressions,
   ...hashedIndexKeyExpression,
+  ...javascriptExpressions,
   ...strictExpressions,
   ...timestampExpressions,
   $type: typeExpression,
@@ -273,6 +276,7 @@ export const CONTEXT: Context = Context.init({
     ...arrayAccumulators,
     ...mergeObjectsAccumulator,
     ...percentileAccumulators,
+    ...javascriptAccumulators,
   },
   expression: {
     ...EXPRESSIONS,

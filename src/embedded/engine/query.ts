@@ -14,6 +14,7 @@ import type { Collation } from './collation.js';
 import { isExpressionDocument, PATH_KEYWORDS } from './match-arguments.js';
 import { elementQuery } from './pull-object.js';
 import { WHOLE_VALUE } from './query-path.js';
+import { SERVER_JAVASCRIPT, serverJavaScriptError } from './javascript-operators.js';
 import { bsonTag, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -77,7 +78,6 @@ export function preparePullCondition(condition: unknown): unknown {
 }
 
 /** Operators that run JavaScript on the server: MongoDB has them, the embedded engine refuses them clearly. */
-const serverJavaScript = new Set(['$where', '$function', '$accumulator']);
 
 /** Geospatial query operators, which the embedded engine does not implement. */
 const geospatial = new Set(['$near', '$nearSphere', '$geoWithin', '$geoIntersects', '$within']);
@@ -110,12 +110,7 @@ function prepareValue(value: unknown): unknown {
   if ('$options' in obj) throw new CommandError(ErrorCodes.BadValue, '$options needs a $regex');
   const out: Doc = {};
   for (const key of Object.keys(obj)) {
-    if (serverJavaScript.has(key)) {
-      throw new CommandError(
-        ErrorCodes.NotImplemented,
-        `${key} runs server-side JavaScript, which the embedded database does not support`,
-      );
-    }
+    if (SERVER_JAVASCRIPT.has(key)) throw serverJavaScriptError(key);
     if (geospatial.has(key)) {
       throw new CommandError(
         ErrorCodes.NotImplemented,
