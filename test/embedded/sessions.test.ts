@@ -106,7 +106,7 @@ describe('logical sessions (embedded only)', () => {
     const other = client.startSession();
     try {
       const db = client.db(DB);
-      const first = await db.command({ find: 'c', batchSize: 2 }, { session: mine });
+      const first = await db.command({ find: 'c', batchSize: 2 }, { session: mine, promoteLongs: false });
       const id = first['cursor'].id as Long;
       await expect(db.command({ getMore: id, collection: 'c' }, { session: other })).rejects.toMatchObject({
         code: 50738,

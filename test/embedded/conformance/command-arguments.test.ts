@@ -82,7 +82,11 @@ describe.each(drivers)('command arguments ($name)', (driver) => {
     expect(await first(Long.fromNumber(0))).toBe(0);
     expect(await first(102)).toBe(102);
     // The cursor stays open after an empty first batch and returns everything on getMore.
-    const reply = await t.db.command({ aggregate: collection, pipeline: [], cursor: { batchSize: 0 } });
+    // promoteLongs: false keeps the random int64 cursor id a Long (one below 2^53 would become a number).
+    const reply = await t.db.command(
+      { aggregate: collection, pipeline: [], cursor: { batchSize: 0 } },
+      { promoteLongs: false },
+    );
     const more = await t.db.command({ getMore: reply['cursor'].id, collection });
     expect(more['cursor'].nextBatch).toHaveLength(110);
   });
