@@ -75,7 +75,8 @@ async function serveWeb(
     ],
     { cors: { origin: origins.has } },
   );
-  const server = createServer(toRuntimeHandler(handler));
+  // A request without Host: plume's JSON 400 (toRuntimeHandler refuses it) rather than Node's empty one.
+  const server = createServer({ requireHostHeader: false }, toRuntimeHandler(handler));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);

@@ -34,7 +34,9 @@ function standIn<C extends typeof IncomingMessage | typeof ServerResponse>(Base:
  * HTTP code and in plume, misses its inline cache. Here `app.request` and `app.response` are
  * replaced, once, by the prototypes of `IncomingMessage` and `ServerResponse` subclasses with the
  * same prototype chain and properties, and the server builds its objects with those classes:
- * Express' `setPrototypeOf` then changes nothing and all requests share their hidden classes.
+ * Express' `setPrototypeOf` then changes nothing and all requests share their hidden classes. The
+ * server lets HTTP/1.1 requests without a `Host` header through (`requireHostHeader: false`) for
+ * the app to refuse with plume's JSON 400 (RFC 9112 §3.2) rather than Node's empty one.
  */
 export function createAppServer(app: Express): Server {
   let classes = classesByApp.get(app);
@@ -51,5 +53,6 @@ export function createAppServer(app: Express): Server {
     app.request = classes.IncomingMessage.prototype as Express['request'];
     app.response = classes.ServerResponse.prototype as Express['response'];
   }
-  return createServer(classes, app);
+  // Node.js would answer a request without a Host header with an empty 400; plume answers it as JSON.
+  return createServer({ ...classes, requireHostHeader: false }, app);
 }

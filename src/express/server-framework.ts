@@ -16,6 +16,7 @@ import type {
   FrameworkServiceOptions,
   ServiceMiddleware,
 } from './declarations.js';
+import { missingHostError } from '../http/missing-host.js';
 import { errorHandler } from './error-handler.js';
 import { createAppServer } from './native-classes.js';
 import { queryParser } from './query-parser.js';
@@ -248,6 +249,14 @@ export function serverFramework(app?: unknown, existing?: unknown): unknown {
     },
 
     handle(this: Express, req: Request, res: Response, next?: NextFunction): void {
+      // Reaches here only from a server created with `requireHostHeader: false` (as `listen`'s is).
+      // Answered before Express prepares `req` and `res`, so without Express' `res.json`.
+      const missingHost = req.headers.host === undefined ? missingHostError(req) : undefined;
+      if (missingHost !== undefined) {
+        res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify(missingHost.toJSON()));
+        return;
+      }
       // Here rather than as a middleware: every middleware layer costs each request a router pass.
       const framework = req.framework as FrameworkParams | undefined;
       req.framework = framework === undefined ? { provider: 'rest' } : { ...framework, provider: 'rest' };

@@ -10,6 +10,7 @@ import { applyCors, getHandlerCorsPolicy } from './cors.js';
 import { getResponder } from './create-handler.js';
 import type { RequestHandler, Responder, ResponseCallback } from './declarations.js';
 import { createErrorResponse } from './error-handler.js';
+import { missingHostError } from './missing-host.js';
 import { writeResponse } from './write-response.js';
 import {
   createRuntimeRequest,
@@ -278,7 +279,12 @@ function serve(
     deliver(handler, compression, headers, res, response, error);
   try {
     const target = req.url ?? '/';
-    const origin = getOrigin(req, headers.host ?? '', target);
+    const host = headers.host;
+    if (host === undefined) {
+      const missing = missingHostError(req);
+      if (missing !== undefined) throw missing;
+    }
+    const origin = getOrigin(req, host ?? '', target);
     const method = req.method ?? 'GET';
     const body = getBody(req, headers, method, limit);
     // The signal listens for the client going away only if the handler reads it: most never do.

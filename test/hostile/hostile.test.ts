@@ -390,6 +390,14 @@ const cases: Record<string, HostileCase[]> = {
       }),
     ),
     {
+      // Node answered 400 itself, with no body (its requireHostHeader); RFC 9112 §3.2 asks for a 400.
+      name: 'HTTP/1.1 without a Host header',
+      request: () => ({
+        raw: 'GET /messages HTTP/1.1\r\nAccept: application/json\r\nConnection: close\r\n\r\n',
+      }),
+      status: 400,
+    },
+    {
       // Node answered 417 itself, with no body.
       name: 'Expect: 999-nope',
       request: () => rawGet('/messages', 'Expect: 999-nope\r\n'),

@@ -1,8 +1,9 @@
 import { connect } from 'node:net';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type Params } from 'plume';
-import type { RunningServer } from '../transports/servers.js';
+import { createHandler, toRuntimeHandler } from 'plume/http';
+import { listen, type RunningServer } from '../transports/servers.js';
 import { serve } from './helpers.js';
 
 /** A raw HTTP/1.1 request, for what fetch will not send (a forged Host, a body that never comes). */
@@ -294,5 +295,48 @@ describe('toRuntimeHandler: the length of JSON answers and the client address', 
       (answer) => (JSON.parse(answer.body) as { ip: string }).ip,
     );
     expect(ips).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1', '127.0.0.2', '127.0.0.2', '127.0.0.1']);
+  });
+});
+
+describe('toRuntimeHandler: requests without a Host header', () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    const app = createApp();
+    app.use('notes', {
+      async get(id: string) {
+        return { id };
+      },
+    });
+    // docs/http.md's recipe: Node lets the request through instead of answering an empty 400 itself.
+    server = await listen(createServer({ requireHostHeader: false }, toRuntimeHandler(createHandler(app))));
+  });
+
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('answers an HTTP/1.1 request without Host with a JSON 400 (RFC 9112 §3.2)', async () => {
+    const [answer] = await exchange(server.url, ['GET /notes/1 HTTP/1.1\r\nConnection: close\r\n\r\n']);
+    expect(answer!.head[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(headerValues(answer!.head, 'content-type')[0]).toMatch(/^application\/json/);
+    // One chunk: its size line, the JSON, then the last chunk.
+    expect(headerValues(answer!.head, 'transfer-encoding')).toEqual(['chunked']);
+    expect(JSON.parse(answer!.body.split('\r\n')[1]!)).toMatchObject({
+      name: 'BadRequest',
+      code: 400,
+      message: 'An HTTP/1.1 request must have a Host header (RFC 9112 §3.2)',
+    });
+  });
+
+  it('serves an HTTP/1.0 request without Host, and an HTTP/1.1 one with an empty Host', async () => {
+    const [old] = await exchange(server.url, ['GET /notes/1 HTTP/1.0\r\n\r\n']);
+    expect(old!.head[0]).toBe('HTTP/1.1 200 OK');
+    expect(JSON.parse(old!.body)).toEqual({ id: '1' });
+    const [empty] = await exchange(server.url, [
+      'GET /notes/2 HTTP/1.1\r\nHost:\r\nConnection: close\r\n\r\n',
+    ]);
+    expect(empty!.head[0]).toBe('HTTP/1.1 200 OK');
+    expect(JSON.parse(empty!.body)).toEqual({ id: '2' });
   });
 });
