@@ -210,7 +210,7 @@ async function parseMultipart(bytes: Uint8Array, contentType: string): Promise<u
   } catch (error: unknown) {
     throw invalid(label, error);
   }
-  if (hasReplacedMultipartText(form, bytes)) {
+  if (hasReplacedMultipartText(form, bytes, contentType)) {
     throw new BadRequest(`Invalid ${label} request body: a field name or value is not valid UTF-8`);
   }
   const fields: Record<string, unknown> = {};

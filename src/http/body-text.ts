@@ -189,26 +189,109 @@ export function findUnstorableText(text: string, kind: 'json' | 'form'): string 
 /** U+FFFD, the character decoders put in place of bytes that are not UTF-8. */
 const REPLACEMENT = '\uFFFD';
 
-/** How many times U+FFFD's UTF-8 bytes (EF BF BD) occur in `bytes`. */
-function countEncodedReplacements(bytes: Uint8Array): number {
-  let count = 0;
-  for (let i = bytes.indexOf(0xef); i !== -1 && i + 2 < bytes.length; i = bytes.indexOf(0xef, i + 1)) {
-    if (bytes[i + 1] === 0xbf && bytes[i + 2] === 0xbd) count++;
+const utf8 = new TextEncoder();
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The `boundary` parameter of a multipart `Content-Type` (quoted or not), or `undefined`. */
+function boundaryOf(contentType: string): string | undefined {
+  const match = /;\s*boundary\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/i.exec(contentType);
+  if (match === null) return undefined;
+  return match[1] === undefined ? (match[2] as string).trim() : match[1].replace(/\\(.)/g, '$1');
+}
+
+/** Index of `needle` in `bytes` at or after `from`, or -1. */
+function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number): number {
+  const first = needle[0] as number;
+  for (let i = bytes.indexOf(first, from); i !== -1; i = bytes.indexOf(first, i + 1)) {
+    if (i + needle.length > bytes.length) return -1;
+    let j = 1;
+    while (j < needle.length && bytes[i + j] === needle[j]) j++;
+    if (j === needle.length) return i;
   }
-  return count;
+  return -1;
 }
 
 /**
- * True when the text of a multipart body (field names, string values and file names, as `Response.formData()`
- * gave them) hold more U+FFFD than the body's bytes encode: the parser put some in place of bytes
- * that are not UTF-8, which it does without an error. A U+FFFD the client sent is never counted as
- * one (its bytes are in the body); a file holding the bytes EF BF BD can hide a replacement.
+ * The parts of a multipart body, each from just after its `--boundary` line's boundary to just
+ * before the next `CRLF--boundary`: the part's CRLF, header lines, empty line and body, the body last.
+ * Leading CRLFs are skipped, as `Response.formData()` skips them. `undefined` when the body does not
+ * start with `--boundary`.
  */
-export function hasReplacedMultipartText(form: FormData, bytes: Uint8Array): boolean {
-  let replacements = 0;
+function splitParts(bytes: Uint8Array, boundary: string): Uint8Array[] | undefined {
+  const delimiter = utf8.encode(`\r\n--${boundary}`);
+  let start = 0;
+  while (bytes[start] === 0x0d && bytes[start + 1] === 0x0a) start += 2;
+  // The first delimiter has no CRLF before it.
+  const first = delimiter.subarray(2);
+  if (indexOfBytes(bytes.subarray(start, start + first.length), first, 0) !== 0) return undefined;
+  const parts: Uint8Array[] = [];
+  let partStart = start + first.length;
+  for (let next = indexOfBytes(bytes, delimiter, partStart); next !== -1;) {
+    parts.push(bytes.subarray(partStart, next));
+    partStart = next + delimiter.length;
+    next = indexOfBytes(bytes, delimiter, partStart);
+  }
+  return parts;
+}
+
+/** Whether `bytes` are valid UTF-8. */
+function isUtf8(bytes: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether two byte sequences are equal. */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Whether the U+FFFD in one entry of a multipart body were all sent as such. `part` is the entry's
+ * part (see `splitParts`); its body is its last bytes: the file's (`file.size` of them; a
+ * `Content-Transfer-Encoding` may make the sent body longer, never shorter) or, for a text field,
+ * the UTF-8 of its value when it was decoded without a replacement. So the bytes before are the
+ * part's headers, perhaps with the start of its body: when they are valid UTF-8, the name and file
+ * name read from them are as sent. A text value with U+FFFD is as sent when the body is exactly its
+ * UTF-8 (a replaced byte makes the UTF-8 of the value differ from the bytes it came from).
+ */
+function isEntrySent(part: Uint8Array, name: string, value: FormDataEntryValue): boolean {
+  const text = typeof value === 'string' ? utf8.encode(value) : undefined;
+  const bodyLength = text === undefined ? (value as File).size : text.length;
+  if (bodyLength > part.length) return false;
+  const head = part.subarray(0, part.length - bodyLength);
+  const fileName = typeof value === 'string' ? '' : value.name;
+  if ((name + fileName).includes(REPLACEMENT) && !isUtf8(head)) return false;
+  if (typeof value !== 'string' || !value.includes(REPLACEMENT)) return true;
+  return sameBytes(part.subarray(head.length), text as Uint8Array);
+}
+
+/**
+ * True when the text of a multipart body (field names, text values and file names, as
+ * `Response.formData()` gave them from `bytes`, sent as `contentType`) holds a U+FFFD that the
+ * parser put in place of bytes that are not UTF-8, which it does without an error. Checked part by
+ * part, so the bytes of a file (which may well hold EF BF BD, U+FFFD's UTF-8) never vouch for a
+ * text field; a U+FFFD the client sent is kept. Where the parts cannot be matched with the entries,
+ * or a text field with a U+FFFD came base64-encoded (`Content-Transfer-Encoding`, deprecated by
+ * RFC 7578 §4.7), the text cannot be vouched for and counts as replaced.
+ */
+export function hasReplacedMultipartText(form: FormData, bytes: Uint8Array, contentType: string): boolean {
+  const entries: [string, FormDataEntryValue][] = [];
+  let replaced = false;
   form.forEach((value, name) => {
-    replacements += name.split(REPLACEMENT).length - 1;
-    replacements += (typeof value === 'string' ? value : value.name).split(REPLACEMENT).length - 1;
+    entries.push([name, value]);
+    if (!replaced) {
+      replaced = (name + (typeof value === 'string' ? value : value.name)).includes(REPLACEMENT);
+    }
   });
-  return replacements > 0 && replacements > countEncodedReplacements(bytes);
+  if (!replaced) return false;
+  const boundary = boundaryOf(contentType);
+  const parts = boundary === undefined ? undefined : splitParts(bytes, boundary);
+  if (parts === undefined || parts.length !== entries.length) return true;
+  return entries.some(([name, value], i) => !isEntrySent(parts[i] as Uint8Array, name, value));
 }

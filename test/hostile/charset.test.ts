@@ -91,6 +91,23 @@ function multipart(value: Uint8Array, parameters = ''): HostileRequest {
   return post(`multipart/form-data; boundary=b0undary${parameters}`, new Uint8Array(body));
 }
 
+/** A multipart body with a file `upload` (named `fileName`, holding `file`) and then a field `text`. */
+function multipartWithFile(file: Uint8Array, text: Uint8Array, fileName = 'a.bin'): HostileRequest {
+  const body = Buffer.concat([
+    Buffer.from(
+      `--b0undary\r\nContent-Disposition: form-data; name="upload"; filename="${fileName}"\r\n` +
+        'Content-Type: application/octet-stream\r\n\r\n',
+    ),
+    file,
+    Buffer.from('\r\n--b0undary\r\nContent-Disposition: form-data; name="text"\r\n\r\n'),
+    text,
+    Buffer.from('\r\n--b0undary--\r\n'),
+  ]);
+  return post('multipart/form-data; boundary=b0undary', new Uint8Array(body));
+}
+
+const REPLACEMENT_BYTES = new Uint8Array([0xef, 0xbf, 0xbd]);
+
 // Multipart bodies are the Web Standard handler's alone (Express reads them only with a parser added).
 describe('the charset of multipart bodies (web standard handler)', () => {
   const server = useItemsServer(webStandard);
@@ -111,6 +128,35 @@ describe('the charset of multipart bodies (web standard handler)', () => {
   it('a U+FFFD the client sent is stored as sent', async () => {
     const text = 'broken \uFFFD glyph';
     const answer = await server().send(multipart(new Uint8Array(Buffer.from(text)), '; charset=UTF-8'));
+    expect(answer.status, answer.text).toBe(201);
+    expect(answer.json).toMatchObject({ text });
+    await server().items.deleteOne({ text });
+  });
+
+  // The bytes of U+FFFD in a file vouched for a replacement in a field: the body held as many EF BF BD
+  // as its text held U+FFFD, so the field was stored with U+FFFD in place of the byte E9.
+  it('a field that is not UTF-8 is a 400 also when a file holds the bytes of U+FFFD', async () => {
+    const answer = await server().send(multipartWithFile(REPLACEMENT_BYTES, latin1('caf\xe9')));
+    expectError(answer, 400, /a field name or value is not valid UTF-8/);
+  });
+
+  it('a field name that is not UTF-8 is a 400 also when a file holds the bytes of U+FFFD', async () => {
+    const head = Buffer.from(
+      '--b0undary\r\nContent-Disposition: form-data; name="caf\xe9"\r\n\r\nx',
+      'latin1',
+    );
+    const file = multipartWithFile(REPLACEMENT_BYTES, latin1('y')).body as Uint8Array;
+    // The field named `caf\xe9` first, then the file and the field `text` of multipartWithFile.
+    const body = new Uint8Array(Buffer.concat([head, Buffer.from('\r\n'), file]));
+    const answer = await server().send(post('multipart/form-data; boundary=b0undary', body));
+    expectError(answer, 400, /a field name or value is not valid UTF-8/);
+  });
+
+  it('U+FFFD sent in a field and a file name, next to a file holding its bytes, is stored as sent', async () => {
+    const text = 'sent \uFFFD as is';
+    const answer = await server().send(
+      multipartWithFile(REPLACEMENT_BYTES, new Uint8Array(Buffer.from(text)), '\uFFFD.bin'),
+    );
     expect(answer.status, answer.text).toBe(201);
     expect(answer.json).toMatchObject({ text });
     await server().items.deleteOne({ text });
