@@ -1,16 +1,16 @@
 /**
  * The `$out` and `$merge` stages: an aggregation's result written into a collection. `$out` replaces
- * the target (keeping its indexes) only once every document is known to be storable, like MongoDB's
- * temporary collection; `$merge` matches each document on its `on` fields and inserts, replaces,
+ * the target (keeping its indexes) only once every document is known to be storable in it, unique
+ * indexes included, like MongoDB's temporary collection; `$merge` matches each document on its `on` fields and inserts, replaces,
  * merges, keeps, fails or runs an update pipeline as `whenMatched`/`whenNotMatched` say.
  */
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import { recordWrite } from './change-record.js';
 import type { Collection } from './collection.js';
-import { duplicateKeyError } from './collection.js';
+import { CollectionState, duplicateKeyError } from './collection.js';
 import type { Engine } from './database.js';
-import { defaultIndexName } from './indexes.js';
+import { defaultIndexName, type IndexSpec } from './indexes.js';
 import { withSystemVariables } from './let-variables.js';
 import { checkStorable } from './limits.js';
 import { mergeVariableNames } from './merge-check.js';
@@ -19,7 +19,7 @@ import { checkUpdatePipeline } from './pipeline-update.js';
 import { matchDocs } from './read.js';
 import { applyUpdate } from './update.js';
 import { refuseView } from './views.js';
-import { insertOne } from './write.js';
+import { insertOne, prepareInsert } from './write.js';
 import { idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -57,15 +57,14 @@ export function writeOut(
     }
   } else throw new CommandError(ErrorCodes.BadValue, `${kind} needs a collection name`);
   if (kind === '$out') {
-    // Like MongoDB's temporary collection: a document that may not be stored leaves the target untouched.
-    for (const doc of docs) checkStorable(doc, 'insert');
     const existing = engine.collection(db, name);
     refuseView(existing);
     const indexes = existing ? existing.state.indexes.map((i) => i.spec) : [];
+    const stored = storeTrial(`${db}.${name}`, indexes, docs);
     engine.drop(db, name);
     const coll = engine.create(db, name);
     for (const spec of indexes) coll.writable().addIndex(coll.ns, spec);
-    for (const doc of docs) insertOne(engine, coll, undefined, doc);
+    for (const doc of stored) insertOne(engine, coll, undefined, doc);
     return;
   }
   const m = spec as Doc;
@@ -111,6 +110,25 @@ export function writeOut(
     engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);
     recordWrite(engine, coll, undefined, existing, next, whenMatched === 'replace', pipelineOf(whenMatched));
   }
+}
+
+/**
+ * `$out`'s documents as they will be inserted, once each was stored in a trial copy of the target's
+ * indexes (`indexes`, for namespace `ns`) that nothing else sees. MongoDB writes them into a temporary
+ * collection with the target's indexes and replaces the target only when all are in
+ * (document_source_out.cpp), so a document that may not be stored leaves the target untouched.
+ * @throws CommandError what an insert into the target would: a bad `_id`, a document too large,
+ * DuplicateKey (11000) for a unique index or two documents with one `_id`.
+ */
+function storeTrial(ns: string, indexes: IndexSpec[], docs: Doc[]): Doc[] {
+  const trial = new CollectionState();
+  for (const spec of indexes) trial.addIndex(ns, spec);
+  return docs.map((doc) => {
+    const prepared = prepareInsert(doc);
+    checkStorable(prepared, 'insert');
+    trial.put(ns, prepared);
+    return prepared;
+  });
 }
 
 /** The DuplicateKey error of `$merge` with `whenMatched: 'fail'`: the insert it attempts hits the `on` key. */

@@ -406,6 +406,36 @@ describe.each(drivers)('aggregation conformance ($name)', (driver) => {
     ]);
   });
 
+  // Found by the wire fuzzer: the target was dropped and refilled up to the duplicate. MongoDB writes
+  // into a temporary collection with the target's indexes and renames it over the target only once
+  // every document is in (document_source_out.cpp), so a failed $out leaves the target as it was.
+  it('a $out that breaks a unique index of its target fails and leaves the target as it was', async () => {
+    const source = t.db.collection<any>('out_dup_source');
+    const target = t.db.collection<any>('out_dup_target');
+    await source.insertMany([
+      { _id: 1, k: 1 },
+      { _id: 2, k: 1 },
+    ]);
+    await target.insertMany([
+      { _id: 0, k: 9 },
+      { _id: 50, k: 1 },
+    ]);
+    await target.createIndex({ k: 1 }, { unique: true });
+    const error = await failure(() => source.aggregate([{ $out: 'out_dup_target' }]).toArray());
+    expect(error['code']).toBe(11000);
+    expect(await target.find({}).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 0, k: 9 },
+      { _id: 50, k: 1 },
+    ]);
+    const noIds = await failure(() =>
+      source
+        .aggregate([{ $project: { _id: 0, k: 1 } }, { $set: { _id: 7 } }, { $out: 'out_dup_target' }])
+        .toArray(),
+    );
+    expect(noIds['code']).toBe(11000);
+    expect(await target.countDocuments()).toBe(2);
+  });
+
   it('$merge merges into the target collection', async () => {
     const coll = await seeded();
     const target = t.db.collection<any>('merge_target');
