@@ -7,7 +7,11 @@
  * errmsg; a second client's `ping` unanswered within 5 s; acknowledged writes (and a canary collection
  * the fuzzer never touches) missing or changed, before and after a restart from disk.
  *
- *   npx tsx --conditions=source test/fuzz/wire-fuzz.ts [--seed 1] [--cases 2000] [--mode all|frames|commands|grammar] [--case N | --from N]
+ * Scenarios (scenarios.ts) run sequences of commands on two connections with oracles of their own:
+ * no document half-updated after an error, no unique index violated, transactions isolated, change
+ * streams resumable, and each scenario's collections as they were left, after the run and a restart.
+ *
+ *   npx tsx --conditions=source test/fuzz/wire-fuzz.ts [--seed 1] [--cases 2000] [--mode all|frames|commands|grammar|scenarios] [--case N | --from N]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +24,7 @@ import { commandMessage, mutate, opQuery, type Mutant } from './frames.js';
 import { filter, pipeline, update } from './grammar.js';
 import { Random, makeDoc } from './hostile-values.js';
 import { RawConnection } from './raw-connection.js';
+import { SCENARIOS, SCENARIO_DB, snapshot, type ScenarioContext } from './scenarios.js';
 import { ServerProcess } from './server-process.js';
 
 const args = new Map<string, string>();
@@ -70,10 +75,15 @@ function errmsgs(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-/** One case: the bytes to send, what it is, and whether MongoDB would answer it rather than close. */
-function buildCase(id: number): Mutant & { sample: string } {
+/** The random source of case `id` and its kind. */
+function caseKind(id: number): { r: Random; kind: string } {
   const r = new Random(seed * 1_000_003 + id);
-  const kind = mode === 'all' ? r.pick(['frames', 'commands', 'grammar', 'grammar']) : mode;
+  const kind = mode === 'all' ? r.pick(['frames', 'commands', 'grammar', 'grammar', 'scenarios']) : mode;
+  return { r, kind };
+}
+
+/** One case: the bytes to send, what it is, and whether MongoDB would answer it rather than close. */
+function buildCase(r: Random, kind: string, id: number): Mutant & { sample: string } {
   const requestId = id + 1000;
   if (kind === 'frames') {
     const command = hostileCommand(r, r.pick(['ping', 'insert', 'find', 'hello', 'aggregate', 'update']));
@@ -192,9 +202,55 @@ async function main(): Promise<void> {
     monitor = await RawConnection.open(server.port);
     fuzz = await RawConnection.open(server.port);
   };
+  let racer = await RawConnection.open(server.port);
+  /** Each scenario's collections as it left them, by name: checked after the run and after a restart. */
+  const scenarioState = new Map<string, string>();
+  const stateOf = async (conn: RawConnection, coll: string): Promise<string> => {
+    const ctx: ScenarioContext = {
+      r: new Random(0),
+      a: conn,
+      b: conn,
+      coll,
+      record: () => undefined,
+      log: [],
+    };
+    return JSON.stringify([...(await snapshot(ctx))]);
+  };
   for (let id = first; id <= last; id++) {
     currentCase = id;
-    const c = buildCase(id);
+    const { r, kind } = caseKind(id);
+    if (kind === 'scenarios') {
+      if (fuzz.closed) fuzz = await RawConnection.open(server.port);
+      if (racer.closed) racer = await RawConnection.open(server.port);
+      const name = r.pick(Object.keys(SCENARIOS));
+      const ctx: ScenarioContext = {
+        r,
+        a: fuzz,
+        b: racer,
+        coll: `s${id}`,
+        log: [],
+        record: (k, detail) => record(k, `${name}: ${detail}`, id, `${name} ${ctx.log.join(' ; ')}`),
+      };
+      currentSample = name;
+      if (args.has('verbose')) process.stderr.write(`case ${id} scenario ${name}\n`);
+      const running = SCENARIOS[name]!(ctx).catch((error: unknown) =>
+        record('scenario threw', String(error), id, ctx.log.join(' ; ')),
+      );
+      const ping = await monitor.command({ ping: 1, $db: 'admin' }, 5_000);
+      if (ping.kind !== 'reply')
+        record('ping unanswered', `monitor ping: ${ping.kind} during ${name}`, id, name);
+      await running;
+      for (const line of server.unexpected.splice(0)) record('server stderr', line, id, ctx.log.join(' ; '));
+      if (server.exited) {
+        record('server died', server.exited, id, ctx.log.join(' ; '));
+        await restart('died');
+        racer = await RawConnection.open(server.port);
+        continue;
+      }
+      for (const coll of [ctx.coll, `${ctx.coll}_t`]) scenarioState.set(coll, await stateOf(racer, coll));
+      continue;
+    }
+    const c = buildCase(r, kind, id);
     currentSample = `${c.name} ${c.sample}`;
     if (args.has('verbose')) process.stderr.write(`case ${id} ${c.name} ${c.bytes.length} bytes\n`);
     if (fuzz.closed) fuzz = await RawConnection.open(server.port);
@@ -255,6 +311,21 @@ async function main(): Promise<void> {
   }
   monitor.close();
   fuzz.close();
+  racer.close();
+
+  const verifyScenarios = async (when: string): Promise<void> => {
+    const conn = await RawConnection.open(server.port);
+    for (const [coll, state] of scenarioState)
+      if ((await stateOf(conn, coll)) !== state)
+        record(
+          'scenario data changed',
+          `${when}: ${SCENARIO_DB}.${coll}`,
+          Number(coll.slice(1).split('_')[0]),
+          state.slice(0, 300),
+        );
+    conn.close();
+  };
+  await verifyScenarios('after the run');
 
   const verify = async (client: MongoClient, when: string): Promise<void> => {
     const base = await client
@@ -286,6 +357,7 @@ async function main(): Promise<void> {
   server = await ServerProcess.start(dbPath);
   const again = new MongoClient(uri());
   await verify(again, 'after a restart');
+  await verifyScenarios('after a restart');
   await again
     .db(FUZZ_DB)
     .collection('c')
