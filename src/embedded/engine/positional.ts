@@ -4,6 +4,7 @@
  * The engine resolves them itself where it computes updates (numbers.ts, arithmetic.ts); other update
  * operators leave them to mingo.
  */
+import { bsonText } from './bson-text.js';
 import type { Collation } from './collation.js';
 import { compile, prepareFilter, splitText } from './query.js';
 import { isPlainObject } from './values.js';
@@ -150,7 +151,8 @@ export function checkArrayFilters(update: unknown, arrayFilters: Doc[] | undefin
     if (identifier !== undefined && !used.has(identifier)) {
       throw new CommandError(
         ErrorCodes.FailedToParse,
-        `The array filter for identifier '${identifier}' was not used in the update ${JSON.stringify(update)}`,
+        // update_driver.cpp prints the update as a BSONObj (bsonText), not as JSON.
+        `The array filter for identifier '${identifier}' was not used in the update ${bsonText(update)}`,
       );
     }
   }

@@ -297,6 +297,28 @@ describe.each(drivers)('update errors ($name)', (driver) => {
     }
   });
 
+  // update_driver.cpp streams the update BSONObj into the message (jstests/core/write/update/
+  // update_arrayFilters.js expects "... was not used in the update { $set: { a.$[i]: 5.0 } }" for the
+  // shell's double 5); it printed as JSON, a Long as {"low":6,"high":0,"unsigned":false}. Found by the
+  // wire fuzzer (test/fuzz/scenarios.ts).
+  it('names an unused array filter with the update printed as MongoDB prints it', async () => {
+    const { Long, Double } = driver.bson;
+    const coll = t.db.collection<any>('filters');
+    await coll.insertOne({ _id: 1, a: [1, 2] });
+    const error = await failure(() =>
+      coll.updateOne(
+        { _id: 1 },
+        { $set: { 'a.$[i]': new Double(5) }, $inc: { n: Long.fromNumber(6) } },
+        { arrayFilters: [{ i: 0 }, { j: 0 }] },
+      ),
+    );
+    expect(error['code']).toBe(9);
+    expect(error['message']).toBe(
+      "The array filter for identifier 'j' was not used in the update { $set: { a.$[i]: 5.0 }, $inc: { n: 6 } }",
+    );
+    expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, a: [1, 2] });
+  });
+
   it.each(findAndModifyCases)('findAndModify: %s', async (_name, args, code, message) => {
     await t.db.collection<any>('fam').insertOne({ v: 'x' });
     const error = await failure(() => t.db.command({ findAndModify: 'fam', sort: { _id: 1 }, ...args }));
