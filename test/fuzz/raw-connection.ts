@@ -78,7 +78,8 @@ export class RawConnection {
     if (frame.readInt32LE(12) !== opCode) return `opCode ${frame.readInt32LE(12)}, not ${opCode}`;
     const start = opCode === 1 ? 36 : 21;
     try {
-      const doc = BSON.deserialize(frame.subarray(start), { validation: { utf8: true } });
+      // bsonRegExp: a stored pattern JavaScript cannot compile is still valid BSON.
+      const doc = BSON.deserialize(frame.subarray(start), { validation: { utf8: true }, bsonRegExp: true });
       if (doc['ok'] !== 1 && doc['ok'] !== 0) return `ok is ${String(doc['ok'])}`;
       if (doc['ok'] === 0 && typeof doc['code'] !== 'number')
         return `ok: 0 without a code: ${String(doc['errmsg'])}`;

@@ -26,6 +26,8 @@ export interface ScenarioContext {
   b: RawConnection;
   coll: string;
   record(kind: string, detail: string): void;
+  /** Checks every reply as the single-request cases are checked (errmsgs free of JavaScript errors). */
+  inspect(command: string, reply: Doc): void;
   /** Every command sent, for the report. */
   log: string[];
 }
@@ -51,6 +53,7 @@ async function run(ctx: ScenarioContext, conn: RawConnection, command: Doc): Pro
     ctx.record('scenario: bad reply', `${Object.keys(command)[0]}: ${outcome.doc}`);
     return undefined;
   }
+  ctx.inspect(Object.keys(command)[0] ?? '', outcome.doc);
   return outcome.doc;
 }
 

@@ -37,7 +37,7 @@ const only = args.has('case') ? Number(args.get('case')) : undefined;
 
 /** What a JavaScript exception looks like when it leaks into an errmsg (MongoDB would give a proper code). */
 const JS_ERROR =
-  /TypeError|RangeError|ReferenceError|SyntaxError|Cannot read propert|Cannot set propert|is not a function|Maximum call stack|is not iterable|is not defined|Invalid array length|Cannot convert|BSONError|BSONVersionError|circular structure|Invalid time value|of undefined(?! variable)|undefined is|\[object Object\]/;
+  /TypeError|RangeError|ReferenceError|SyntaxError|Cannot read propert|Cannot set propert|is not a function|Maximum call stack|is not iterable|is not defined|Invalid array length|Cannot convert|BSONError|BSONVersionError|circular structure|Invalid time value|of undefined(?! variable)|undefined is|\[object Object\]|"unsigned":(?:true|false)/;
 
 interface Finding {
   kind: string;
@@ -212,6 +212,7 @@ async function main(): Promise<void> {
       b: conn,
       coll,
       record: () => undefined,
+      inspect: () => undefined,
       log: [],
     };
     return JSON.stringify([...(await snapshot(ctx))]);
@@ -230,6 +231,10 @@ async function main(): Promise<void> {
         coll: `s${id}`,
         log: [],
         record: (k, detail) => record(k, `${name}: ${detail}`, id, `${name} ${ctx.log.join(' ; ')}`),
+        inspect: (command, reply) => {
+          for (const msg of errmsgs(reply))
+            if (JS_ERROR.test(msg)) ctx.record('JavaScript error in errmsg', `${command}: ${msg}`);
+        },
       };
       currentSample = name;
       if (args.has('verbose')) process.stderr.write(`case ${id} scenario ${name}\n`);
