@@ -332,6 +332,7 @@ const txnFields = (lsid: Doc, txnNumber: number, extra: [string, unknown][] = []
 async function transaction(ctx: ScenarioContext): Promise<void> {
   const { r } = ctx;
   await seed(ctx, 3);
+  const before = await snapshot(ctx);
   const lsid = { id: new BSON.UUID() };
   const txn = 1 + r.int(3);
   const ids = [100 + r.int(3), 100 + r.int(3)];
@@ -361,7 +362,8 @@ async function transaction(ctx: ScenarioContext): Promise<void> {
       makeDoc([['insert', ctx.coll], ['documents', [{ _id: ids[1], t: 2 }]], ...txnFields(lsid, txn)]),
     );
   // Another client writes the same documents outside the transaction.
-  if (r.chance(0.3))
+  const outside = r.chance(0.3);
+  if (outside)
     await run(ctx, ctx.b, { update: ctx.coll, updates: [{ q: { _id: r.int(3) }, u: { $inc: { k: 1 } } }] });
   const seen = await run(ctx, ctx.b, { find: ctx.coll, filter: { t: { $exists: true } } });
   const visible = ((seen?.cursor as Doc | undefined)?.firstBatch as Doc[] | undefined) ?? [];
@@ -384,6 +386,11 @@ async function transaction(ctx: ScenarioContext): Promise<void> {
   const committed = commit && end?.ok === 1 && start?.ok === 1;
   if (committed && found.length === 0) ctx.record('transaction', 'committed insert missing');
   if (!commit && end?.ok === 1 && found.length > 0) ctx.record('transaction', 'aborted insert stored');
+  if (!committed && !outside) {
+    const after = await snapshot(ctx);
+    if (describe([...after]) !== describe([...before]))
+      ctx.record('transaction', `a transaction that did not commit changed the collection: ${describe(end)}`);
+  }
 }
 
 /** `$out` or `$merge` into a target with a unique index: a failed `$out` leaves the target as it was. */

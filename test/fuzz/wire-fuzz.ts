@@ -37,7 +37,7 @@ const only = args.has('case') ? Number(args.get('case')) : undefined;
 
 /** What a JavaScript exception looks like when it leaks into an errmsg (MongoDB would give a proper code). */
 const JS_ERROR =
-  /TypeError|RangeError|ReferenceError|SyntaxError|Cannot read propert|Cannot set propert|is not a function|Maximum call stack|is not iterable|is not defined|Invalid array length|Cannot convert|BSONError|BSONVersionError|circular structure|Invalid time value|of undefined(?! variable)|undefined is|\[object Object\]|"unsigned":(?:true|false)/;
+  /TypeError|RangeError|ReferenceError|SyntaxError|Cannot read propert|Cannot set propert|is not a function|Maximum call stack|is not iterable|is not defined|Invalid array length|Cannot convert|BSONError|BSONVersionError|circular structure|Invalid time value|of undefined(?! variable)|undefined is(?! not valid type)|\[object Object\]|"unsigned":(?:true|false)/;
 
 interface Finding {
   kind: string;
@@ -245,6 +245,7 @@ async function main(): Promise<void> {
       if (ping.kind !== 'reply')
         record('ping unanswered', `monitor ping: ${ping.kind} during ${name}`, id, name);
       await running;
+      if (args.has('verbose')) process.stderr.write(`${name}\n  ${ctx.log.join('\n  ').slice(0, 3000)}\n`);
       for (const line of server.unexpected.splice(0)) record('server stderr', line, id, ctx.log.join(' ; '));
       if (server.exited) {
         record('server died', server.exited, id, ctx.log.join(' ; '));
