@@ -571,6 +571,65 @@ async function checkUnique(ctx: ScenarioContext, coll: string): Promise<void> {
   }
 }
 
+/**
+ * One update applied to two equal documents, by `update` and by `findAndModify`: both fail with one
+ * code or both give the same document (the two commands share MongoDB's update driver).
+ */
+async function sameUpdate(ctx: ScenarioContext): Promise<void> {
+  const { r } = ctx;
+  const base = seedDoc(r, 0);
+  await run(ctx, ctx.b, { insert: ctx.coll, documents: [base, { ...base, _id: 1 }] });
+  let update = scenarioUpdate(r);
+  // The time of $currentDate differs between the two.
+  if (!Array.isArray(update))
+    update = makeDoc(Object.entries(update as Doc).filter(([op]) => op !== '$currentDate'));
+  const filters = r.chance(0.5) ? arrayFilters(r) : undefined;
+  const match = r.pick<Doc>([
+    {},
+    { 'arr.id': r.int(3) },
+    { nums: r.int(6) },
+    { 'arr.v': r.pick([0, 'v', null]) },
+  ]);
+  const byUpdate = await run(ctx, ctx.a, {
+    update: ctx.coll,
+    updates: [
+      makeDoc([
+        ['q', { _id: 0, ...match }],
+        ['u', update],
+        ...(filters ? [['arrayFilters', filters] as [string, unknown]] : []),
+      ]),
+    ],
+  });
+  const byFindAndModify = await run(
+    ctx,
+    ctx.a,
+    makeDoc([
+      ['findAndModify', ctx.coll],
+      ['query', { _id: 1, ...match }],
+      ['update', update],
+      ...(filters ? [['arrayFilters', filters] as [string, unknown]] : []),
+    ]),
+  );
+  if (byUpdate === undefined || byFindAndModify === undefined) return;
+  const updateError =
+    (byUpdate.writeErrors as Doc[] | undefined)?.[0] ?? (byUpdate.ok === 1 ? undefined : byUpdate);
+  const famError = byFindAndModify.ok === 1 ? undefined : byFindAndModify;
+  if (describe(updateError?.code) !== describe(famError?.code)) {
+    ctx.record(
+      'update and findAndModify differ',
+      `${describe(update)}: update ${describe(updateError?.errmsg ?? 'ok')}, findAndModify ${describe(famError?.errmsg ?? 'ok')}`,
+    );
+    return;
+  }
+  const after = await snapshot(ctx);
+  const strip = (doc: string | undefined): string => (doc ?? 'none').replace(/^\{"_id":\d+,?/, '{');
+  if (strip(after.get('0')) !== strip(after.get('1')))
+    ctx.record(
+      'update and findAndModify differ',
+      `${describe(update)}: ${after.get('0')} vs ${after.get('1')}`,
+    );
+}
+
 /** The scenarios, by name. */
 export const SCENARIOS: Record<string, (ctx: ScenarioContext) => Promise<void>> = {
   updates,
@@ -579,4 +638,5 @@ export const SCENARIOS: Record<string, (ctx: ScenarioContext) => Promise<void>> 
   outAndMerge,
   changeStream,
   indexRace,
+  sameUpdate,
 };
