@@ -1,7 +1,7 @@
 /**
  * The `$out` and `$merge` stages: an aggregation's result written into a collection. `$out` replaces
- * the target (keeping its indexes) only once every document is known to be storable in it, unique
- * indexes included, like MongoDB's temporary collection; `$merge` matches each document on its `on` fields and inserts, replaces,
+ * the target (keeping its options and indexes) only once every document is known to be storable in
+ * it, validator and unique indexes included, like MongoDB's temporary collection; `$merge` matches each document on its `on` fields and inserts, replaces,
  * merges, keeps, fails or runs an update pipeline as `whenMatched`/`whenNotMatched` say.
  */
 import { evalExpr } from 'mingo/core';
@@ -19,7 +19,7 @@ import { checkUpdatePipeline } from './pipeline-update.js';
 import { matchDocs } from './read.js';
 import { applyUpdate } from './update.js';
 import { refuseView } from './views.js';
-import { insertOne, prepareInsert } from './write.js';
+import { insertOne, prepareInsert, validate } from './write.js';
 import { idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -60,9 +60,10 @@ export function writeOut(
     const existing = engine.collection(db, name);
     refuseView(existing);
     const indexes = existing ? existing.state.indexes.map((i) => i.spec) : [];
-    const stored = storeTrial(`${db}.${name}`, indexes, docs);
+    const stored = storeTrial(`${db}.${name}`, existing, indexes, docs);
     engine.drop(db, name);
-    const coll = engine.create(db, name);
+    // MongoDB's temporary collection copies the target's options (its validator among them).
+    const coll = engine.create(db, name, existing ? { ...existing.options } : {});
     for (const spec of indexes) coll.writable().addIndex(coll.ns, spec);
     for (const doc of stored) insertOne(engine, coll, undefined, doc);
     return;
@@ -113,19 +114,21 @@ export function writeOut(
 }
 
 /**
- * `$out`'s documents as they will be inserted, once each was stored in a trial copy of the target's
- * indexes (`indexes`, for namespace `ns`) that nothing else sees. MongoDB writes them into a temporary
+ * `$out`'s documents as they will be inserted, once each passed the validator of the target collection
+ * `target` (if any) and was stored in a trial copy of its indexes (`indexes`, for namespace `ns`) that
+ * nothing else sees. MongoDB writes them into a temporary
  * collection with the target's indexes and replaces the target only when all are in
  * (document_source_out.cpp), so a document that may not be stored leaves the target untouched.
  * @throws CommandError what an insert into the target would: a bad `_id`, a document too large,
- * DuplicateKey (11000) for a unique index or two documents with one `_id`.
+ * DocumentValidationFailure (121), DuplicateKey (11000) for a unique index or two documents with one `_id`.
  */
-function storeTrial(ns: string, indexes: IndexSpec[], docs: Doc[]): Doc[] {
+function storeTrial(ns: string, target: Collection | undefined, indexes: IndexSpec[], docs: Doc[]): Doc[] {
   const trial = new CollectionState();
   for (const spec of indexes) trial.addIndex(ns, spec);
   return docs.map((doc) => {
     const prepared = prepareInsert(doc);
     checkStorable(prepared, 'insert');
+    if (target) validate(target, prepared, undefined);
     trial.put(ns, prepared);
     return prepared;
   });

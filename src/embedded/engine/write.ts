@@ -30,7 +30,7 @@ function recordTxn(txn: Transaction, ns: string, idKey: string, doc: Doc | undef
  * Enforces the collection validator (validationLevel strict/moderate, validationAction error/warn).
  * @throws CommandError DocumentValidationFailure (121).
  */
-function validate(coll: Collection, doc: Doc, old: Doc | undefined): void {
+export function validate(coll: Collection, doc: Doc, old: Doc | undefined): void {
   const validator = coll.options.validator;
   if (!validator || Object.keys(validator).length === 0) return;
   const level = coll.options['validationLevel'] ?? 'strict';

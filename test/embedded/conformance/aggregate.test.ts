@@ -436,6 +436,28 @@ describe.each(drivers)('aggregation conformance ($name)', (driver) => {
     expect(await target.countDocuments()).toBe(2);
   });
 
+  // document_source_out.cpp creates the temporary collection "copying options from the existing
+  // output collection": its validator stays, and a document that fails it fails the $out (121)
+  // before the target is replaced. The validator was dropped and the document stored.
+  it('a $out keeps the validator of its target, and a document failing it leaves the target as it was', async () => {
+    const source = t.db.collection<any>('out_valid_source');
+    await source.insertMany([
+      { _id: 1, k: 1 },
+      { _id: 2, k: 'x' },
+    ]);
+    const target = await t.db.createCollection<any>('out_valid_target', {
+      validator: { k: { $type: 'number' } },
+    });
+    await target.insertOne({ _id: 9, k: 9 });
+    const error = await failure(() => source.aggregate([{ $out: 'out_valid_target' }]).toArray());
+    expect(error['code']).toBe(121);
+    expect(await target.find({}).toArray()).toEqual([{ _id: 9, k: 9 }]);
+    await source.aggregate([{ $match: { _id: 1 } }, { $out: 'out_valid_target' }]).toArray();
+    expect(await target.find({}).toArray()).toEqual([{ _id: 1, k: 1 }]);
+    const [info] = await t.db.listCollections({ name: 'out_valid_target' }).toArray();
+    expect((info as { options: unknown }).options).toEqual({ validator: { k: { $type: 'number' } } });
+  });
+
   it('$merge merges into the target collection', async () => {
     const coll = await seeded();
     const target = t.db.collection<any>('merge_target');
