@@ -3,7 +3,7 @@ import type { Collection } from '../engine/collection.js';
 import { evaluateLet } from '../engine/let-variables.js';
 import { checkUpdatePipeline } from '../engine/pipeline-update.js';
 import { createIn } from '../engine/transaction-ddl.js';
-import { parseDelete, parseInsert, parseUpdateStatements } from '../engine/write-commands.js';
+import { objectArray, parseDelete, parseInsert, parseUpdateStatements } from '../engine/write-commands.js';
 import { deleteStatement, findAndModify, insertOne, updateStatement } from '../engine/write.js';
 import { isPlainObject } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
@@ -133,6 +133,8 @@ const findAndModifyCmd: Handler = async (cmd, ctx) => {
     fields: docOption(cmd, 'fields'),
     upsert: safeBoolField(cmd, 'findAndModify', 'upsert'),
   };
+  if (cmd['arrayFilters'] !== undefined && cmd['arrayFilters'] !== null)
+    objectArray('findAndModify.arrayFilters', cmd['arrayFilters']);
   const coll = target(cmd, ctx);
   refuseView(coll);
   const letVars = evaluateLet(cmd['let']);

@@ -46,8 +46,11 @@ function boolField(path: string, value: unknown): boolean {
   return value;
 }
 
-/** An `array<object>` field: the array, each element an object (`insert.documents.1` names the element). */
-function objectArray(path: string, value: unknown): Doc[] {
+/**
+ * An `array<object>` field: the array, each element an object (`insert.documents.1` names the element).
+ * @throws CommandError TypeMismatch (14), as MongoDB 7.0's IDL parser answers.
+ */
+export function objectArray(path: string, value: unknown): Doc[] {
   if (!Array.isArray(value)) throw wrongType(path, value, 'array');
   value.forEach((element, i) => objectField(`${path}.${i}`, element));
   return value as Doc[];
@@ -155,11 +158,16 @@ export function parseDelete(cmd: Doc): { deletes: DeleteSpec[]; ordered: boolean
 
 /**
  * The statement array of an `update` command (`update.updates`): present, an array of documents, 1 to
- * 100,000 of them. @throws CommandError 40414, TypeMismatch (14) or InvalidLength (16).
+ * 100,000 of them, each `arrayFilters` an array of documents.
+ * @throws CommandError 40414, TypeMismatch (14) or InvalidLength (16).
  */
 export function parseUpdateStatements(cmd: Doc): Doc[] {
   if (!('updates' in cmd)) throw missingField('update.updates');
   const updates = objectArray('update.updates', cmd['updates']);
   checkBatchSize(updates.length);
+  // write_ops.idl types each statement's arrayFilters `array<object>`.
+  for (const st of updates)
+    if (st['arrayFilters'] !== undefined && st['arrayFilters'] !== null)
+      objectArray('update.updates.arrayFilters', st['arrayFilters']);
   return updates;
 }

@@ -319,6 +319,39 @@ describe.each(drivers)('update errors ($name)', (driver) => {
     expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, a: [1, 2] });
   });
 
+  // write_ops.idl types arrayFilters `array<object>`: the IDL parser refuses an element of another
+  // type with TypeMismatch, naming it by its index (idl_parser.cpp's getElementPath). It was a
+  // JavaScript TypeError ("Cannot convert undefined or null to object"); found by the wire fuzzer.
+  it('refuses an array filter that is not a document, naming it', async () => {
+    const coll = t.db.collection<any>('filters');
+    await coll.deleteMany({});
+    await coll.insertOne({ _id: 1, a: [1, 2] });
+    const update = { $set: { 'a.$[i]': 0 } };
+    for (const [bad, type] of [
+      [null, 'null'],
+      [1, 'int'],
+    ] as const) {
+      const byUpdate = await failure(() =>
+        t.db.command({
+          update: 'filters',
+          updates: [{ q: { _id: 1 }, u: update, arrayFilters: [{ i: 1 }, bad] }],
+        }),
+      );
+      expect(byUpdate['code']).toBe(14);
+      expect(byUpdate['message']).toBe(
+        `BSON field 'update.updates.arrayFilters.1' is the wrong type '${type}', expected type 'object'`,
+      );
+      const byFindAndModify = await failure(() =>
+        t.db.command({ findAndModify: 'filters', query: { _id: 1 }, update, arrayFilters: [bad] }),
+      );
+      expect(byFindAndModify['code']).toBe(14);
+      expect(byFindAndModify['message']).toBe(
+        `BSON field 'findAndModify.arrayFilters.0' is the wrong type '${type}', expected type 'object'`,
+      );
+    }
+    expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, a: [1, 2] });
+  });
+
   it.each(findAndModifyCases)('findAndModify: %s', async (_name, args, code, message) => {
     await t.db.collection<any>('fam').insertOne({ v: 'x' });
     const error = await failure(() => t.db.command({ findAndModify: 'fam', sort: { _id: 1 }, ...args }));
