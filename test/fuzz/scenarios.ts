@@ -531,8 +531,17 @@ async function indexRace(ctx: ScenarioContext): Promise<void> {
       ]),
     );
   }
-  await build;
+  const built = await build;
   await checkUnique(ctx, ctx.coll);
+  // A build that failed leaves no index behind.
+  if (built !== undefined && built.ok !== 1) {
+    const listed = await run(ctx, ctx.b, { listIndexes: ctx.coll });
+    const names = (((listed?.cursor as Doc | undefined)?.firstBatch as Doc[] | undefined) ?? []).map(
+      (i) => i.name,
+    );
+    if (names.includes(spec.name))
+      ctx.record('failed index build', `${describe(spec)} left its index: ${describe(built)}`);
+  }
 }
 
 /** Reports two documents with one key under a unique index of `coll` (scalar keys; a partial filter is applied). */
