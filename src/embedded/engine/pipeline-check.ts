@@ -6,7 +6,7 @@
  * read of a variable not defined where it stands (variable-scope.ts). Sub-pipelines (`$facet`, `$lookup`, `$unionWith`) are checked too.
  */
 import { checkAddFieldsPaths } from './add-fields-check.js';
-import { bsonText } from './bson-text.js';
+import { bsonText, elementText } from './bson-text.js';
 import { checkExpression, isAccumulatorOperator } from './expression-check.js';
 import { checkFieldPath } from './field-path.js';
 import { checkMergeStage } from './merge-check.js';
@@ -138,6 +138,9 @@ const UNARY_ACCUMULATORS = new Set(['$sum', '$avg', '$first', '$last', '$max', '
 /** Accumulators that take `{ input, n }`. */
 const N_ACCUMULATORS = new Set(['$firstN', '$lastN', '$maxN', '$minN']);
 
+/** The code of the percentile accumulators for an argument that is not a document (accumulator_percentile.cpp). */
+const PERCENTILE_ACCUMULATOR_CODES: Record<string, number> = { $median: 7436100, $percentile: 7429703 };
+
 function checkGroup(spec: unknown, scope: VariableScope): void {
   if (!isPlainObject(spec)) fail(15947, "a group's fields must be specified in an object");
   for (const [field, value] of Object.entries(spec)) {
@@ -158,6 +161,13 @@ function checkGroup(spec: unknown, scope: VariableScope): void {
       fail(40237, `The ${name} accumulator is a unary operator`);
     // The n-accumulators parse `{ input, n }` as their expression forms do (accumulator_multi.cpp).
     if (N_ACCUMULATORS.has(name)) checkOperatorArguments(name, value[name]);
+    // The percentile accumulators parse the IDL spec of their expression forms, with codes of their own.
+    const percentileCode = PERCENTILE_ACCUMULATOR_CODES[name];
+    if (percentileCode !== undefined) {
+      if (!isPlainObject(value[name]))
+        fail(percentileCode, `specification must be an object; found ${elementText(name, value[name])}`);
+      checkOperatorArguments(name, value[name]);
+    }
     checkExpression(value[name], '', scope);
   }
   if (!('_id' in spec)) fail(15955, 'a group specification must include an _id');

@@ -139,6 +139,40 @@ const parseErrors: [string, unknown[], number, string][] = [
     15952,
     "unknown group operator '$bogus'",
   ],
+  // accumulator_percentile.cpp (AccumulatorMedian/AccumulatorPercentile::parseArgs): an object, then
+  // the IDL spec of the expression forms. Found by the wire fuzzer: a JavaScript TypeError ("Cannot
+  // read properties of undefined"), mingo's "$percentile expects object { input, p }", or, without
+  // `method`, an answer.
+  [
+    '$median of a number in $group',
+    [{ $group: { _id: null, m: { $median: 5 } } }],
+    7436100,
+    'specification must be an object; found $median: 5',
+  ],
+  [
+    '$percentile of a string in $group',
+    [{ $group: { _id: null, m: { $percentile: 'x' } } }],
+    7429703,
+    'specification must be an object; found $percentile: "x"',
+  ],
+  [
+    '$median with an unknown field in $group',
+    [{ $group: { _id: null, m: { $median: { $sortArray: '$n' } } } }],
+    40415,
+    "BSON field '$median.$sortArray' is an unknown field.",
+  ],
+  [
+    '$median without method in $group',
+    [{ $group: { _id: null, m: { $median: { input: '$n' } } } }],
+    40414,
+    "BSON field '$median.method' is missing but a required field",
+  ],
+  [
+    '$percentile without p in $group',
+    [{ $group: { _id: null, m: { $percentile: { input: '$n', method: 'approximate' } } } }],
+    40414,
+    "BSON field '$percentile.p' is missing but a required field",
+  ],
   [
     '$sum of an array in $group',
     [{ $group: { _id: null, sum: { $sum: [] } } }],
