@@ -92,7 +92,8 @@ export function mutate(r: Random, requestId: number, base: Buffer, body: Buffer)
         const at = 16 + r.int(bytes.length - 16);
         bytes[at] = bytes[at]! ^ (1 << r.int(8));
       }
-      return { name: 'flipped bits', bytes, framed: false };
+      // A flipped moreToCome flag (bit 1) asks for no reply: waiting for one is not a hang.
+      return { name: 'flipped bits', bytes, framed: false, silent: (bytes.readUInt32LE(16) & 2) !== 0 };
     }
     case 1:
       return {
