@@ -97,6 +97,7 @@ describe('public exports', () => {
         "getBodyCharset",
         "isAsyncIterable",
         "logServerError",
+        "missingHostError",
         "parseQueryString",
         "parseRequestBody",
         "queryParser",

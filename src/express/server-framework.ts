@@ -16,7 +16,7 @@ import type {
   FrameworkServiceOptions,
   ServiceMiddleware,
 } from './declarations.js';
-import { missingHostError } from '../http/missing-host.js';
+import { missingHostError } from '../http/index.js';
 import { errorHandler } from './error-handler.js';
 import { createAppServer } from './native-classes.js';
 import { queryParser } from './query-parser.js';
