@@ -8,7 +8,7 @@
  * which MongoDB refuses (40400).
  */
 import { evalExpr } from 'mingo/core';
-import type { AccumulatorOp, ExpressionOp } from './operator-types.js';
+import { operandList, overGroup, type AccumulatorOp, type ExpressionOp } from './operator-types.js';
 import { collect, numberAccumulators } from './number-operators.js';
 import { orderedAccumulators } from './ordered-accumulators.js';
 import { isNullish, typeName, valueText } from './value-strings.js';
@@ -46,14 +46,10 @@ const ACCUMULATORS: Record<string, AccumulatorOp> = {
   $mergeObjects: mergeObjects,
 };
 
-/**
- * The accumulator `name` as an expression. In `$group` mingo hands an expression operator the group's
- * documents (expression operators win over accumulators of the same name): there it is the accumulator.
- */
+/** The accumulator `name` as an expression (and, in `$group`, as itself: operator-types.ts `overGroup`). */
 function fromAccumulator(accumulator: AccumulatorOp): ExpressionOp {
-  return (obj, expr, options) => {
-    if (Array.isArray(obj)) return accumulator(obj, expr, options);
-    const operands = Array.isArray(expr) ? expr : [expr];
+  return overGroup(accumulator, (obj, expr, options) => {
+    const operands = operandList(expr);
     let values: unknown[];
     if (operands.length === 1) {
       const value = evalExpr(obj, operands[0], options);
@@ -63,7 +59,7 @@ function fromAccumulator(accumulator: AccumulatorOp): ExpressionOp {
     }
     // With no expression an accumulator takes the values it is given as they are.
     return accumulator(values, null, options);
-  };
+  });
 }
 
 /** The expressions above, to register over mingo's. */

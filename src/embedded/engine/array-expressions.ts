@@ -7,7 +7,7 @@
  * own code 2 for every malformed `$zip`.
  */
 import { evalExpr } from 'mingo/core';
-import type { ExpressionOp } from './operator-types.js';
+import { operandList, type ExpressionOp } from './operator-types.js';
 import { numberKind } from './arithmetic.js';
 import { soleOperand } from './expression-arity.js';
 import { formatDouble, isIntegral32, isNullish, numberOf, typeName, valueText } from './value-strings.js';
@@ -35,7 +35,7 @@ function sliceInt(value: unknown, ordinal: 'Second' | 'Third', numeric: number, 
  * elements from position, counted from the end when negative).
  */
 const slice: ExpressionOp = (obj, expr, options) => {
-  const args = Array.isArray(expr) ? expr : [expr];
+  const args = operandList(expr);
   const array = evalExpr(obj, args[0], options);
   const second = evalExpr(obj, args[1], options);
   if (isNullish(array) || isNullish(second)) return null;

@@ -7,7 +7,7 @@
  */
 import { evalExpr } from 'mingo/core';
 import { Long } from 'bson';
-import type { ExpressionOp } from './operator-types.js';
+import { operandList, type ExpressionOp } from './operator-types.js';
 import { numberKind } from './arithmetic.js';
 import { soleOperand } from './expression-arity.js';
 import { isNullish, typeName } from './value-strings.js';
@@ -37,7 +37,7 @@ function bitwise(name: string): ExpressionOp {
   return (obj, expr, options) => {
     let result = identity;
     let isLong = false;
-    for (const operand of Array.isArray(expr) ? expr : [expr]) {
+    for (const operand of operandList(expr)) {
       const value = evalExpr(obj, operand, options);
       if (isNullish(value)) return null;
       const n = integerOf(value);

@@ -10,7 +10,7 @@ import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import type { Collation } from './collation.js';
 import { compareBson, MIN_KEY_RANK, typeRank } from './compare.js';
-import type { ExpressionOp } from './operator-types.js';
+import { operandList, type ExpressionOp } from './operator-types.js';
 
 /**
  * -1, 0 or 1: `a` against `b` in MongoDB's expression comparison order (missing below null), strings
@@ -28,7 +28,7 @@ export function compareValues(a: unknown, b: unknown, options: Options): number 
 
 function comparison(test: (order: number) => unknown): ExpressionOp {
   return (obj, expr, options) => {
-    const args = Array.isArray(expr) ? expr : [expr];
+    const args = operandList(expr);
     return test(compareValues(evalExpr(obj, args[0], options), evalExpr(obj, args[1], options), options));
   };
 }

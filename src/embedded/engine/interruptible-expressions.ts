@@ -18,7 +18,7 @@ import { arrayInputExpressions } from './array-input.js';
 import { checkDeadline } from './deadline.js';
 import { checkValueSize } from './limits.js';
 import { logicalExpressions } from './logical-expressions.js';
-import type { ExpressionOp } from './operator-types.js';
+import { operandList, type ExpressionOp } from './operator-types.js';
 import { isNullish, typeName } from './value-strings.js';
 import { isPlainObject } from './values.js';
 import { CommandError } from '../errors.js';
@@ -37,7 +37,7 @@ const literal = (value: unknown): { $literal: unknown } => ({ $literal: value })
 const concatArrays: ExpressionOp = (obj, expr, options) => {
   checkDeadline();
   const out: unknown[] = [];
-  for (const operand of Array.isArray(expr) ? expr : [expr]) {
+  for (const operand of operandList(expr)) {
     const value = evalExpr(obj, operand, options);
     if (isNullish(value)) return null;
     if (!Array.isArray(value)) {

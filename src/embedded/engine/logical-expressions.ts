@@ -7,7 +7,7 @@
 import { evalExpr } from 'mingo/core';
 import * as expressionOperators from 'mingo/operators/expression';
 import type { Options } from 'mingo/types';
-import type { ExpressionOp } from './operator-types.js';
+import { operandList, type ExpressionOp } from './operator-types.js';
 import { soleOperand } from './expression-arity.js';
 import { isTruthy } from './strict-expressions.js';
 import { isIntegral32, isNullish, numberOf, typeName, valueText } from './value-strings.js';
@@ -16,14 +16,11 @@ import { CommandError } from '../errors.js';
 
 const builtin = expressionOperators as unknown as Record<string, ExpressionOp>;
 
-/** The operands of a variadic operator: an array lists them, anything else is the one operand. */
-const operands = (expr: unknown): unknown[] => (Array.isArray(expr) ? expr : [expr]);
-
 const and: ExpressionOp = (obj, expr, options) =>
-  operands(expr).every((e) => isTruthy(evalExpr(obj, e, options)));
+  operandList(expr).every((e) => isTruthy(evalExpr(obj, e, options)));
 
 const or: ExpressionOp = (obj, expr, options) =>
-  operands(expr).some((e) => isTruthy(evalExpr(obj, e, options)));
+  operandList(expr).some((e) => isTruthy(evalExpr(obj, e, options)));
 
 const not: ExpressionOp = (obj, expr, options) => !isTruthy(evalExpr(obj, soleOperand(expr), options));
 

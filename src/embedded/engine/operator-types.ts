@@ -38,7 +38,20 @@ export function builtinStage(name: string): PipelineOp {
   return (pipelineOperators as unknown as Record<string, PipelineOp>)[name]!;
 }
 
-/** The operands of an expression operator, evaluated against `obj` (a lone non-array operand is the only one). */
+/** The operands of an expression operator: an array lists them, anything else is the only one. */
+export const operandList = (expr: unknown): unknown[] => (Array.isArray(expr) ? expr : [expr]);
+
+/** The operands of an expression operator, evaluated against `obj` (see {@link operandList}). */
 export function evaluateOperands(obj: unknown, expr: unknown, options: Options): unknown[] {
-  return (Array.isArray(expr) ? expr : [expr]).map((operand) => evalExpr(obj, operand, options));
+  return operandList(expr).map((operand) => evalExpr(obj, operand, options));
+}
+
+/**
+ * An operator that is both an accumulator and an expression, as mingo calls it: in `$group` mingo hands
+ * an expression operator the group's documents (an array; expression operators win over accumulators of
+ * the same name), where it must be `accumulator`; on one document it is `expression`.
+ */
+export function overGroup(accumulator: AccumulatorOp, expression: ExpressionOp): ExpressionOp {
+  return (obj, expr, options) =>
+    Array.isArray(obj) ? accumulator(obj, expr, options) : expression(obj, expr, options);
 }

@@ -7,7 +7,7 @@
  */
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
-import type { AccumulatorOp, ExpressionOp } from './operator-types.js';
+import { overGroup, type AccumulatorOp, type ExpressionOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import { compareBson } from './compare.js';
 import { collect } from './number-operators.js';
@@ -80,9 +80,7 @@ function nAccumulator(name: string, pick: Pick): AccumulatorOp {
  * win over accumulators of the same name), else over the array `input` of one document.
  */
 function nExpression(name: string, pick: Pick): ExpressionOp {
-  const overGroup = nAccumulator(name, pick);
-  return (obj, expr, options) => {
-    if (Array.isArray(obj)) return overGroup(obj, expr, options);
+  return overGroup(nAccumulator(name, pick), (obj, expr, options) => {
     if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs { input, n }`);
     const input = evalExpr(obj, expr['input'], options);
     const n = countOf(name, expr, obj, options);
@@ -90,7 +88,7 @@ function nExpression(name: string, pick: Pick): ExpressionOp {
     if (!Array.isArray(input))
       throw new CommandError(5788200, `Input to ${name} must be an array, found ${typeof input}`);
     return pick(input as unknown[], n, options);
-  };
+  });
 }
 
 /** `$minN`/`$maxN`: the `n` smallest/largest non-null values. */

@@ -10,7 +10,7 @@
  */
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
-import type { AccumulatorOp, ExpressionOp } from './operator-types.js';
+import { overGroup, type AccumulatorOp, type ExpressionOp } from './operator-types.js';
 import { numberKind } from './arithmetic.js';
 import { collect } from './number-operators.js';
 import { asDouble } from './numbers.js';
@@ -66,10 +66,7 @@ function quantileAccumulator(name: '$median' | '$percentile'): AccumulatorOp {
 }
 
 function quantileExpression(name: '$median' | '$percentile'): ExpressionOp {
-  const overGroup = quantileAccumulator(name);
-  return (obj, expr, options) => {
-    // In `$group` mingo hands an expression operator the group's documents: there it is the accumulator.
-    if (Array.isArray(obj)) return overGroup(obj, expr, options);
+  return overGroup(quantileAccumulator(name), (obj, expr, options) => {
     const spec = isPlainObject(expr) ? expr : {};
     const ps = percentilesOf(name, spec, obj, options);
     const input = evalExpr(obj, spec['input'], options);
@@ -79,7 +76,7 @@ function quantileExpression(name: '$median' | '$percentile'): ExpressionOp {
         ps.map(() => asDouble(numberOf(input))),
       );
     return resultOf(name, discrete(Array.isArray(input) ? input : [], ps));
-  };
+  });
 }
 
 /** `$median`/`$percentile` expressions, to register over mingo's. */

@@ -12,7 +12,7 @@ import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import type { Collation } from './collation.js';
 import { compareBson } from './compare.js';
-import { evaluateOperands, type ExpressionOp } from './operator-types.js';
+import { evaluateOperands, operandList, type ExpressionOp } from './operator-types.js';
 import { isNullish, typeName } from './value-strings.js';
 import { distinctValues, keyOf } from './values.js';
 import { CommandError } from '../errors.js';
@@ -31,7 +31,7 @@ function refuse(code: number, message: string, value: unknown): never {
 const setUnion: ExpressionOp = (obj, expr, options) => {
   const collation = collationOf(options);
   const union = new Map<string, unknown>();
-  for (const operand of Array.isArray(expr) ? expr : [expr]) {
+  for (const operand of operandList(expr)) {
     const value = evalExpr(obj, operand, options);
     if (isNullish(value)) return null;
     if (!Array.isArray(value))
@@ -45,7 +45,7 @@ const setUnion: ExpressionOp = (obj, expr, options) => {
 const setIntersection: ExpressionOp = (obj, expr, options) => {
   const collation = collationOf(options);
   let common: Map<string, unknown> | undefined;
-  for (const operand of Array.isArray(expr) ? expr : [expr]) {
+  for (const operand of operandList(expr)) {
     const value = evalExpr(obj, operand, options);
     if (isNullish(value)) return null;
     if (!Array.isArray(value))

@@ -9,7 +9,7 @@
 import { evalExpr } from 'mingo/core';
 import * as accumulatorOperators from 'mingo/operators/accumulator';
 import type { Options } from 'mingo/types';
-import type { AccumulatorOp, ExpressionOp } from './operator-types.js';
+import { operandList, overGroup, type AccumulatorOp, type ExpressionOp } from './operator-types.js';
 import { nonZeroNumber, numberKind } from './arithmetic.js';
 import { arrayToObject } from './array-to-object.js';
 import { regexExpressions } from './regex-expressions.js';
@@ -132,7 +132,7 @@ const switchExpression: ExpressionOp = (obj, expr, options: Options) => {
  */
 const concat: ExpressionOp = (obj, expr, options) => {
   let out = '';
-  for (const arg of Array.isArray(expr) ? expr : [expr]) {
+  for (const arg of operandList(expr)) {
     const value = evalExpr(obj, arg, options);
     if (value === null || value === undefined) return null;
     if (typeof value !== 'string') {
@@ -148,7 +148,7 @@ const concat: ExpressionOp = (obj, expr, options) => {
  * range, null when either argument is null or missing; MongoDB's errors 16020, 28689, 28690, 28691.
  */
 const arrayElemAt: ExpressionOp = (obj, expr, options) => {
-  const args = Array.isArray(expr) ? expr : [expr];
+  const args = operandList(expr);
   if (args.length !== 2) {
     throw new CommandError(
       16020,
@@ -192,8 +192,7 @@ const accumulators = accumulatorOperators as unknown as Record<string, Accumulat
  * and DocumentSourceGroup writes a missing result as null).
  */
 function endElement(name: '$first' | '$last'): ExpressionOp {
-  return (obj, expr, options) => {
-    if (Array.isArray(obj)) return accumulators[name]!(obj, expr, options);
+  return overGroup(accumulators[name]!, (obj, expr, options) => {
     const value = evalExpr(obj, Array.isArray(expr) && expr.length === 1 ? expr[0] : expr, options);
     if (value === null || value === undefined) return null;
     if (!Array.isArray(value)) {
@@ -201,7 +200,7 @@ function endElement(name: '$first' | '$last'): ExpressionOp {
     }
     const items = value as unknown[];
     return name === '$first' ? items[0] : items[items.length - 1];
-  };
+  });
 }
 
 /** The operators above, registered over mingo's in the engine's context. */

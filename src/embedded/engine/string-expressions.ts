@@ -10,7 +10,7 @@
  */
 import { evalExpr } from 'mingo/core';
 import { numberKind } from './arithmetic.js';
-import type { ExpressionOp } from './operator-types.js';
+import { operandList, type ExpressionOp } from './operator-types.js';
 import {
   coerceToLong,
   coerceToString,
@@ -236,7 +236,7 @@ function stringOperator(name: string): ExpressionOp {
   const evaluate = STRING_FUNCTIONS[name]!;
   return (obj, expr, options) => {
     // A single argument that is not an array is the one-argument form (ExpressionNary::parseArguments).
-    const list: unknown[] = Array.isArray(expr) ? expr : [expr];
+    const list = operandList(expr);
     checkStringArity(name, list.length);
     return evaluate({ count: list.length, get: (i) => evalExpr(obj, list[i], options) });
   };
