@@ -1,8 +1,8 @@
 /**
- * `$map` and `$reduce`: mingo's, with their `input` evaluated and checked first as MongoDB checks it —
- * null for null or missing, else an array (16883 "input to $map must be an array not string"; 40080
- * "$reduce requires that 'input' be an array, found: string"; expression.cpp `ExpressionMap::evaluate`,
- * `ExpressionReduce::evaluate`) — where mingo answered its code 2.
+ * The `input` of `$map` and `$reduce` checked as MongoDB checks it — null for null or missing, else an
+ * array (16883 "input to $map must be an array not string"; 40080 "$reduce requires that 'input' be an
+ * array, found: string"; expression.cpp `ExpressionMap::evaluate`, `ExpressionReduce::evaluate`) — where
+ * mingo answered its code 2.
  */
 import { evalExpr } from 'mingo/core';
 import * as expressionOperators from 'mingo/operators/expression';
@@ -13,23 +13,29 @@ import { CommandError } from '../errors.js';
 
 const builtin = expressionOperators as unknown as Record<string, ExpressionOp>;
 
-/** mingo's `name`, handed its `input` as a literal once it is checked. */
-function checkedInput(name: string, refuse: (type: string) => CommandError): ExpressionOp {
-  const op = builtin[name]!;
-  return (obj, expr, options) => {
-    if (!isPlainObject(expr)) return op(obj, expr, options);
-    const input = evalExpr(obj, expr['input'], options);
-    if (isNullish(input)) return null;
-    if (!Array.isArray(input)) throw refuse(typeName(input));
-    return op(obj, { ...expr, input: { $literal: input } }, options);
-  };
+const REFUSALS = {
+  $map: (type: string) => new CommandError(16883, `input to $map must be an array not ${type}`),
+  $reduce: (type: string) =>
+    new CommandError(40080, `$reduce requires that 'input' be an array, found: ${type}`),
+};
+
+/**
+ * The evaluated `input` of `name`: the array, or null for null or missing.
+ * @throws CommandError 16883 (`$map`) or 40080 (`$reduce`) for any other value.
+ */
+export function arrayInput(name: keyof typeof REFUSALS, input: unknown): unknown[] | null {
+  if (isNullish(input)) return null;
+  if (!Array.isArray(input)) throw REFUSALS[name](typeName(input));
+  return input as unknown[];
 }
 
-/** `$map` and `$reduce`, to register over mingo's. */
-export const arrayInputExpressions: Record<string, ExpressionOp> = {
-  $map: checkedInput('$map', (type) => new CommandError(16883, `input to $map must be an array not ${type}`)),
-  $reduce: checkedInput(
-    '$reduce',
-    (type) => new CommandError(40080, `$reduce requires that 'input' be an array, found: ${type}`),
-  ),
+/** `$map`: mingo's, handed its `input` as a literal once it is checked. */
+const map: ExpressionOp = (obj, expr, options) => {
+  if (!isPlainObject(expr)) return builtin['$map']!(obj, expr, options);
+  const input = arrayInput('$map', evalExpr(obj, expr['input'], options));
+  if (input === null) return null;
+  return builtin['$map']!(obj, { ...expr, input: { $literal: input } }, options);
 };
+
+/** `$map`, to register over mingo's (interruptible-expressions.ts's `$reduce` checks its input here too). */
+export const arrayInputExpressions: Record<string, ExpressionOp> = { $map: map };

@@ -14,7 +14,7 @@
  */
 import { evalExpr } from 'mingo/core';
 import * as expressionOperators from 'mingo/operators/expression';
-import { arrayInputExpressions } from './array-input.js';
+import { arrayInput, arrayInputExpressions } from './array-input.js';
 import { checkDeadline } from './deadline.js';
 import { checkValueSize } from './limits.js';
 import { logicalExpressions } from './logical-expressions.js';
@@ -24,7 +24,6 @@ import { isPlainObject } from './values.js';
 import { CommandError } from '../errors.js';
 
 const builtin = expressionOperators as unknown as Record<string, ExpressionOp>;
-const reduceInput = arrayInputExpressions['$reduce']!;
 
 /** `value` as an expression that evaluates to it as it is. */
 const literal = (value: unknown): { $literal: unknown } => ({ $literal: value });
@@ -74,14 +73,14 @@ const letExpression: ExpressionOp = (obj, expr, options) => {
 
 /**
  * `$reduce`: each step is `in` evaluated, as mingo's `$let` evaluates it, with `$$value` the previous step's
- * (checked) value and `$$this` (and `$$CURRENT`, as in mingo) the input element. Null or a non-array input
- * is left to array-input.ts's, which answers it.
+ * (checked) value and `$$this` (and `$$CURRENT`, as in mingo) the input element; a null or missing input is
+ * null, another non-array 40080 (array-input.ts).
  */
 const reduce: ExpressionOp = (obj, expr, options) => {
   checkDeadline();
-  if (!isPlainObject(expr)) return reduceInput(obj, expr, options);
-  const input = checkValueSize(evalExpr(obj, expr['input'], options));
-  if (!Array.isArray(input)) return reduceInput(obj, { ...expr, input: literal(input) }, options);
+  if (!isPlainObject(expr)) return builtin['$reduce']!(obj, expr, options);
+  const input = arrayInput('$reduce', checkValueSize(evalExpr(obj, expr['input'], options)));
+  if (input === null) return null;
   // Each step's value is mostly made of the previous one's parts: measure each part once.
   const known = new WeakMap<object, number>();
   let value = checkValueSize(evalExpr(obj, expr['initialValue'], options), known);
