@@ -77,8 +77,6 @@ export function preparePullCondition(condition: unknown): unknown {
   return elementQuery(prepareValue(rewritePathless(condition)) as Doc);
 }
 
-/** Operators that run JavaScript on the server: MongoDB has them, the embedded engine refuses them clearly. */
-
 /** Geospatial query operators, which the embedded engine does not implement. */
 const geospatial = new Set(['$near', '$nearSphere', '$geoWithin', '$geoIntersects', '$within']);
 

@@ -33,9 +33,6 @@ import { CommandError, ErrorCodes } from '../errors.js';
 /** Counters reported by serverStatus (`metrics.queryExecutor`). */
 export const queryStats = { scannedObjects: 0 };
 
-/** The hidden field that carries a text score through sort/projection. */
-export const SCORE_FIELD = TEXT_SCORE_FIELD;
-
 /** Parameters of a query over one collection. */
 export interface QuerySpec {
   filter?: unknown;
@@ -201,7 +198,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   const sources: MetaSources = { text: !!scores, searched: false, sampled: false, sorted: !!sort };
   const meta = scores && (usesMeta(sort) || usesMeta(projection));
   let input: Doc[] = docs;
-  if (meta) input = docs.map((d) => ({ ...d, [SCORE_FIELD]: scores.get(d) ?? 0 }));
+  if (meta) input = docs.map((d) => ({ ...d, [TEXT_SCORE_FIELD]: scores.get(d) ?? 0 }));
   const pipeline: Doc[] = [];
   if (sort) {
     const s: Doc = {};
@@ -223,7 +220,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   const metaValues = projection && Object.values(projection).every(isMeta);
   const metaFields = metaValues
     ? Object.keys(projection).filter(
-        (k) => metaExpression((projection[k] as Doc)['$meta'], sources) === `$${SCORE_FIELD}`,
+        (k) => metaExpression((projection[k] as Doc)['$meta'], sources) === `$${TEXT_SCORE_FIELD}`,
       )
     : undefined;
   // An exclusion holding `$slice` or `$elemMatch`: mingo excludes, the engine applies those after.
@@ -275,8 +272,8 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     if (projection) checkResultSize(d);
     const c = cloneValue(d);
     if (extras) applyExclusionExtras(c, extras, options as Options);
-    for (const field of metaFields ?? []) c[field] = c[SCORE_FIELD];
-    if (meta) delete c[SCORE_FIELD];
+    for (const field of metaFields ?? []) c[field] = c[TEXT_SCORE_FIELD];
+    if (meta) delete c[TEXT_SCORE_FIELD];
     return idFirst(c);
   });
 }
