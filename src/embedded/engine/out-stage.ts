@@ -1,8 +1,9 @@
 /**
  * The `$out` and `$merge` stages: an aggregation's result written into a collection. `$out` replaces
  * the target (keeping its options and indexes) only once every document is known to be storable in
- * it, validator and unique indexes included, like MongoDB's temporary collection; `$merge` matches each document on its `on` fields and inserts, replaces,
- * merges, keeps, fails or runs an update pipeline as `whenMatched`/`whenNotMatched` say.
+ * it, validator and unique indexes included, like MongoDB's temporary collection; `$merge` matches each
+ * document on its `on` fields and inserts, replaces, merges, keeps, fails or runs an update pipeline as
+ * `whenMatched`/`whenNotMatched` say.
  */
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
@@ -116,9 +117,9 @@ export function writeOut(
 /**
  * `$out`'s documents as they will be inserted, once each passed the validator of the target collection
  * `target` (if any) and was stored in a trial copy of its indexes (`indexes`, for namespace `ns`) that
- * nothing else sees. MongoDB writes them into a temporary
- * collection with the target's indexes and replaces the target only when all are in
- * (document_source_out.cpp), so a document that may not be stored leaves the target untouched.
+ * nothing else sees. MongoDB writes them into a temporary collection with the target's indexes and
+ * replaces the target only when all are in (document_source_out.cpp), so a document that may not be
+ * stored leaves the target untouched.
  * @throws CommandError what an insert into the target would: a bad `_id`, a document too large,
  * DocumentValidationFailure (121), DuplicateKey (11000) for a unique index or two documents with one `_id`.
  */
