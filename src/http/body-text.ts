@@ -7,6 +7,7 @@
  * imports: `createHandler` uses this file and must run on any runtime.
  */
 import { roundedIntegerOf } from '../core/index.js';
+import { decodeBodyText } from './body-charset.js';
 
 /**
  * A `\u` escape of a UTF-16 surrogate (`\uD800`–`\uDFFF`) with the run of backslashes before it, so
@@ -190,7 +191,6 @@ export function findUnstorableText(text: string, kind: 'json' | 'form'): string 
 const REPLACEMENT = '\uFFFD';
 
 const utf8 = new TextEncoder();
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The `boundary` parameter of a multipart `Content-Type` (quoted or not), or `undefined`. */
 function boundaryOf(contentType: string): string | undefined {
@@ -234,10 +234,10 @@ function splitParts(bytes: Uint8Array, boundary: string): Uint8Array[] | undefin
   return parts;
 }
 
-/** Whether `bytes` are valid UTF-8. */
+/** Whether `bytes` are valid UTF-8 (body-charset.ts decodes strictly). */
 function isUtf8(bytes: Uint8Array): boolean {
   try {
-    strictUtf8.decode(bytes);
+    decodeBodyText(bytes, 'utf-8');
     return true;
   } catch {
     return false;
