@@ -19,6 +19,7 @@ import {
   isExpressionDocument,
   isRegexValue,
   PATH_KEYWORDS,
+  PATHLESS_OPERATORS,
 } from './match-arguments.js';
 import { DBREF_FIELDS } from './dbref-fields.js';
 import { checkExpression } from './expression-check.js';
@@ -26,21 +27,6 @@ import { checkAlwaysBoolean } from './pathless-operators.js';
 import { isPlainObject, typeAlias } from './values.js';
 import type { VariableScope } from './variable-scope.js';
 import { CommandError, ErrorCodes } from '../errors.js';
-
-/** Operators MongoDB takes at the top of a filter (or of a `$and`/`$or`/`$nor` entry). */
-const TOP_LEVEL = new Set([
-  '$and',
-  '$or',
-  '$nor',
-  '$expr',
-  '$text',
-  '$where',
-  '$comment',
-  '$jsonSchema',
-  '$alwaysTrue',
-  '$alwaysFalse',
-  '$sampleRate',
-]);
 
 /**
  * Operators MongoDB takes on a field: its path keywords (match-arguments.ts) with `$not` and the geo
@@ -154,7 +140,7 @@ function checkOperators(ops: Record<string, unknown>, path: string): void {
 function checkElemMatch(arg: unknown): void {
   if (!isPlainObject(arg)) badValue('$elemMatch needs an Object');
   const first = Object.keys(arg)[0] ?? '';
-  if (isExpressionDocument(arg, true) && !TOP_LEVEL.has(first)) checkOperators(arg, '');
+  if (isExpressionDocument(arg, true) && !PATHLESS_OPERATORS.has(first)) checkOperators(arg, '');
   else checkLevel(arg, false);
 }
 
@@ -175,7 +161,7 @@ function checkLevel(filter: Record<string, unknown>, top: boolean, scope?: Varia
     // pathless parseDBRef matches each as its field's equality (expression_parser.cpp; dbref-filter.ts).
     if (DBREF_FIELDS.has(key)) continue;
     if (key.startsWith('$')) {
-      if (!TOP_LEVEL.has(key)) throw unknownTopLevelOperator(key);
+      if (!PATHLESS_OPERATORS.has(key)) throw unknownTopLevelOperator(key);
       if (!top && TOP_LEVEL_ONLY.has(key)) badValue(`${key} can only be applied to the top-level document`);
       if (key === '$alwaysTrue' || key === '$alwaysFalse') checkAlwaysBoolean(key, value);
       if (key === '$expr') checkExpression(value, '', scope);

@@ -8,6 +8,24 @@
 import { bsonTag, isPlainObject } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
+/**
+ * The operators MongoDB's parser takes where no field is named (its "pathless" operators): at the top of
+ * a filter, of a `$and`/`$or`/`$nor` entry, or of an `$elemMatch` or `$pull` query on elements.
+ */
+export const PATHLESS_OPERATORS = new Set([
+  '$and',
+  '$or',
+  '$nor',
+  '$expr',
+  '$text',
+  '$where',
+  '$comment',
+  '$jsonSchema',
+  '$alwaysTrue',
+  '$alwaysFalse',
+  '$sampleRate',
+]);
+
 /** The operators MongoDB's parser knows on a field (its "path-accepting keywords"; `$not` is not one). */
 export const PATH_KEYWORDS = new Set([
   '$eq',

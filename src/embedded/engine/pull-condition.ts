@@ -9,7 +9,7 @@
  */
 import { DBREF_FIELDS } from './dbref-fields.js';
 import { unknownTopLevelOperator } from './filter-check.js';
-import { PATH_KEYWORDS } from './match-arguments.js';
+import { PATH_KEYWORDS, PATHLESS_OPERATORS } from './match-arguments.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -21,21 +21,6 @@ class QueryFeatureNotAllowed extends CommandError {
 
 /** Where the parser is: a condition's top level (or a `$and`/`$or`/`$nor` in it), or in `$elemMatch`. */
 type Level = 'top' | 'sub';
-
-/** The operators that take no field (the parser's "pathless" ones) which may open an `$elemMatch`. */
-const PATHLESS = new Set([
-  '$and',
-  '$or',
-  '$nor',
-  '$expr',
-  '$where',
-  '$text',
-  '$jsonSchema',
-  '$comment',
-  '$alwaysTrue',
-  '$alwaysFalse',
-  '$sampleRate',
-]);
 
 const GEO_NEAR = new Set(['$near', '$nearSphere', '$geoNear']);
 
@@ -54,7 +39,8 @@ const isOperatorDocument = (value: unknown): value is Doc => {
 function checkElemMatch(argument: unknown): void {
   if (!isPlainObject(argument)) return;
   const first = Object.keys(argument)[0];
-  if (first !== undefined && first.startsWith('$') && !PATHLESS.has(first)) checkOperators(argument);
+  if (first !== undefined && first.startsWith('$') && !PATHLESS_OPERATORS.has(first))
+    checkOperators(argument);
   else checkQuery(argument, 'sub');
 }
 
@@ -100,7 +86,7 @@ function checkQuery(query: Doc, level: Level): void {
       default:
         // `{ $not: … }` opens a query on the elements' fields, not an operator on the element: PullNode
         // asks parsePathAcceptingKeyword, which does not know `$not`, and the parser refuses it there.
-        if (key.startsWith('$') && !PATHLESS.has(key) && !DBREF_FIELDS.has(key))
+        if (key.startsWith('$') && !PATHLESS_OPERATORS.has(key) && !DBREF_FIELDS.has(key))
           throw unknownTopLevelOperator(key);
         if (!key.startsWith('$') && isOperatorDocument(value)) checkOperators(value);
     }
