@@ -12,8 +12,22 @@ import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 /**
- * The filter's conditions on one array field, to find the element `field.$` names.
- * @throws CommandError BadValue when the filter has no condition on the field.
+ * Whether a condition of `filter` has a path whose first part is `first`, looking into `$and`, `$or` and
+ * `$nor` (MongoDB 7.0's hasPositionalOperatorMatch, projection_parser.cpp); other `$` keys have no path.
+ */
+function namesField(filter: unknown, first: string): boolean {
+  if (!isPlainObject(filter)) return false;
+  return Object.entries(filter).some(([key, value]) => {
+    if (key === '$and' || key === '$or' || key === '$nor')
+      return Array.isArray(value) && value.some((clause) => namesField(clause, first));
+    return !key.startsWith('$') && key.split('.')[0] === first;
+  });
+}
+
+/**
+ * The filter's conditions on one array field, to find the element `field.$` names. MongoDB parses the
+ * projection with the query, so this check comes before any document is read.
+ * @throws CommandError 31277 when no condition of the filter is on the field's first part.
  */
 export function positionalQuery(
   filter: unknown,
@@ -21,14 +35,38 @@ export function positionalQuery(
   collation: Collation | undefined,
 ): ReturnType<typeof compile> {
   const prepared = splitText(prepareFilter(filter)).rest;
+  if (!namesField(prepared, field.split('.')[0]!))
+    throw new CommandError(31277, `Positional projection '${field}.$' does not match the query document.`);
   const sub: Doc = {};
   for (const [k, v] of Object.entries(prepared)) if (k === field || k.startsWith(field + '.')) sub[k] = v;
-  if (Object.keys(sub).length === 0)
-    throw new CommandError(
-      ErrorCodes.BadValue,
-      `Executor error during find command :: caused by :: positional operator '${field}.$' requires corresponding field in query specifier`,
-    );
-  return compile(sub, collation);
+  // Conditions only inside `$and`/`$or`/`$nor`: the element is the first one the whole filter accepts.
+  return compile(Object.keys(sub).length > 0 ? sub : prepared, collation);
+}
+
+/**
+ * The array field a find projection's positional key projects (`arr` for `arr.$`), or undefined.
+ */
+export function positionalField(projection: Doc | undefined): string | undefined {
+  const key = Object.keys(projection ?? {}).find((k) => k.endsWith('.$'));
+  return key?.slice(0, -2);
+}
+
+/**
+ * The one-element array `field.$` projects from `arr`: the first element for which `query` (from
+ * {@link positionalQuery}) accepts the document holding it alone.
+ * @throws CommandError 51246 when no element is accepted (MongoDB 7.0's
+ * applyFindPositionalProjection, projection_executor_utils.cpp, when the match recorded no position).
+ */
+export function positionalElement(
+  doc: Doc,
+  field: string,
+  arr: unknown[],
+  query: ReturnType<typeof compile>,
+): unknown[] {
+  const i = arr.findIndex((el: unknown) => query.test({ ...doc, [field]: [el] }));
+  if (i < 0)
+    throw new CommandError(51246, "positional operator '.$' couldn't find a matching element in the array");
+  return [arr[i]];
 }
 
 /** `doc` with the value at `parts` replaced by `value` (objects along the way copied, not changed). */

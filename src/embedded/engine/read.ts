@@ -16,7 +16,7 @@ import { checkFindSlices, integralSlices } from './find-slice.js';
 import { withSystemVariables } from './let-variables.js';
 import { plainNumbers } from './numbers.js';
 import { lookupCandidates } from './indexes.js';
-import { positionalQuery } from './positional.js';
+import { positionalElement, positionalQuery } from './positional.js';
 import { compile, isEmptyFilter, splitText } from './query.js';
 import { mingoOptions } from './mingo-options.js';
 import { withMemoryLimits } from './memory-limits.js';
@@ -248,8 +248,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     input = input.map((d) => {
       const arr = d[field];
       if (!Array.isArray(arr)) return d;
-      const i = arr.findIndex((el: unknown) => query.test({ ...d, [field]: [el] }));
-      return { ...d, [field]: i < 0 ? [] : [arr[i]] };
+      return { ...d, [field]: positionalElement(d, field, arr, query) };
     });
   }
   let out: Doc[];

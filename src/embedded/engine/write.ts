@@ -10,7 +10,7 @@ import type { Engine } from './database.js';
 import type { Collation } from './collation.js';
 import { checkIdField } from './id-field.js';
 import { checkStorable } from './limits.js';
-import { checkArrayFilters } from './positional.js';
+import { checkArrayFilters, positionalField, positionalQuery } from './positional.js';
 import { matchDocs, runQuery } from './read.js';
 import { compile, prepareFilter, splitText } from './query.js';
 import type { Transaction, TxnWrite } from './transaction.js';
@@ -228,14 +228,36 @@ export interface FindAndModifyArgs {
   let?: Doc;
 }
 
-function project(doc: Doc | undefined, fields: Doc | undefined): Doc | null {
+/**
+ * The reply's `value`: `doc` through `fields`, the positional `.$` element found with the command's query.
+ * Computed before the write it reports, so a projection that fails leaves the collection unchanged.
+ */
+function project(doc: Doc | undefined, args: FindAndModifyArgs): Doc | null {
   if (!doc) return null;
+  const fields = args.fields;
   if (!fields || Object.keys(fields).length === 0) return cloneValue(doc);
-  return runProjection(doc, fields);
+  const state = new CollectionState(new Map([['x', doc]]));
+  const spec = { projection: fields, collation: args.collation };
+  if (positionalField(fields) === undefined) return runQuery(state, spec)[0] ?? {};
+  // The filter (and the `let` it may read) finds the element; the projection still cannot read `let`.
+  return runQuery(state, { ...spec, filter: args.query, variables: args.let })[0] ?? {};
 }
 
-function runProjection(doc: Doc, fields: Doc): Doc {
-  return runQuery(new CollectionState(new Map([['x', doc]])), { projection: fields })[0] ?? {};
+/**
+ * The projection's checks MongoDB 7.0 makes while it plans the command, before it reads or writes a
+ * document (get_executor.cpp): a positional `.$` must name a field of the query, and cannot project the
+ * new document, whose array need not match the query any more.
+ * @throws CommandError 31277, or BadValue for a positional projection with `new: true`.
+ */
+function checkFields(args: FindAndModifyArgs): void {
+  const field = positionalField(args.fields);
+  if (field === undefined) return;
+  positionalQuery(args.query, field, args.collation);
+  if (args.new && !args.remove)
+    throw new CommandError(
+      ErrorCodes.BadValue,
+      'cannot use a positional projection and return the new document',
+    );
 }
 
 /** MongoDB 7.0's checks on findAndModify's arguments, in its order (find_and_modify.cpp). */
@@ -268,6 +290,7 @@ export function findAndModify(
 ): Doc {
   checkFindAndModify(args);
   checkArrayFilters(args.update, args.arrayFilters);
+  checkFields(args);
   const state = engine.readState(coll, txn);
   const found = runQuery(state, {
     filter: args.query,
@@ -281,8 +304,9 @@ export function findAndModify(
     if (!target) return { lastErrorObject: { n: 0 }, value: null };
     const idKey = keyOf(target['_id']);
     engine.checkWrite(coll, idKey, txn);
+    const value = project(target, args);
     remove(engine, coll, txn, idKey);
-    return { lastErrorObject: { n: 1 }, value: project(target, args.fields) };
+    return { lastErrorObject: { n: 1 }, value };
   }
   const filter = splitText(prepareFilter(args.query)).rest;
   if (!target) {
@@ -292,11 +316,9 @@ export function findAndModify(
       collation: args.collation,
       variables: args.let,
     });
+    const value = args.new ? project(doc, args) : null;
     insertOne(engine, coll, txn, doc);
-    return {
-      lastErrorObject: { n: 1, updatedExisting: false, upserted: doc['_id'] },
-      value: args.new ? project(doc, args.fields) : null,
-    };
+    return { lastErrorObject: { n: 1, updatedExisting: false, upserted: doc['_id'] }, value };
   }
   const idKey = keyOf(target['_id']);
   engine.checkWrite(coll, idKey, txn);
@@ -306,12 +328,10 @@ export function findAndModify(
     collation: args.collation,
     variables: args.let,
   });
+  const value = project(args.new ? doc : target, args);
   if (changed) {
     checkStorable(doc, 'update');
     put(engine, coll, txn, doc, idKey, updateKind(args.update) === 'replacement', args.update);
   }
-  return {
-    lastErrorObject: { n: 1, updatedExisting: true },
-    value: project(args.new ? doc : target, args.fields),
-  };
+  return { lastErrorObject: { n: 1, updatedExisting: true }, value };
 }
