@@ -4,13 +4,19 @@ import { evaluateLet } from '../engine/let-variables.js';
 import { checkUpdatePipeline } from '../engine/pipeline-update.js';
 import { createIn } from '../engine/transaction-ddl.js';
 import { objectArray, parseDelete, parseInsert, parseUpdateStatements } from '../engine/write-commands.js';
-import { deleteStatement, findAndModify, insertOne, updateStatement } from '../engine/write.js';
+import {
+  deleteStatement,
+  findAndModify,
+  insertOne,
+  updateStatement,
+  withoutValidation,
+} from '../engine/write.js';
 import { isPlainObject } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { ErrorCodes, toCommandError } from '../errors.js';
 import { refuseView } from '../engine/views.js';
 import { parseCollation } from './collation.js';
-import { objectField, safeBoolField } from './idl-fields.js';
+import { bypassesValidation, objectField, safeBoolField } from './idl-fields.js';
 import type { CommandContext, Handler } from './context.js';
 import { collationFor, collectionName, docOption, retryBlocked } from './context.js';
 
@@ -35,13 +41,14 @@ async function runBatch<T>(
   run: (st: T, i: number) => void,
 ): Promise<Doc[]> {
   const ordered = cmd['ordered'] !== false;
+  const bypass = bypassesValidation(cmd);
   const errors: Doc[] = [];
   for (let i = 0; i < list.length; i++) {
     try {
       // A view takes no write: each statement fails (CommandNotSupportedOnView), as in MongoDB.
       await retryBlocked(ctx, () => {
         refuseView(coll);
-        run(list[i]!, i);
+        withoutValidation(bypass, () => run(list[i]!, i));
       });
     } catch (error) {
       if (ctx.txn) throw error;
@@ -142,12 +149,14 @@ const findAndModifyCmd: Handler = async (cmd, ctx) => {
   if (!args.remove && cmd['arrayFilters'] === undefined)
     checkUpdatePipeline(args.update, Object.keys(letVars ?? {}));
   const result = await retryBlocked(ctx, () =>
-    findAndModify(ctx.core.engine, coll, ctx.txn, {
-      ...args,
-      arrayFilters: cmd['arrayFilters'] as Doc[] | undefined,
-      collation: collationFor(cmd, coll),
-      let: letVars,
-    }),
+    withoutValidation(bypassesValidation(cmd), () =>
+      findAndModify(ctx.core.engine, coll, ctx.txn, {
+        ...args,
+        arrayFilters: cmd['arrayFilters'] as Doc[] | undefined,
+        collation: collationFor(cmd, coll),
+        let: letVars,
+      }),
+    ),
   );
   return { ...result, ok: 1 };
 };

@@ -1,7 +1,7 @@
 /**
  * Command fields read the way MongoDB 7.0's IDL-generated parsers read them, with their codes and
  * messages: a `safeBool` (a boolean, or a number read as one), an `object`, a `string` and a string
- * enumeration. `command` names the field's command in messages (`BSON field 'create.validator' …`).
+ * enumeration; and `bypassDocumentValidation`, read by its truth value. `command` names the field's command in messages (`BSON field 'create.validator' …`).
  */
 import { nonZeroNumber } from '../engine/arithmetic.js';
 import { bsonTypeName, isPlainObject } from '../engine/values.js';
@@ -58,4 +58,15 @@ export function enumField(
       `Enumeration value '${value}' for field '${command}.${field}' is not a valid value.`,
     );
   return value;
+}
+
+/**
+ * `bypassDocumentValidation` read as MongoDB 7.0 reads it for the commands that take it (the field's
+ * truth value, shouldBypassDocumentValidationForCommand): absent, null, false and zero are false; other
+ * values are true and are not refused.
+ */
+export function bypassesValidation(cmd: Doc): boolean {
+  const value = cmd['bypassDocumentValidation'];
+  if (value === undefined || value === null || value === false) return false;
+  return nonZeroNumber(value) ?? true;
 }

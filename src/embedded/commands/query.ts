@@ -8,6 +8,8 @@ import { evaluateLet } from '../engine/let-variables.js';
 import { readableCollection } from '../engine/system-views.js';
 import { expandListLocalSessions } from './local-sessions.js';
 import { matchDocs, queryStats, runQuery } from '../engine/read.js';
+import { withoutValidation } from '../engine/write.js';
+import { bypassesValidation } from './idl-fields.js';
 import { parseFilter, parseFind } from '../engine/find-parse.js';
 import { prepareFilter } from '../engine/query.js';
 import {
@@ -167,16 +169,19 @@ const aggregate: Handler = (cmd, ctx) => {
   ctx.core.opcounters.command++;
   if (isView(coll)) return aggregateOnView(cmd, ctx, coll, pipeline as Doc[]);
   const hint = checkHint(cmd['hint'], coll);
-  const docs = runAggregate(ctx.core.engine, {
-    db: ctx.db,
-    collection: coll,
-    pipeline: expandListLocalSessions(ctx.core, ctx.db, target, pipeline as Doc[]),
-    collation: collationFor(cmd, coll),
-    variables: evaluateLet(cmd['let']),
-    txn: ctx.txn,
-    ...(hint ? { hint } : {}),
-    memory: memoryLimitsFor(cmd, ctx),
-  });
+  // `bypassDocumentValidation` concerns the documents a final $out or $merge writes.
+  const docs = withoutValidation(bypassesValidation(cmd), () =>
+    runAggregate(ctx.core.engine, {
+      db: ctx.db,
+      collection: coll,
+      pipeline: expandListLocalSessions(ctx.core, ctx.db, target, pipeline as Doc[]),
+      collation: collationFor(cmd, coll),
+      variables: evaluateLet(cmd['let']),
+      txn: ctx.txn,
+      ...(hint ? { hint } : {}),
+      memory: memoryLimitsFor(cmd, ctx),
+    }),
+  );
   const cursorOpts = docOption(cmd, 'cursor') ?? {};
   return ctx.core.cursors.open(`${ctx.db}.${name ?? '$cmd.aggregate'}`, docs, cursorOwner(ctx), {
     batchSize: batchSizeOf(cursorOpts['batchSize'], 'cursor.batchSize'),

@@ -107,6 +107,7 @@ export function writeOut(
     const idKey = keyOf(existing['_id']);
     engine.checkWrite(coll, idKey, undefined);
     checkStorable(next, 'update');
+    validate(coll, next, existing);
     coll.writable().put(coll.ns, next, idKey);
     engine.touched(coll, idKey);
     engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);

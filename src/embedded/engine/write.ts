@@ -26,13 +26,34 @@ function recordTxn(txn: Transaction, ns: string, idKey: string, doc: Doc | undef
   writes.set(idKey, doc ? { kind: 'put', doc } : { kind: 'delete' });
 }
 
+/** Whether the write running now asked for `bypassDocumentValidation` (see {@link withoutValidation}). */
+let bypassing = false;
+
 /**
- * Enforces the collection validator (validationLevel strict/moderate, validationAction error/warn).
+ * Runs `write`, which must be synchronous, with every collection validator off when `bypass` is true: a
+ * command's `bypassDocumentValidation`, which MongoDB applies to the whole operation
+ * (DisableDocumentValidation, src/mongo/db/catalog/document_validation.h). Writes run one at a time, so
+ * no other command's write sees the switch.
+ */
+export function withoutValidation<T>(bypass: boolean, write: () => T): T {
+  if (!bypass) return write();
+  const outer = bypassing;
+  bypassing = true;
+  try {
+    return write();
+  } finally {
+    bypassing = outer;
+  }
+}
+
+/**
+ * Enforces the collection validator (validationLevel strict/moderate, validationAction error/warn),
+ * unless the write runs {@link withoutValidation}.
  * @throws CommandError DocumentValidationFailure (121).
  */
 export function validate(coll: Collection, doc: Doc, old: Doc | undefined): void {
   const validator = coll.options.validator;
-  if (!validator || Object.keys(validator).length === 0) return;
+  if (bypassing || !validator || Object.keys(validator).length === 0) return;
   const level = coll.options['validationLevel'] ?? 'strict';
   if (level === 'off' || coll.options['validationAction'] === 'warn') return;
   const query = compile(prepareFilter(validator));
