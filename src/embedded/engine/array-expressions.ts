@@ -31,13 +31,13 @@ function sliceInt(value: unknown, ordinal: 'Second' | 'Third', numeric: number, 
 }
 
 /**
- * `$slice: [array, n]` (the first n elements, the last -n when negative) or `[array, position, n]` (n > 0
- * elements from position, counted from the end when negative).
+ * `$slice` of its evaluated arguments: `[array, n]` (the first n elements, the last -n when negative) or
+ * `[array, position, n]` (n > 0 elements from position, counted from the end when negative); `third`
+ * evaluates the third argument, absent in the two-argument form. Also what MongoDB folds when every
+ * argument is a constant (folded-errors.ts).
+ * @throws CommandError 28724–28729 for the wrong types.
  */
-const slice: ExpressionOp = (obj, expr, options) => {
-  const args = operandList(expr);
-  const array = evalExpr(obj, args[0], options);
-  const second = evalExpr(obj, args[1], options);
+export function sliceOf(array: unknown, second: unknown, third?: () => unknown): unknown {
   if (isNullish(array) || isNullish(second)) return null;
   if (!Array.isArray(array)) {
     throw new CommandError(
@@ -47,15 +47,21 @@ const slice: ExpressionOp = (obj, expr, options) => {
   }
   const items = array as unknown[];
   const first = sliceInt(second, 'Second', 28725, 28726);
-  if (args.length < 3) {
+  if (!third) {
     return first >= 0 ? items.slice(0, first) : items.slice(Math.max(0, items.length + first));
   }
   const start = first < 0 ? Math.max(0, items.length + first) : Math.min(items.length, first);
-  const third = evalExpr(obj, args[2], options);
-  if (isNullish(third)) return null;
-  const count = sliceInt(third, 'Third', 28727, 28728);
+  const last = third();
+  if (isNullish(last)) return null;
+  const count = sliceInt(last, 'Third', 28727, 28728);
   if (count <= 0) throw new CommandError(28729, `Third argument to $slice must be positive: ${count}`);
   return items.slice(start, start + count);
+}
+
+const slice: ExpressionOp = (obj, expr, options) => {
+  const args = operandList(expr);
+  const third = args.length < 3 ? undefined : () => evalExpr(obj, args[2], options);
+  return sliceOf(evalExpr(obj, args[0], options), evalExpr(obj, args[1], options), third);
 };
 
 /** `$reverseArray`: the array's elements in reverse order; null for null or missing, else 34435. */
@@ -77,8 +83,12 @@ interface ZipSpec {
   useLongestLength: boolean;
 }
 
-/** A `$zip` argument checked as `ExpressionZip::parse` checks it (34460–34467). */
-function zipSpec(expr: unknown): ZipSpec {
+/**
+ * A `$zip` argument checked as `ExpressionZip::parse` checks it (34460–34467), which MongoDB does when it
+ * parses the pipeline (operator-arguments.ts) and the evaluation repeats.
+ * @throws CommandError 34460–34467.
+ */
+export function zipSpec(expr: unknown): ZipSpec {
   if (!isPlainObject(expr)) {
     throw new CommandError(34460, `$zip only supports an object as an argument, found ${typeName(expr)}`);
   }

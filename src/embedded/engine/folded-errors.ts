@@ -3,7 +3,7 @@
  * arguments are all constants is evaluated then ("constant folding"), so `{ $first: 'abc' }` fails with
  * 28689 even on an empty collection, under the prefix `Failed to optimize pipeline :: caused by :: `.
  * mingo evaluates expressions only per document. Only the cases below are folded here ($first/$last,
- * $bsonSize/$binarySize and the string operators of string-folds.ts); a general folder would have to
+ * $slice, $bsonSize/$binarySize and the string operators of string-folds.ts); a general folder would have to
  * evaluate every operator exactly as MongoDB does.
  *
  * Sources: answers probed against MongoDB by the mongalayer project (schema/expression/operators/first,
@@ -11,7 +11,8 @@
  * answers recorded by mongo-java-server (`{ $substr: ['abc', 'abc', 3] }` fails 16034 under the prefix).
  */
 import { constantSize } from './size-expressions.js';
-import { foldStringExpression } from './string-folds.js';
+import { sliceOf } from './array-expressions.js';
+import { constantValues, foldStringExpression } from './string-folds.js';
 import { bsonTypeName, isPlainObject } from './values.js';
 import { CommandError } from '../errors.js';
 
@@ -56,15 +57,32 @@ function foldSize(name: string, argument: unknown): void {
 }
 
 /**
+ * `$slice` of constants (`[[1, 2], 'a']`), evaluated as ExpressionNary::optimize folds it; an argument
+ * count the parser refuses (28667) is not folded.
+ */
+function foldSlice(argument: unknown): void {
+  if (!Array.isArray(argument) || argument.length < 2 || argument.length > 3) return;
+  const values = constantValues(argument);
+  if (!values) return;
+  try {
+    sliceOf(values[0], values[1], values.length === 3 ? () => values[2] : undefined);
+  } catch (error) {
+    if (error instanceof CommandError) throw new CommandError(error.code, PREFIX + error.message);
+    throw error;
+  }
+}
+
+/**
  * Checks the operators MongoDB would fold into an error: `$first` and `$last` of a constant that is not
  * an array (null is allowed: it answers null), `$bsonSize`/`$binarySize` of a constant of another type
- * (31393, 51276), and the string operators string-folds.ts folds.
+ * (31393, 51276), `$slice` of constants (28724–28729), and the string operators string-folds.ts folds.
  * `argument` is the operator's argument as written.
  * @throws CommandError with the operator's code (28689, 34473, 16034, 51111 …), its message after
  * `Failed to optimize pipeline :: caused by :: `.
  */
 export function checkFoldedErrors(name: string, argument: unknown): void {
   if (name === '$bsonSize' || name === '$binarySize') return foldSize(name, argument);
+  if (name === '$slice') return foldSlice(argument);
   if (name !== '$first' && name !== '$last') {
     try {
       foldStringExpression(name, argument);

@@ -1,13 +1,16 @@
 /**
  * Arguments of the expression operators that take a document of named arguments (`$firstN`/`$lastN`/
- * `$maxN`/`$minN`, `$median`/`$percentile`, `$let`, `$map`, `$filter`, `$reduce`, `$rand` (none), the date
+ * `$maxN`/`$minN`, `$median`/`$percentile`, `$let`, `$map`, `$filter`, `$reduce`, `$rand` (none), `$zip`,
+ * `$sortArray` (array-expressions.ts, sort-array.ts), the date
  * operators of date-arguments.ts and the field operators of field-operator-arguments.ts), checked as MongoDB
  * 7.0 checks them when it parses the expression, with its codes and messages.
  */
+import { zipSpec } from './array-expressions.js';
 import { elementText } from './bson-text.js';
 import { checkDateArguments, isCheckedDateOperator } from './date-arguments.js';
 import { checkBoundName } from './expression-paths.js';
 import { checkFieldOperatorArguments, isFieldOperator } from './field-operator-arguments.js';
+import { sortArrayOrder } from './sort-array.js';
 import { bsonTypeName, isPlainObject } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -100,6 +103,16 @@ function checkRand(arg: unknown, fail: Fail): void {
   if (Object.keys(arg).length > 0) fail(3040501, '$rand does not currently accept arguments');
 }
 
+/** Runs a check whose errors carry no prefix, putting `prefix` before their messages. */
+function withPrefix(prefix: string, check: () => unknown): void {
+  try {
+    check();
+  } catch (error) {
+    if (error instanceof CommandError) throw new CommandError(error.code, prefix + error.message);
+    throw error;
+  }
+}
+
 /**
  * Checks the argument of expression operator `name`; `prefix` is put before each message.
  * @throws CommandError with MongoDB's code and message.
@@ -127,6 +140,10 @@ export function checkOperatorArguments(name: string, arg: unknown, prefix = ''):
       return checkReduce(arg, fail);
     case '$rand':
       return checkRand(arg, fail);
+    case '$zip':
+      return withPrefix(prefix, () => zipSpec(arg));
+    case '$sortArray':
+      return withPrefix(prefix, () => sortArrayOrder(arg));
   }
   if (isCheckedDateOperator(name)) checkDateArguments(name, arg, prefix);
   if (isFieldOperator(name)) checkFieldOperatorArguments(name, arg, prefix);

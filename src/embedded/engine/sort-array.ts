@@ -40,8 +40,12 @@ function sortOrder(sortBy: unknown): 1 | -1 | SortField[] {
   );
 }
 
-/** `$sortArray: { input, sortBy }`: a sorted copy of the array; null for null or missing, else 2942504. */
-const sortArray: ExpressionOp = (obj, expr, options) => {
+/**
+ * The sort order of a `$sortArray` argument, checked as `ExpressionSortArray::parse` checks it, which
+ * MongoDB does when it parses the pipeline (operator-arguments.ts) and the evaluation repeats.
+ * @throws CommandError 2942500–2942503, 2942505–2942507.
+ */
+export function sortArrayOrder(expr: unknown): 1 | -1 | SortField[] {
   if (!isPlainObject(expr)) {
     throw new CommandError(2942500, `$sortArray requires an object as an argument, found: ${typeName(expr)}`);
   }
@@ -52,8 +56,13 @@ const sortArray: ExpressionOp = (obj, expr, options) => {
   }
   if (!('input' in expr)) throw new CommandError(2942502, "$sortArray requires 'input' to be specified");
   if (!('sortBy' in expr)) throw new CommandError(2942503, "$sortArray requires 'sortBy' to be specified");
-  const order = sortOrder(expr['sortBy']);
-  const input = evalExpr(obj, expr['input'], options);
+  return sortOrder(expr['sortBy']);
+}
+
+/** `$sortArray: { input, sortBy }`: a sorted copy of the array; null for null or missing, else 2942504. */
+const sortArray: ExpressionOp = (obj, expr, options) => {
+  const order = sortArrayOrder(expr);
+  const input = evalExpr(obj, (expr as Record<string, unknown>)['input'], options);
   if (isNullish(input)) return null;
   if (!Array.isArray(input)) {
     throw new CommandError(

@@ -19,8 +19,11 @@ type Constant = { value: unknown } | undefined;
 /** A list operator's written arguments (a single non-array argument is the one-argument form). */
 const argumentList = (argument: unknown): unknown[] => (Array.isArray(argument) ? argument : [argument]);
 
-/** The values of `exprs` when every one is a constant. */
-function constantValues(exprs: unknown[]): unknown[] | undefined {
+/**
+ * The values of `exprs` when every one is a constant (within what is modelled here: literals,
+ * `$literal`, arrays and documents of constants, string operators of constants), else undefined.
+ */
+export function constantValues(exprs: unknown[]): unknown[] | undefined {
   const values: unknown[] = [];
   for (const expr of exprs) {
     const constant = constantValue(expr);
