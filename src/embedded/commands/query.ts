@@ -167,10 +167,12 @@ const aggregate: Handler = (cmd, ctx) => {
   const name = isCollectionless ? undefined : collectionName(cmd);
   const coll = name ? readableCollection(ctx.core.engine, ctx.db, name, ctx.txn) : undefined;
   ctx.core.opcounters.command++;
-  if (isView(coll)) return aggregateOnView(cmd, ctx, coll, pipeline as Doc[]);
-  const hint = checkHint(cmd['hint'], coll);
   // `bypassDocumentValidation` concerns the documents a final $out or $merge writes.
-  const docs = withoutValidation(bypassesValidation(cmd), () =>
+  const bypass = bypassesValidation(cmd);
+  if (isView(coll))
+    return withoutValidation(bypass, () => aggregateOnView(cmd, ctx, coll, pipeline as Doc[]));
+  const hint = checkHint(cmd['hint'], coll);
+  const docs = withoutValidation(bypass, () =>
     runAggregate(ctx.core.engine, {
       db: ctx.db,
       collection: coll,

@@ -78,6 +78,18 @@ describe.each(drivers)('bypassDocumentValidation ($name)', (driver) => {
     ]);
   });
 
+  it('lets an aggregate on a view write invalid documents with $out', async () => {
+    const source = t.db.collection<Doc>(`src${++n}`);
+    await source.insertOne({ _id: 1, x: 'one' });
+    const view = `view${n}`;
+    await t.db.createCollection(view, { viewOn: source.collectionName, pipeline: [] });
+    const out = await validated();
+    const pipeline = [{ $out: out.collectionName }];
+    expect((await failure(() => t.db.collection(view).aggregate(pipeline).toArray()))['code']).toBe(121);
+    await t.db.collection(view).aggregate(pipeline, bypass).toArray();
+    expect(await out.find().toArray()).toEqual([{ _id: 1, x: 'one' }]);
+  });
+
   it('validates the documents $merge updates when not bypassed', async () => {
     const source = t.db.collection<Doc>(`src${++n}`);
     await source.insertOne({ _id: 1, x: 'one' });
