@@ -48,6 +48,7 @@ import { PULL_ELEMENT } from './pull-object.js';
 import { documentEquality } from './document-equality.js';
 import { windowFunctions } from './window-functions.js';
 import { densifyStage } from './densify-stage.js';
+import { limitStage } from './limit-stage.js';
 import { fillStage } from './fill-stage.js';
 import { setWindowFieldsStage } from './window-stage.js';
 import { elemMatchProjection } from './elem-match-projection.js';
@@ -285,6 +286,9 @@ export const CONTEXT: Context = Context.init({
   pipeline: {
     ...pipelineOperators,
     $densify: densifyStage,
+    $limit: limitStage,
+    // Checks its documents itself, measuring the values they share once (set-window-fields.ts).
+    $setWindowFields: setWindowFieldsStage,
     $redact: redactStage,
     $sample: sampleStage,
     $sort: sortStage,
@@ -302,7 +306,6 @@ export const CONTEXT: Context = Context.init({
       $replaceRoot: replaceRootStage,
       $replaceWith: replaceWithStage,
       $set: addFieldsStage,
-      $setWindowFields: setWindowFieldsStage,
       $sortByCount: builtinStage('$sortByCount'),
     }),
   },

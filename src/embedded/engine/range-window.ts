@@ -9,45 +9,20 @@
  * document between the first whose value is not below the lower bound (when of that type) and the last
  * whose value is not above the upper bound. mingo computed these bounds with its own `$dateAdd`, read
  * only top-level sortBy fields and took a missing or null value as 0.
- *
- * mingo's stage runs such an output as the window function {@link RANGE_WINDOW} over the whole
- * partition, which picks the window and hands it to the output's own function.
  */
-import { OpType } from 'mingo/core';
 import { add, numberKind } from './arithmetic.js';
 import { compareBson } from './compare.js';
 import { dateAdd } from './date-arithmetic.js';
-import type { AccumulatorOp, WindowOp } from './operator-types.js';
 import { UTC } from './time-zone.js';
 import { typeName } from './value-strings.js';
-import { getPath, isPlainObject } from './values.js';
+import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError } from '../errors.js';
 
-/** The window function mingo's stage runs in place of an output with a range window. */
-export const RANGE_WINDOW = '$__plumeRangeWindow';
-
-/** The argument of {@link RANGE_WINDOW}: the output's own function and argument, and its window. */
-interface RangeCall {
-  op: string;
-  args: unknown;
+/** A range window: its two bounds as written (window-bounds.ts checked them) and its time unit. */
+export interface RangeWindow {
   range: [unknown, unknown];
   unit?: string;
-}
-
-/**
- * An output specification (`{ $sum: '$x', window: { range: [-1, 1], unit: 'day' } }`) as mingo runs
- * it: one with a bounded range window becomes a {@link RANGE_WINDOW} call with no window; any other
- * comes back as it was. The specification was checked (window-checks.ts).
- */
-export function rangeWindowOutput(spec: unknown): unknown {
-  if (!isPlainObject(spec) || !isPlainObject(spec['window'])) return spec;
-  const { range, unit } = spec['window'];
-  if (!Array.isArray(range) || (range[0] === 'unbounded' && range[1] === 'unbounded')) return spec;
-  const op = Object.keys(spec).find((key) => key !== 'window')!;
-  const call: RangeCall = { op, args: spec[op], range: [range[0], range[1]] };
-  if (typeof unit === 'string') call.unit = unit;
-  return { [RANGE_WINDOW]: call };
 }
 
 /**
@@ -68,8 +43,16 @@ export function checkRangeDirection(output: Doc, descending: boolean): void {
   if (ranged) throw new CommandError(5429404, 'Missing _sortExpr with range-based bounds');
 }
 
-/** The indexes [first, last] of the window of the document at `current`, or undefined when it is empty. */
-function rangeBounds(values: unknown[], current: number, range: RangeCall): [number, number] | undefined {
+/**
+ * The indexes [first, last] of the range window of the document at `current`, or undefined when it is
+ * empty. `values` are the sortBy values of the partition, sorted ascending.
+ * @throws CommandError 5429413, 5429414 or 5429513 for a current value the window cannot measure from.
+ */
+export function rangeBounds(
+  values: unknown[],
+  current: number,
+  range: RangeWindow,
+): [number, number] | undefined {
   const base = values[current];
   const { unit } = range;
   const fail = (code: number, message: string): never => {
@@ -115,19 +98,3 @@ function rangeBounds(values: unknown[], current: number, range: RangeCall): [num
   }
   return upper < lower ? undefined : [lower, upper];
 }
-
-/**
- * {@link RANGE_WINDOW}: the window of the current document (the partition is sorted by the one
- * ascending sortBy field a range window allows), given to the output's accumulator or window function.
- */
-export const rangeWindow: WindowOp = (obj, partition, call, options) => {
-  const range = call.inputExpr as unknown as RangeCall;
-  const field = Object.keys(call.parentExpr.sortBy ?? {})[0] ?? '';
-  const values = partition.map((doc) => getPath(doc, field));
-  const bounds = rangeBounds(values, call.documentNumber - 1, range);
-  const window = bounds ? partition.slice(bounds[0], bounds[1] + 1) : [];
-  const accumulator = options.context.getOperator(OpType.ACCUMULATOR, range.op) as AccumulatorOp | null;
-  if (accumulator) return accumulator(window, range.args, options);
-  const fn = options.context.getOperator(OpType.WINDOW, range.op) as unknown as WindowOp;
-  return fn(obj, window, { ...call, inputExpr: range.args as Doc }, options);
-};

@@ -1,136 +1,179 @@
 /**
- * The `$setWindowFields` stage: mingo's, under MongoDB 7.0's memory rules. mingo gathers each partition
- * with a `$push` of `$$CURRENT`, which must not count against the `$push` accumulator's limit
- * (array-accumulators.ts); it counts instead, with the state of every output's function, against
- * `internalDocumentSourceSetWindowFieldsMaxMemoryBytes` (window-memory.ts, 5414201). So the stage runs in
- * a context where `$push` is that partition gathering, the user's `$push` / `$addToSet` outputs are
- * renamed to the engine's limited accumulators, and every output's function is wrapped to report the
- * state it holds. Each partition is sorted by `sortBy` with the engine's `$sort` order (sort.ts), not
- * mingo's, which put NaN after other numbers and int64 values after dates.
+ * One `$setWindowFields` partition, computed as MongoDB 7.0 computes it
+ * (DocumentSourceInternalSetWindowFields::doGetNext, document_source_set_window_fields.cpp): the
+ * partition sorted by `sortBy` with the engine's `$sort` order (sort.ts), then one output document at a
+ * time, each output's value for the current document computed over its window and counted in the
+ * partition's memory (window-memory.ts, 5414201) before the document is handed on, so a later `$limit`
+ * stops the work and only the document in hand holds its values. An output over the whole partition (no
+ * `window`, or both bounds `'unbounded'`) computes its value once and every document shares it, as
+ * MongoDB's executor for right-unbounded windows accumulates the partition once and answers the same
+ * value for each document (window_function_exec_non_removable.h). mingo's stage recomputed it for each
+ * document and built every output before handing on the first: a whole-partition `$push` over n
+ * documents held n arrays of n values and exhausted the heap.
+ *
+ * An output runs the context's accumulator of its name over the window's documents, or else its window
+ * function (window-functions.ts and mingo's), which receives the current document, the window (the
+ * whole partition when unbounded) and the call. The values are set as MongoDB sets them
+ * (MutableDocument::setNestedField): along a dotted path, a value that is not a document becomes one.
  */
-import { Context, OpType } from 'mingo/core';
+import { evalExpr, OpType } from 'mingo/core';
+import type { Context } from 'mingo/core';
 import { Lazy } from 'mingo/lazy';
-import * as accumulatorOperators from 'mingo/operators/accumulator';
 import type { Options } from 'mingo/types';
-import { builtinStage } from './operator-types.js';
-import type { AccumulatorOp, PipelineOp, WindowOp } from './operator-types.js';
-import { WindowMemory } from './window-memory.js';
 import { normalizeCollation } from './collation.js';
+import { checkValueSize } from './limits.js';
+import { builtinStage } from './operator-types.js';
+import type { AccumulatorOp, WindowOp } from './operator-types.js';
+import { checkRangeDirection, rangeBounds } from './range-window.js';
+import type { RangeWindow } from './range-window.js';
 import { sortByFields, sortFieldsOf } from './sort.js';
-import { checkRangeDirection, RANGE_WINDOW, rangeWindow, rangeWindowOutput } from './range-window.js';
-import { isPlainObject } from './values.js';
+import { numberOf } from './value-strings.js';
+import { getPath, isPlainObject, setOwn } from './values.js';
 import type { Doc } from './values.js';
+import { WindowMemory } from './window-memory.js';
+import { CommandError, ErrorCodes } from '../errors.js';
 
-const builtinSetWindowFields = builtinStage('$setWindowFields');
-const builtinPush = (accumulatorOperators as unknown as Record<string, AccumulatorOp>)['$push']!;
+/** One output of the stage: the field it sets, its function and argument, its window as written. */
+interface Output {
+  field: string;
+  op: string;
+  args: unknown;
+  window: Doc | undefined;
+}
 
-/** The names the user's array accumulators run under inside the stage. */
-const RENAMED: Record<string, string> = {
-  $push: '$__plumeWindowPush',
-  $addToSet: '$__plumeWindowAddToSet',
-};
+/** The window of the document at an index: [first, last] indexes, undefined when empty. */
+type Frame = (index: number) => [number, number] | undefined;
 
-/** Gathers one partition, counting its documents in `memory`. */
-const gatherPartition =
-  (memory: WindowMemory): AccumulatorOp =>
-  (collection, expr, options) => {
-    for (const doc of collection) memory.holdDocument(doc);
-    return builtinPush(collection, expr, options);
+/** The outputs of the stage's `output` (checked by window-checks.ts). */
+function outputsOf(output: Doc): Output[] {
+  return Object.entries(output).map(([field, spec]) => {
+    const doc = spec as Doc;
+    const op = Object.keys(doc).find((key) => key !== 'window')!;
+    return { field, op, args: doc[op], window: isPlainObject(doc['window']) ? doc['window'] : undefined };
+  });
+}
+
+/** A bound as MongoDB reads it: a constant expression (`{ $literal: -1 }`) evaluated once. */
+function boundValue(bound: unknown, options: Options): unknown {
+  return isPlainObject(bound) ? evalExpr({}, bound, options) : bound;
+}
+
+/**
+ * The frame of `window` over a partition of `size` documents, or undefined for the whole partition.
+ * `sortValues` gives the sortBy values a range window is measured on.
+ */
+function frameOf(
+  window: Doc | undefined,
+  size: number,
+  sortValues: () => unknown[],
+  options: Options,
+): Frame | undefined {
+  const bounds = window?.['documents'] ?? window?.['range'];
+  if (!Array.isArray(bounds)) return undefined;
+  const [lower, upper] = bounds.map((bound: unknown) => boundValue(bound, options));
+  if (lower === 'unbounded' && upper === 'unbounded') return undefined;
+  if (window?.['range'] !== undefined) {
+    const values = sortValues();
+    const range: RangeWindow = { range: [lower, upper] };
+    if (typeof window['unit'] === 'string') range.unit = window['unit'];
+    return (index) => rangeBounds(values, index, range);
+  }
+  const offset = (bound: unknown, index: number, unbounded: number): number =>
+    bound === 'unbounded' ? unbounded : bound === 'current' ? index : index + numberOf(bound);
+  return (index) => {
+    const first = Math.max(0, offset(lower, index, 0));
+    const last = Math.min(size - 1, offset(upper, index, size - 1));
+    return first > last ? undefined : [first, last];
   };
+}
 
-/**
- * The operators the outputs of `output` call, each wrapped to count the state of the output it computes
- * in `memory`: an accumulator where `context` has one by that name, as mingo's stage prefers them.
- */
-function trackedOperators(
-  output: Doc,
+/** The value of `output` for the document at each index of `partition`. */
+function outputValues(
+  output: Output,
+  partition: Doc[],
+  stage: Doc,
   context: Context,
-  memory: WindowMemory,
-): { accumulator: Record<string, AccumulatorOp>; window: Record<string, WindowOp> } {
-  const accumulator: Record<string, AccumulatorOp> = {};
-  const window: Record<string, WindowOp> = {};
-  for (const op of new Set(Object.values(output).map(operatorOf))) {
-    const asAccumulator = context.getOperator(OpType.ACCUMULATOR, op) as AccumulatorOp | null;
-    const asWindow = context.getOperator(OpType.WINDOW, op) as unknown as WindowOp | null;
-    if (asAccumulator) {
-      accumulator[op] = (collection, args, options) => {
-        const value = asAccumulator(collection, args, options);
-        if (memory.isOutput(op, args)) memory.setState(op, args, value);
-        return value;
-      };
-    } else if (asWindow) {
-      window[op] = (obj, partition, call, options) => {
-        const value = asWindow(obj, partition, call, options);
-        if (memory.isOutput(op, call.inputExpr)) memory.setState(op, call.inputExpr, value);
-        return value;
-      };
-    }
+  options: Options,
+): (index: number) => unknown {
+  const sortField = Object.keys(isPlainObject(stage['sortBy']) ? stage['sortBy'] : {})[0] ?? '';
+  const sortValues = (): unknown[] => partition.map((doc) => getPath(doc, sortField));
+  const frame = frameOf(output.window, partition.length, sortValues, options);
+  const windowAt = (index: number): Doc[] => {
+    if (!frame) return partition;
+    const bounds = frame(index);
+    return bounds ? partition.slice(bounds[0], bounds[1] + 1) : [];
+  };
+  const accumulator = context.getOperator(OpType.ACCUMULATOR, output.op) as AccumulatorOp | null;
+  if (accumulator) {
+    if (frame) return (index) => accumulator(windowAt(index), output.args, options);
+    let whole: { value: unknown } | undefined;
+    return () => (whole ??= { value: accumulator(partition, output.args, options) }).value;
   }
-  return { accumulator, window };
-}
-
-/** The window function or accumulator an output specification calls (its one key besides `window`). */
-function operatorOf(spec: unknown): string {
-  return isPlainObject(spec) ? (Object.keys(spec).find((key) => key !== 'window') ?? '') : '';
+  const fn = context.getOperator(OpType.WINDOW, output.op) as unknown as WindowOp | null;
+  if (!fn) throw new CommandError(ErrorCodes.FailedToParse, `Unrecognized window function, ${output.op}`);
+  const parentExpr = stage as { sortBy?: Record<string, unknown> };
+  const inputExpr = output.args as Record<string, unknown>;
+  return (index) =>
+    fn(
+      partition[index]!,
+      windowAt(index),
+      { parentExpr, inputExpr, documentNumber: index + 1, field: output.field },
+      options,
+    );
 }
 
 /**
- * `output` with the array accumulators renamed and range windows run by range-window.ts (anything
- * malformed is left for mingo to report).
+ * Sets `value` at the dotted `path` of `doc`, a copy the stage owns, copying each document below it that
+ * it enters (MutableDocument::setNestedField); missing leaves the field out.
  */
-function renameOutputs(output: unknown): unknown {
-  if (!isPlainObject(output)) return output;
-  const renamed: Doc = {};
-  for (const [field, spec] of Object.entries(output)) {
-    if (!isPlainObject(spec)) {
-      renamed[field] = spec;
-      continue;
-    }
-    const entry: Doc = {};
-    for (const [key, value] of Object.entries(spec)) entry[RENAMED[key] ?? key] = value;
-    renamed[field] = rangeWindowOutput(entry);
-  }
-  return renamed;
+function setValue(doc: Doc, path: string[], value: unknown): void {
+  const [key, ...rest] = path as [string, ...string[]];
+  if (rest.length > 0) {
+    const child = doc[key];
+    const copy = isPlainObject(child) ? { ...child } : {};
+    setOwn(doc, key, copy);
+    setValue(copy, rest, value);
+  } else if (value === undefined) delete doc[key];
+  else setOwn(doc, key, value);
+}
+
+/** The partition's documents in sortBy order (mingo's `$sort` reports a sortBy the engine does not read). */
+function sortPartition(docs: Doc[], stage: Doc, raw: Options): Doc[] {
+  const sortBy = stage['sortBy'];
+  if (sortBy === undefined) return docs;
+  const fields = sortFieldsOf(sortBy);
+  if (!fields) return builtinStage('$sort')(Lazy(docs), sortBy, raw).collect<Doc>();
+  if (docs.length > 0 && isPlainObject(stage['output']))
+    checkRangeDirection(stage['output'], fields[0]!.descending);
+  return sortByFields(docs, fields, normalizeCollation(raw.collation));
 }
 
 /**
- * mingo's `$setWindowFields` under the memory rules above (same arguments); window-stage.ts runs it
- * partition by partition.
+ * The output documents of one partition of the stage `stage` (checked by window-stage.ts), computed one
+ * at a time as they are read (see the file comment).
+ * Each document is checked by limits.ts `checkValueSize` as checked-stages.ts checks other stages'.
+ * @throws CommandError 5414201 past `internalDocumentSourceSetWindowFieldsMaxMemoryBytes`, 13548 for a
+ *   document past 64 MiB, and the errors of the window functions, as the document that meets them is
+ *   computed.
  */
-export const limitedSetWindowFields: PipelineOp = (collection, expr, options) => {
-  if (!isPlainObject(expr)) return builtinSetWindowFields(collection, expr, options);
+export function* windowPartition(docs: Doc[], stage: Doc, options: Options): Generator<Doc> {
   // The stage receives mingo's per-run options object; its plain options are under `options`.
   const raw = (options as unknown as { options?: Options }).options ?? options;
-  const output = renameOutputs(expr['output']);
-  const outputs = isPlainObject(output) ? output : {};
-  const memory = new WindowMemory(
-    Object.values(outputs).map((spec) => [operatorOf(spec), (spec as Doc)[operatorOf(spec)]]),
-  );
-  const accumulators: Record<string, AccumulatorOp> = { $push: gatherPartition(memory) };
-  for (const [name, alias] of Object.entries(RENAMED))
-    accumulators[alias] = raw.context.getOperator(OpType.ACCUMULATOR, name) as AccumulatorOp;
-  // Context.from keeps the first context's operators where both have one.
-  const base = Context.from(
-    Context.init({ accumulator: accumulators, window: { [RANGE_WINDOW]: rangeWindow as never } }),
-    raw.context,
-  );
-  const tracked = trackedOperators(outputs, base, memory);
-  const context = Context.from(
-    Context.init({ accumulator: tracked.accumulator, window: tracked.window as never }),
-    base,
-  );
-  const fields = sortFieldsOf(expr['sortBy']);
-  if (!fields) return builtinSetWindowFields(collection, { ...expr, output }, { ...raw, context });
-  const collation = normalizeCollation(raw.collation);
-  const sorted = collection.transform((items: unknown[]) => {
-    if (items.length > 0 && isPlainObject(expr['output']))
-      checkRangeDirection(expr['output'], fields[0]!.descending);
-    return Lazy(sortByFields(items, fields, collation));
-  });
-  // mingo sorts the input again, in its own order, when the spec has a sortBy as the stage is built; its
-  // window functions read the sortBy only as they run. So the spec gets it back once the stage is built.
-  const spec: Doc = { ...expr, output, sortBy: undefined };
-  const result = builtinSetWindowFields(sorted, spec, { ...raw, context });
-  spec['sortBy'] = expr['sortBy'];
-  return result;
-};
+  const memory = new WindowMemory();
+  for (const doc of docs) memory.holdDocument(doc);
+  const partition = sortPartition(docs, stage, raw);
+  const outputs = outputsOf(stage['output'] as Doc);
+  const values = outputs.map((output) => outputValues(output, partition, stage, raw.context, options));
+  const paths = outputs.map((output) => output.field.split('.'));
+  // Documents share the value of a whole-partition output: measured once for all of them.
+  const sizes = new WeakMap<object, number>();
+  for (let index = 0; index < partition.length; index++) {
+    const doc = { ...partition[index]! };
+    for (let k = 0; k < outputs.length; k++) {
+      const value = values[k]!(index);
+      memory.setState(k, value);
+      setValue(doc, paths[k]!, value);
+    }
+    yield checkValueSize(doc, sizes);
+  }
+}

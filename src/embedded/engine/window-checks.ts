@@ -70,14 +70,15 @@ function functionOf(spec: Doc): string {
 }
 
 /**
- * Checks one output specification against the stage's `sortBy` (undefined when there is none).
- * @throws CommandError FailedToParse (9) for a missing, unknown or second function, an unknown argument,
+ * Checks the output specification of `field` against the stage's `sortBy` (undefined when there is none).
+ * @throws CommandError FailedToParse (9) for a specification that is not a document
+ *   (WindowFunctionStatement::parse), a missing, unknown or second function, an unknown argument,
  *   a window where the function takes none, a missing sortBy; 5371601/5371602/5371603 for the rank
  *   functions; 605001 for `$linearFill` without a one-field sortBy; a malformed `window` as
  *   window-bounds.ts checks it.
  */
-export function checkWindowOutput(spec: unknown, sortBy: unknown): void {
-  if (!isPlainObject(spec)) return;
+export function checkWindowOutput(field: string, spec: unknown, sortBy: unknown): void {
+  if (!isPlainObject(spec)) parseError(`The field '${field}' must be an object`);
   const name = functionOf(spec);
   const hasWindow = 'window' in spec;
   const sortFields = isPlainObject(sortBy) ? Object.keys(sortBy).length : 0;

@@ -9,10 +9,10 @@
  *
  * A function's state is approximated by the value it computes (memory-limits.ts's `approximateSize`): a
  * `$push`, `$addToSet`, `$topN`, `$firstN` … holds the values it returns, a `$sum` or `$avg` a few
- * numbers. Each output field has one state at a time, replaced as the window moves.
+ * numbers. Each output field has one state at a time, replaced as the window moves: the stage computes
+ * one output document at a time (set-window-fields.ts), so only the current document's values count.
  */
 import { approximateSize, memoryLimits, MemoryTracker } from './memory-limits.js';
-import { isPlainObject } from './values.js';
 import { CommandError } from '../errors.js';
 
 /** MongoDB 7.0's error past the limit. */
@@ -23,37 +23,14 @@ function windowExceeded(used: number, limit: number): CommandError {
   );
 }
 
-/**
- * What identifies one output's function between calls: its argument object, which mingo passes on
- * unchanged, or for a plain argument (`'$x'`) the operator and that value, shared by outputs that
- * compute the same thing.
- */
-function stateKey(op: string, args: unknown): unknown {
-  return isPlainObject(args) || Array.isArray(args) ? args : `${op}\u0000${typeof args}\u0000${String(args)}`;
-}
-
 /** The memory of one partition of one `$setWindowFields` (see the file comment). */
 export class WindowMemory {
   private readonly tracker = new MemoryTracker(
     'internalDocumentSourceSetWindowFieldsMaxMemoryBytes',
     windowExceeded,
   );
-  private readonly states = new Map<unknown, number>();
-  /** How many outputs share each key: two outputs `{ $push: '$x' }` hold two states. */
-  private readonly copies = new Map<unknown, number>();
-
-  /** @param outputs each output's operator and argument, as the stage runs them. */
-  constructor(outputs: [op: string, args: unknown][]) {
-    for (const [op, args] of outputs) {
-      const key = stateKey(op, args);
-      this.copies.set(key, (this.copies.get(key) ?? 0) + 1);
-    }
-  }
-
-  /** True when `op` with `args` is one of the outputs (and not a call made on its behalf). */
-  isOutput(op: string, args: unknown): boolean {
-    return this.copies.has(stateKey(op, args));
-  }
+  /** Each output's value for the document last computed, and the bytes it was counted for. */
+  private readonly states: { value: unknown; bytes: number }[] = [];
 
   /**
    * Counts a document the partition holds; only without disk use, as MongoDB spills them otherwise.
@@ -64,13 +41,16 @@ export class WindowMemory {
   }
 
   /**
-   * Replaces the state of the output computing `op` with `args` by one the size of `value`.
+   * Replaces the state of output number `output` by one the size of `value`, the value it computed for
+   * the current document. A value the output computed for the previous document too (a whole-partition
+   * window's, computed once) is not measured again.
    * @throws CommandError 5414201 when the partition and every state together pass the limit.
    */
-  setState(op: string, args: unknown, value: unknown): void {
-    const key = stateKey(op, args);
-    const bytes = approximateSize(value) * (this.copies.get(key) ?? 1);
-    this.tracker.add(bytes - (this.states.get(key) ?? 0));
-    this.states.set(key, bytes);
+  setState(output: number, value: unknown): void {
+    const previous = this.states[output];
+    if (previous && previous.value === value && typeof value === 'object' && value !== null) return;
+    const bytes = approximateSize(value);
+    this.tracker.add(bytes - (previous?.bytes ?? 0));
+    this.states[output] = { value, bytes };
   }
 }

@@ -2,17 +2,18 @@
  * `$setWindowFields` with its partitions in MongoDB's order: MongoDB sorts by the `partitionBy` value and
  * then by `sortBy`, so partitions come out in ascending BSON order of their key; mingo's stage emits them
  * in the order their first document appears once sorted by `sortBy`. Here each partition, keyed and
- * ordered by the engine's BSON comparison, runs through mingo's stage on its own (under the memory rules
- * of set-window-fields.ts). MongoDB 7.0 runs that sort as a `$sort` stage before the stage proper
- * (document_source_set_window_fields.cpp `create`), so the input counts as a blocking sort against
+ * ordered by the engine's BSON comparison, is computed on its own by set-window-fields.ts. MongoDB 7.0
+ * runs that sort as a `$sort` stage before the stage proper (document_source_set_window_fields.cpp
+ * `create`), so the input counts as a blocking sort against
  * `internalQueryMaxBlockingSortMemoryUsageBytes` (sort.ts).
  */
 import { evalExpr } from 'mingo/core';
 import { Lazy } from 'mingo/lazy';
 import { compareBson } from './compare.js';
-import { limitedSetWindowFields } from './set-window-fields.js';
+import { windowPartition } from './set-window-fields.js';
 import { checkWindowOutput } from './window-checks.js';
 import { checkSortMemory } from './sort.js';
+import type { Options } from 'mingo/types';
 import type { PipelineOp } from './operator-types.js';
 import { isPlainObject, partitionByValue } from './values.js';
 import type { Doc } from './values.js';
@@ -42,7 +43,8 @@ function checkSetWindowFields(spec: unknown): asserts spec is Doc {
       `BSON field '$setWindowFields.output' is the wrong type '${typeName(doc['output'])}', expected type 'object'`,
     );
   }
-  for (const output of Object.values(doc['output'] as Doc)) checkWindowOutput(output, doc['sortBy']);
+  for (const [field, output] of Object.entries(doc['output'] as Doc))
+    checkWindowOutput(field, output, doc['sortBy']);
 }
 
 /** True for a partitionBy that names no field or variable and computes nothing (`'x'`, `1`, `null`). */
@@ -51,27 +53,31 @@ function isConstant(partitionBy: unknown): boolean {
   return !isPlainObject(partitionBy) && !Array.isArray(partitionBy);
 }
 
-/** The `$setWindowFields` pipeline operator registered in the engine's context (same arguments as mingo's). */
+/** The output documents of every partition in turn, each computed as it is read. */
+function* windowedDocuments(partitions: Doc[][], stage: Doc, options: Options): Generator<Doc> {
+  for (const partition of partitions) yield* windowPartition(partition, stage, options);
+}
+
+/**
+ * The `$setWindowFields` pipeline operator registered in the engine's context (same arguments as
+ * mingo's). It reads its whole input, as MongoDB's sort before it does, and hands on its outputs one
+ * at a time.
+ */
 export const setWindowFieldsStage: PipelineOp = (collection, expr, options) => {
   checkSetWindowFields(expr);
-  if (expr['partitionBy'] === undefined) {
-    if (expr['sortBy'] === undefined) return limitedSetWindowFields(collection, expr, options);
-    const counted = collection.transform((items: unknown[]) => {
-      checkSortMemory(items);
-      return Lazy(items);
-    });
-    return limitedSetWindowFields(counted, expr, options);
-  }
-  const { partitionBy, ...unpartitioned } = expr;
+  const { partitionBy } = expr;
   // A constant partitionBy is one partition, which MongoDB sorts only by sortBy.
-  const sorts = expr['sortBy'] !== undefined || !isConstant(partitionBy);
+  const sorts = expr['sortBy'] !== undefined || (partitionBy !== undefined && !isConstant(partitionBy));
   return collection.transform((items: unknown[]) => {
     if (sorts) checkSortMemory(items);
-    const partitions = partitionByValue(items, (item) => evalExpr(item, partitionBy, options));
+    if (partitionBy === undefined) return Lazy(windowPartition(items as Doc[], expr, options));
+    const partitions = partitionByValue(items as Doc[], (item) => evalExpr(item, partitionBy, options));
     partitions.sort((a, b) => compareBson(a.value, b.value));
     return Lazy(
-      partitions.flatMap(({ items: docs }) =>
-        limitedSetWindowFields(Lazy(docs), unpartitioned, options).collect<Doc>(),
+      windowedDocuments(
+        partitions.map((p) => p.items),
+        expr,
+        options,
       ),
     );
   });

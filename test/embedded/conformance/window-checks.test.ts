@@ -58,6 +58,8 @@ const refusals: [string, Doc, number][] = [
     },
     9,
   ],
+  // WindowFunctionStatement::parse (window_function_statement.cpp): each output is a document.
+  ['an output that is not a document', { $setWindowFields: { output: { r: 1 } } }, 9],
   // WindowFunctionExecLinearFill::getNext: two documents with t 2.
   [
     '$linearFill over repeated sortBy values',
