@@ -103,6 +103,26 @@ function checkRand(arg: unknown, fail: Fail): void {
   if (Object.keys(arg).length > 0) fail(3040501, '$rand does not currently accept arguments');
 }
 
+/** The code of the percentile accumulators for an argument that is not a document (accumulator_percentile.cpp). */
+const PERCENTILE_ACCUMULATOR_CODES: Record<string, number> = { $median: 7436100, $percentile: 7429703 };
+
+/**
+ * Checks the argument of the accumulator `$median` or `$percentile` (in `$group`, and as a window
+ * function, whose parser calls the accumulator's: ExpressionQuantile::parse in
+ * window_function_expression.cpp): 7436100 / 7429703 for one that is not a document, then the IDL spec
+ * of the expression forms (40415, 40414, BadValue for a `method` other than 'approximate').
+ * @throws CommandError with MongoDB's code and message.
+ */
+export function checkPercentileAccumulator(name: '$median' | '$percentile', arg: unknown): void {
+  if (!isPlainObject(arg)) {
+    throw new CommandError(
+      PERCENTILE_ACCUMULATOR_CODES[name]!,
+      `specification must be an object; found ${elementText(name, arg)}`,
+    );
+  }
+  checkOperatorArguments(name, arg);
+}
+
 /** Runs a check whose errors carry no prefix, putting `prefix` before their messages. */
 function withPrefix(prefix: string, check: () => unknown): void {
   try {

@@ -6,11 +6,11 @@
  * read of a variable not defined where it stands (variable-scope.ts). Sub-pipelines (`$facet`, `$lookup`, `$unionWith`) are checked too.
  */
 import { checkAddFieldsPaths } from './add-fields-check.js';
-import { bsonText, elementText } from './bson-text.js';
+import { bsonText } from './bson-text.js';
 import { checkExpression, isAccumulatorOperator } from './expression-check.js';
 import { checkFieldPath } from './field-path.js';
 import { checkMergeStage } from './merge-check.js';
-import { checkOperatorArguments } from './operator-arguments.js';
+import { checkOperatorArguments, checkPercentileAccumulator } from './operator-arguments.js';
 import { checkProject } from './project-check.js';
 import { checkStageVariables, lookupScope } from './stage-variables.js';
 import { bsonTypeName, isPlainObject } from './values.js';
@@ -138,9 +138,6 @@ const UNARY_ACCUMULATORS = new Set(['$sum', '$avg', '$first', '$last', '$max', '
 /** Accumulators that take `{ input, n }`. */
 const N_ACCUMULATORS = new Set(['$firstN', '$lastN', '$maxN', '$minN']);
 
-/** The code of the percentile accumulators for an argument that is not a document (accumulator_percentile.cpp). */
-const PERCENTILE_ACCUMULATOR_CODES: Record<string, number> = { $median: 7436100, $percentile: 7429703 };
-
 function checkGroup(spec: unknown, scope: VariableScope): void {
   if (!isPlainObject(spec)) fail(15947, "a group's fields must be specified in an object");
   for (const [field, value] of Object.entries(spec)) {
@@ -162,12 +159,7 @@ function checkGroup(spec: unknown, scope: VariableScope): void {
     // The n-accumulators parse `{ input, n }` as their expression forms do (accumulator_multi.cpp).
     if (N_ACCUMULATORS.has(name)) checkOperatorArguments(name, value[name]);
     // The percentile accumulators parse the IDL spec of their expression forms, with codes of their own.
-    const percentileCode = PERCENTILE_ACCUMULATOR_CODES[name];
-    if (percentileCode !== undefined) {
-      if (!isPlainObject(value[name]))
-        fail(percentileCode, `specification must be an object; found ${elementText(name, value[name])}`);
-      checkOperatorArguments(name, value[name]);
-    }
+    if (name === '$median' || name === '$percentile') checkPercentileAccumulator(name, value[name]);
     checkExpression(value[name], '', scope);
   }
   if (!('_id' in spec)) fail(15955, 'a group specification must include an _id');

@@ -4,6 +4,7 @@
  * them: mingo answered some of these with code 2 or a JavaScript TypeError, and ran others (`$shift` or
  * `$rank` with a window, `$rank` without a `sortBy`) where MongoDB refuses them.
  */
+import { checkPercentileAccumulator } from './operator-arguments.js';
 import { checkWindowBounds } from './window-bounds.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -75,7 +76,7 @@ function functionOf(spec: Doc): string {
  *   (WindowFunctionStatement::parse), a missing, unknown or second function, an unknown argument,
  *   a window where the function takes none, a missing sortBy; 5371601/5371602/5371603 for the rank
  *   functions; 605001 for `$linearFill` without a one-field sortBy; a malformed `window` as
- *   window-bounds.ts checks it.
+ *   window-bounds.ts checks it; for `$median` / `$percentile`, the codes of their accumulators.
  */
 export function checkWindowOutput(field: string, spec: unknown, sortBy: unknown): void {
   if (!isPlainObject(spec)) parseError(`The field '${field}' must be an object`);
@@ -109,6 +110,8 @@ export function checkWindowOutput(field: string, spec: unknown, sortBy: unknown)
     if (hasWindow || !isPlainObject(spec[name]))
       parseError('$expMovingAvg must have exactly one argument that is an object');
     if (sortBy === undefined) parseError("$expMovingAvg requires an explicit 'sortBy'");
+  } else if (name === '$median' || name === '$percentile') {
+    checkPercentileAccumulator(name, spec[name]);
   } else if (name === '$derivative' || name === '$integral') {
     if (sortBy === undefined) parseError(`${name} requires a sortBy`);
     if (sortFields !== 1) parseError(`${name} requires a non-compound sortBy`);

@@ -60,6 +60,20 @@ const refusals: [string, Doc, number][] = [
   ],
   // WindowFunctionStatement::parse (window_function_statement.cpp): each output is a document.
   ['an output that is not a document', { $setWindowFields: { output: { r: 1 } } }, 9],
+  // ExpressionQuantile::parse parses its argument with the accumulator's parseArgs
+  // (accumulator_percentile.cpp): 7436100 / 7429703, then the IDL spec's 40415 / 40414.
+  ['$median of a field path', { $setWindowFields: { output: { r: { $median: '$v' } } } }, 7436100],
+  ['$percentile of an array', { $setWindowFields: { output: { r: { $percentile: ['$v'] } } } }, 7429703],
+  [
+    '$percentile without p',
+    { $setWindowFields: { output: { r: { $percentile: { input: '$v', method: 'approximate' } } } } },
+    40414,
+  ],
+  [
+    '$median with an unknown field',
+    { $setWindowFields: { output: { r: { $median: { input: '$v', method: 'approximate', p: [0.5] } } } } },
+    40415,
+  ],
   // WindowFunctionExecLinearFill::getNext: two documents with t 2.
   [
     '$linearFill over repeated sortBy values',
