@@ -4,9 +4,7 @@
  * 238 `NotImplemented` and a message naming the operator, wherever they appear. (mingo tried to call the
  * code string and failed with "fn.body.apply is not a function".)
  */
-import { $function as mingoFunction } from 'mingo/operators/expression';
 import type { AccumulatorOp, ExpressionOp } from './operator-types.js';
-import { isPlainObject } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 /** The operators that run server-side JavaScript. */
@@ -24,19 +22,8 @@ const refuse = (name: string) => (): never => {
   throw serverJavaScriptError(name);
 };
 
-/**
- * `$function`, to register over mingo's. A body that is a JavaScript function cannot come from a client
- * (BSON code arrives as a string or a `Code`): it is mingo's own `$setWindowFields`, which computes its
- * outputs through `$function`, and runs.
- */
-const functionExpression: ExpressionOp = (obj, expr, options) => {
-  if (isPlainObject(expr) && typeof expr['body'] === 'function') {
-    return (mingoFunction as unknown as ExpressionOp)(obj, expr, options);
-  }
-  throw serverJavaScriptError('$function');
-};
-
-export const javascriptExpressions: Record<string, ExpressionOp> = { $function: functionExpression };
+/** `$function`, to register over mingo's. */
+export const javascriptExpressions: Record<string, ExpressionOp> = { $function: refuse('$function') };
 
 /** `$accumulator`, to register over mingo's. */
 export const javascriptAccumulators: Record<string, AccumulatorOp> = { $accumulator: refuse('$accumulator') };
