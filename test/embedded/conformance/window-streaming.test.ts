@@ -97,4 +97,19 @@ describe.each(drivers)('setWindowFields outputs one document at a time ($name)',
       { _id: 4, a: { b: 4 } },
     ]);
   });
+
+  it('reads a bound written as a constant expression', async () => {
+    // window_bounds.cpp parseBound: a bound that is not a string is an expression that must optimize to
+    // a constant, then is read as a number.
+    const docs = [1, 2, 3, 4].map((i) => ({ _id: i }));
+    const result = await aggregateOn(t.db, docs, [
+      {
+        $setWindowFields: {
+          sortBy: { _id: 1 },
+          output: { n: { $sum: 1, window: { documents: [{ $literal: -1 }, { $add: [0, 0] }] } } },
+        },
+      },
+    ]);
+    expect(result.map((doc) => doc['n'])).toEqual([1, 2, 2, 2]);
+  });
 });
