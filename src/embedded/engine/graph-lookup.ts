@@ -3,7 +3,10 @@
  * with MongoDB's equality (values.ts `keyOf`, under the aggregation's collation), so that `Long(5)`, `5`
  * and `Decimal128('5')` connect, as they do in `$lookup` (lookup.ts). mingo's stage hashes JS values and
  * reports depths as doubles; MongoDB's `depthField` is an int64. A dotted `as` or `depthField` is a path
- * (nested-field.ts), where mingo's stage adds a field named `a.b`. The documents one search finds and the
+ * (nested-field.ts), where mingo's stage adds a field named `a.b`. As in `$lookup`, `connectFromField`
+ * is read by join-values.ts and a document connects when `{ <connectToField>: { $in: <frontier> } }`
+ * would match it, never when its `connectToField` is missing (makeMatchStageFromFrontier adds
+ * `$exists: true`), where mingo's `resolve` enters arrays nested in arrays on both sides. The documents one search finds and the
  * values it continues from may take at most `internalDocumentSourceGraphLookupMaxMemoryBytes`: MongoDB
  * 7.0 cannot spill this stage, so that holds whatever `allowDiskUse` says (40099,
  * document_source_graph_lookup.cpp `checkMemoryUsage`).
@@ -11,11 +14,11 @@
 import { Long } from 'bson';
 import { evalExpr } from 'mingo/core';
 import { Query } from 'mingo/query';
-import { resolve } from 'mingo/util';
 import { builtinStage } from './operator-types.js';
 import type { PipelineOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import { integralValue } from './arithmetic.js';
+import { joinValues } from './join-values.js';
 import { indexByValue } from './lookup.js';
 import { withNestedField } from './nested-field.js';
 import { approximateSize, MemoryTracker } from './memory-limits.js';
@@ -38,8 +41,8 @@ function depthLimit(value: unknown): number {
   return n;
 }
 
-/** The values a search continues from: what a path holds, an array's elements one by one. */
-function valuesOf(value: unknown): unknown[] {
+/** The values a search starts from: `startWith`'s value, an array's elements one by one. */
+function startValues(value: unknown): unknown[] {
   if (value === undefined) return [];
   return Array.isArray(value) ? value : [value];
 }
@@ -69,11 +72,11 @@ export const graphLookupStage: PipelineOp = (collection, expr, options) => {
     const query = new Query(restrict as Doc, options);
     foreign = foreign.filter((doc) => query.test(doc));
   }
-  const byKey = indexByValue(foreign, connectToField, collation);
+  const byKey = indexByValue(foreign, connectToField, collation, true);
   return collection.map((item) => {
     const depths = new Map<number, number>();
     const memory = new MemoryTracker('internalDocumentSourceGraphLookupMaxMemoryBytes', graphExceeded);
-    let frontier = valuesOf(evalExpr(item, expr['startWith'], options));
+    let frontier = startValues(evalExpr(item, expr['startWith'], options));
     for (let depth = 0; depth <= maxDepth && frontier.length > 0; depth++) {
       const next: unknown[] = [];
       for (const value of frontier) {
@@ -81,7 +84,7 @@ export const graphLookupStage: PipelineOp = (collection, expr, options) => {
           if (depths.has(index)) continue;
           depths.set(index, depth);
           memory.add(approximateSize(foreign[index]));
-          const values = valuesOf(resolve(foreign[index]!, connectFromField, { unwrapArray: true }));
+          const values = joinValues(foreign[index], connectFromField);
           for (const from of values) memory.add(approximateSize(from));
           next.push(...values);
         }

@@ -2,21 +2,25 @@
  * The `$lookup` stage: mingo's, with MongoDB's equality for the `localField`/`foreignField` join. mingo
  * hashes the join values as JS values, so `Long(5)` and `5` (or `'A'` and `'a'` under a case-insensitive
  * collation) never join, and with both a join and a `pipeline` it runs the pipeline over the whole
- * foreign collection instead of the joined documents. Here the join is a map from the canonical key of
- * each foreign value (values.ts `keyOf`, under the aggregation's collation) to the foreign documents, and
- * a `pipeline` runs, through mingo's stage, over the joined documents only. A dotted `as` is a path, set
+ * foreign collection instead of the joined documents; it also reads both paths with its `resolve`, which
+ * enters arrays nested in arrays. Here, as in MongoDB 7.0 (document_source_lookup.cpp
+ * `makeMatchStageFromInput`), the local values are read by join-values.ts (none is null) and a foreign
+ * document joins when the filter `{ <foreignField>: { $in: <values> } }` would match it: the join is a
+ * map from the canonical key of each value the matcher reaches at `foreignField` (values.ts `keyOf`,
+ * under the aggregation's collation) to the foreign documents, and a `pipeline` runs, through mingo's stage, over the joined documents only. A dotted `as` is a path, set
  * as MongoDB sets it (nested-field.ts), where mingo's stage adds a field named `a.b`. The documents
  * gathered for one input document are bounded by `internalLookupStageIntermediateDocumentMaxSizeBytes`
  * (4568), as in MongoDB 7.0.
  */
 import { Lazy } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
-import { resolve } from 'mingo/util';
 import { builtinStage } from './operator-types.js';
 import type { PipelineOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
+import { joinValues } from './join-values.js';
 import { withNestedField } from './nested-field.js';
+import { filterPath, someValue } from './query-path.js';
 import { approximateSize, memoryLimits } from './memory-limits.js';
 import { getPath, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -25,36 +29,33 @@ import { CommandError } from '../errors.js';
 const builtinLookup = builtinStage('$lookup');
 
 /**
- * The values a join on `path` compares with: what mingo's `resolve` reaches (through arrays of
- * documents), and the elements of an array it reaches, two levels deep.
- */
-function pathCandidates(obj: unknown, path: string): unknown[] {
-  const value = resolve(obj as Record<string, unknown>, path, { unwrapArray: true });
-  const out: unknown[] = [];
-  const add = (v: unknown, depth: number): void => {
-    out.push(v);
-    if (Array.isArray(v) && depth < 2) for (const el of v) add(el, depth + 1);
-  };
-  add(value, 0);
-  return out;
-}
-
-/**
  * Where each value of `path` occurs in `docs`: canonical key (values.ts `keyOf`, under `collation`) →
- * indexes of the documents whose `path` equals it or holds it in an array, in order and without repeats.
+ * indexes of the documents a filter `{ <path>: <value> }` matches, in order and without repeats. The
+ * values are those the matcher reaches (query-path.ts), a leaf array's elements and the array itself; a
+ * missing value is keyed as null, which matches it. With `present`, a document reaching no value but
+ * missing ones is left out (`$graphLookup`'s `{ <connectToField>: { $exists: true } }`).
  */
 export function indexByValue(
   docs: readonly Doc[],
   path: string,
   collation: Collation | undefined,
+  present = false,
 ): Map<string, number[]> {
   const byKey = new Map<string, number[]>();
+  const filter = filterPath(path);
   docs.forEach((doc, index) => {
-    for (const value of pathCandidates(doc, path)) {
-      const key = keyOf(value, collation);
+    const keys = new Set<string>();
+    let found = false;
+    someValue(doc, filter, (value) => {
+      keys.add(keyOf(value, collation));
+      found ||= value !== undefined;
+      return false;
+    });
+    if (present && !found) return;
+    for (const key of keys) {
       const indexes = byKey.get(key);
-      if (!indexes) byKey.set(key, [index]);
-      else if (indexes[indexes.length - 1] !== index) indexes.push(index);
+      if (indexes) indexes.push(index);
+      else byKey.set(key, [index]);
     }
   });
   return byKey;
@@ -117,8 +118,9 @@ const joinStage: PipelineOp = (collection, expr, options) => {
   const foreign = options.collectionResolver(from) as Doc[];
   const byKey = indexByValue(foreign, foreignField, collation);
   const joined = (doc: Doc): Doc[] => {
-    const local = resolve(doc, localField, { unwrapArray: true });
-    const values = Array.isArray(local) ? local : [local];
+    const local = joinValues(doc, localField);
+    // "Missing values are treated as null" (document_source_lookup.cpp).
+    const values = local.length > 0 ? local : [null];
     const indexes = new Set<number>();
     for (const value of values) for (const i of byKey.get(keyOf(value, collation)) ?? []) indexes.add(i);
     return [...indexes].sort((a, b) => a - b).map((i) => foreign[i]!);
