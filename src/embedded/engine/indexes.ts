@@ -8,6 +8,8 @@ import type { Collation } from './collation.js';
 import { describeCollation, normalizeCollation, sameCollation } from './collation.js';
 import { outsideText } from './proto-alias.js';
 import { compile, prepareFilter } from './query.js';
+import { indexKeys } from './index-keys.js';
+import type { IndexKey } from './index-keys.js';
 import { bsonTag, keyOf, pathValues } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -37,27 +39,32 @@ export class Index {
   /** For compound indexes: first-field key → ids, so equality on the prefix field does not scan. */
   readonly prefix: Map<string, Set<string>> | undefined;
   /**
-   * A key path has a numeric part (`'a.0'`). Its keys hold what the index reaches (`a[0]` when there is
-   * one), while a filter also reads a field "0" of the array's documents (query-path.ts), so the keys are
-   * no superset of what a filter matches and finds scan instead.
+   * Some document has several keys. A compound key then pairs values as the key generator walks one
+   * array (index-keys.ts), while a filter on two of its paths may take them from two elements, so
+   * finds read only the first path's keys (as MongoDB's planner does not combine bounds on paths that
+   * share a multikey array).
    */
-  readonly positional: boolean;
+  multikey = false;
   private readonly partial: Query | undefined;
 
   constructor(spec: IndexSpec, entries?: Map<string, Set<string>>) {
     this.spec = spec;
     this.text = Object.values(spec.key).includes('text');
     this.fields = this.text ? Object.keys(spec.weights ?? {}) : Object.keys(spec.key);
-    this.positional = this.fields.some((field) => field.split('.').some((part) => /^\d+$/.test(part)));
     this.entries = entries ?? new Map<string, Set<string>>();
     if (!this.text && this.fields.length > 1) {
       this.prefix = new Map<string, Set<string>>();
+      const seen = new Set<string>();
+      let count = 0;
       for (const [key, ids] of this.entries) {
+        count += ids.size;
+        for (const id of ids) seen.add(id);
         const first = prefixOf(key);
         let set = this.prefix.get(first);
         if (!set) this.prefix.set(first, (set = new Set()));
         for (const id of ids) set.add(id);
       }
+      this.multikey = count > seen.size;
     }
     this.partial = spec.partialFilterExpression
       ? compile(prepareFilter(spec.partialFilterExpression))
@@ -80,34 +87,19 @@ export class Index {
   }
 
   /**
-   * The key strings of a document paired with the key values (for error messages).
-   * @throws CommandError CannotIndexParallelArrays when two key fields are arrays.
+   * The key strings of a document paired with the key values (for error messages), as index-keys.ts
+   * generates them; `whole` marks a key holding an array a filter also reads by element.
+   * @throws CommandError CannotIndexParallelArrays (171) or 16746 (index-keys.ts).
    */
-  keysOf(doc: Doc): { key: string; values: unknown[] }[] {
+  keysOf(doc: Doc): IndexKey[] {
     if (this.text || !this.covers(doc)) return [];
-    const perField = this.fields.map((f) => {
-      const seen = new Map<string, unknown>();
-      for (const v of pathValues(doc, f))
-        seen.set(keyOf(v === undefined ? null : v, this.spec.collation), v ?? null);
-      return [...seen.entries()];
-    });
-    if (perField.filter((vals) => vals.length > 1).length > 1) {
-      throw new CommandError(
-        ErrorCodes.CannotIndexParallelArrays,
-        `cannot index parallel arrays [${this.fields.join('] [')}]`,
-      );
-    }
-    let combos: { key: string; values: unknown[] }[] = [{ key: '', values: [] }];
-    for (const vals of perField) {
-      const next: { key: string; values: unknown[] }[] = [];
-      for (const c of combos)
-        for (const [k, v] of vals) next.push({ key: c.key + '\u0001' + k, values: [...c.values, v] });
-      combos = next;
-    }
-    return combos;
+    const keyString = (values: unknown[]): string =>
+      values.map((v) => '\u0001' + (v === undefined ? 'u' : keyOf(v, this.spec.collation))).join('');
+    return indexKeys(doc, this.fields, keyString);
   }
 
   add(idKey: string, keys: { key: string }[]): void {
+    if (keys.length > 1) this.multikey = true;
     for (const { key } of keys) {
       let set = this.entries.get(key);
       if (!set) this.entries.set(key, (set = new Set()));
@@ -290,7 +282,7 @@ export function lookupCandidates(
 ): Set<string> | undefined {
   let best: Set<string> | undefined;
   for (const index of indexes) {
-    if (index.text || index.positional || index.spec.partialFilterExpression || index.spec.hidden) continue;
+    if (index.text || index.spec.partialFilterExpression || index.spec.hidden) continue;
     const perField: unknown[][] = [];
     for (const field of index.fields) {
       const vals = field in filter ? scalarEquality(filter[field]) : undefined;
@@ -303,7 +295,7 @@ export function lookupCandidates(
         break;
       perField.push(vals);
     }
-    if (perField.length !== index.fields.length) {
+    if (perField.length !== index.fields.length || index.multikey) {
       if (perField.length === 0 || !index.prefix) continue;
       const out = new Set<string>();
       for (const v of perField[0]!)

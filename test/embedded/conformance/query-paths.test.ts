@@ -8,7 +8,7 @@
  * (`$ne`, `$nin`, `$not`, `$nor`, `$exists: false`) are the exact complements.
  */
 import { describe, expect, it } from 'vitest';
-import { connect, drivers } from '../helpers.js';
+import { connect, drivers, failure } from '../helpers.js';
 
 type Row = { _id: number; [field: string]: unknown };
 
@@ -152,10 +152,14 @@ describe.each(drivers)('filter paths through nested arrays ($name)', (driver) =>
     expect(await ids('index', { 'a.0': [1, 2] })).toEqual([5]);
     expect(await ids('index', { 'a.0': { $size: 2 } })).toEqual([5]);
     expect(await ids('index', { 'a.0.1': 2 })).toEqual([5]);
-    // An index on the path changes no answer: its keys hold a[0] (5 in _id 3), not the "0" field beside.
+    // MongoDB cannot index 'a.0' while an array holds both an element 0 and a document with a field "0"
+    // (16746, btree_key_generator.cpp _extractNextElement); without those, the index changes no answer.
+    expect((await failure(() => coll('index').createIndex({ 'a.0': 1 })))['code']).toBe(16746);
+    await coll('index').deleteMany({ _id: { $in: [2, 3] } });
     await coll('index').createIndex({ 'a.0': 1 });
-    expect(await ids('index', { 'a.0': 7 })).toEqual([3]);
-    expect(await ids('index', { 'a.0': { $in: [5, 'x'] } })).toEqual([2, 3]);
+    expect(await ids('index', { 'a.0': 1 })).toEqual([6]);
+    expect(await ids('index', { 'a.0': { $in: [1, [1, 2]] } })).toEqual([5, 6]);
+    expect(await ids('index', { 'a.0.b': 2 })).toEqual([7]);
   });
 
   it('answers jstests/core/match_numeric_components.js: numeric parts over every nesting of 42', async () => {
