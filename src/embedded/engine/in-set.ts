@@ -7,6 +7,7 @@
 import { isEqual } from 'mingo/util';
 import type { Predicate } from './operator-types.js';
 import { filterPath, someValue } from './query-path.js';
+import { regexMatches } from './regex-values.js';
 import { bsonTag, keyOf } from './values.js';
 
 /**
@@ -29,7 +30,7 @@ function keyed(value: unknown): boolean {
 /**
  * `$in` of `values` (no collation, no documents: context.ts compares those) at `selector`: a value the
  * path reaches (query-path.ts) is in the set of keyed values, equals another by mingo's comparison, or is
- * a string a regex matches; a `null` entry also matches a missing value (InMatchExpression).
+ * a value a regex matches (regex-values.ts); a `null` entry also matches a missing value (InMatchExpression).
  */
 export function inSetPredicate(selector: string, values: unknown[]): Predicate {
   const keys = new Set<string>();
@@ -46,7 +47,7 @@ export function inSetPredicate(selector: string, values: unknown[]): Predicate {
   const test = (v: unknown): boolean => {
     if (v === undefined || v === null) return withNull;
     if (keys.size > 0 && keys.has(keyOf(v))) return true;
-    if (typeof v === 'string' && regexes.some((regex) => regex.test(v))) return true;
+    if (regexes.some((regex) => regexMatches(regex, v))) return true;
     return others.some((other) => isEqual(v, other));
   };
   return (obj) => someValue(obj, path, test);

@@ -8,6 +8,7 @@ import type { Options } from 'mingo/types';
 import { isEqual } from 'mingo/util';
 import type { Predicate, QueryOp } from './operator-types.js';
 import { filterPath, someValue, WHOLE_VALUE } from './query-path.js';
+import { regexMatches } from './regex-values.js';
 import { isTruthy } from './strict-expressions.js';
 import { isPlainObject } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -68,11 +69,14 @@ const elemMatchQuery: QueryOp = (selector, value, options) => {
   return (obj) => someValue(obj, path, (v) => Array.isArray(v) && v.some(matches), true);
 };
 
-/** `$regex`: a string the path reaches matches it (the regex was made linear-time by query.ts). */
+/**
+ * `$regex`: a value the path reaches matches it (regex-values.ts: a string, a symbol, the same stored
+ * regex; the regex was made linear-time by query.ts).
+ */
 const regexQuery: QueryOp = (selector, value) => {
   if (!(value instanceof RegExp)) throw new CommandError(ErrorCodes.BadValue, '$regex has to be a string');
   const path = filterPath(selector);
-  return (obj) => someValue(obj, path, (v) => typeof v === 'string' && value.test(v));
+  return (obj) => someValue(obj, path, (v) => regexMatches(value, v));
 };
 
 /** The operators above by name, registered over mingo's (`$size` and `$elemMatch` through numericQuery). */

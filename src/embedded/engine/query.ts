@@ -8,6 +8,7 @@ import { mingoOptions } from './mingo-options.js';
 import { checkFilter } from './filter-check.js';
 import { checkFilterSchemas } from './schema-check.js';
 import { LinearRegExp } from './linear-regex.js';
+import { withWritten } from './regex-values.js';
 import { stripExtended } from './regex-extended.js';
 import { rewritePathless } from './pathless-operators.js';
 import type { Collation } from './collation.js';
@@ -35,7 +36,7 @@ export function makeRegExp(source: string, options: string): RegExp {
       throw new CommandError(51108, `invalid flag in regex options: ${opt}`);
     }
   }
-  return LinearRegExp.compile(pattern, flags);
+  return withWritten(LinearRegExp.compile(pattern, flags), source, options);
 }
 
 function convertRegex(value: unknown): unknown {
