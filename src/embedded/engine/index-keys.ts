@@ -37,6 +37,8 @@ interface PathState {
   at: number;
   /** The value found, once `at` is the path's length. */
   value: unknown;
+  /** True when the path reached nothing (its value is then null). */
+  missing?: boolean;
 }
 
 /** The element a numeric part picked in the array being expanded, and where its path continues. */
@@ -88,18 +90,22 @@ function arrayText(array: unknown[]): string {
 }
 
 /**
- * The keys of `doc` for an index on `paths` (dotted key paths), without repeats by `keyString`.
+ * The keys of `doc` for an index on `paths` (dotted key paths), without repeats by `keyString`. A
+ * `sparse` index leaves out each key whose paths all reached nothing (an empty array is something).
  * @throws CommandError CannotIndexParallelArrays (171), or 16746 for an ambiguous numeric field.
  */
 export function indexKeys(
   doc: Doc,
   paths: readonly string[],
   keyString: (values: unknown[]) => string,
+  sparse = false,
 ): IndexKey[] {
   const split = paths.map((path) => path.split('.'));
   const states = split.map((): PathState => ({ at: 0, value: null }));
   const out = new Map<string, IndexKey>();
-  expand(doc, split, states, [], (values) => {
+  expand(doc, split, states, [], (reached) => {
+    if (sparse && reached.every((s) => s.missing)) return;
+    const values = reached.map((s) => s.value);
     const key = keyString(values);
     if (!out.has(key)) out.set(key, { key, values });
   });
@@ -112,7 +118,7 @@ function expand(
   split: readonly string[][],
   states: PathState[],
   picked: (Picked | undefined)[],
-  emit: (values: unknown[]) => void,
+  emit: (states: readonly PathState[]) => void,
 ): void {
   let array: unknown[] | undefined;
   let arrayName = '';
@@ -133,7 +139,7 @@ function expand(
     }
     const reached = own ? alongPath(obj, parts, state.at) : pick ? pick.reached : NOTHING;
     if (!reached.found) {
-      states[i] = { at: parts.length, value: null };
+      states[i] = { at: parts.length, value: null, missing: true };
     } else if (Array.isArray(reached.value)) {
       if (array === undefined) {
         array = reached.value;
@@ -152,7 +158,7 @@ function expand(
     }
   }
   if (array === undefined) {
-    emit(states.map((s) => s.value));
+    emit(states);
     return;
   }
   const atEnd = (i: number): boolean => states[i]!.at === split[i]!.length;

@@ -78,24 +78,27 @@ export class Index {
     return new Index(this.spec, entries);
   }
 
-  /** True when the document belongs in this index at all (sparse / partial rules). */
+  /**
+   * True when the document belongs in this index at all: it passes the partial filter, and a sparse
+   * index holds a key for it.
+   */
   covers(doc: Doc): boolean {
     if (this.partial && !this.partial.test(doc)) return false;
-    if (this.spec.sparse && this.fields.every((f) => pathValues(doc, f).every((v) => v === undefined)))
-      return false;
-    return true;
+    if (!this.spec.sparse) return true;
+    if (this.text) return this.fields.some((f) => pathValues(doc, f).some((v) => v !== undefined));
+    return this.keysOf(doc).length > 0;
   }
 
   /**
    * The key strings of a document paired with the key values (for error messages), as index-keys.ts
-   * generates them; `whole` marks a key holding an array a filter also reads by element.
+   * generates them.
    * @throws CommandError CannotIndexParallelArrays (171) or 16746 (index-keys.ts).
    */
   keysOf(doc: Doc): IndexKey[] {
-    if (this.text || !this.covers(doc)) return [];
+    if (this.text || (this.partial && !this.partial.test(doc))) return [];
     const keyString = (values: unknown[]): string =>
       values.map((v) => '\u0001' + (v === undefined ? 'u' : keyOf(v, this.spec.collation))).join('');
-    return indexKeys(doc, this.fields, keyString);
+    return indexKeys(doc, this.fields, keyString, this.spec.sparse === true);
   }
 
   add(idKey: string, keys: { key: string }[]): void {

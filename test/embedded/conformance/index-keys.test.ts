@@ -124,6 +124,35 @@ describe.each(drivers)('index keys on paths with numeric parts ($name)', (driver
     expect(error).toMatchObject({ code: 171, message: 'cannot index parallel arrays [b] [a]' });
   });
 
+  it('a sparse index leaves out the keys whose paths reach nothing, not an empty array', async () => {
+    // `_isSparse && numNotFound == fieldNames->size()`: the element { c: 2 } gives no key, so neither
+    // document has a null key; an empty array is undefined, which is something.
+    const sparse = async (name: string, key: Record<string, 1>, docs: Row[]) => {
+      const coll = t.db.collection<Row>(name);
+      await coll.drop().catch(() => undefined);
+      await coll.createIndex(key, { unique: true, sparse: true });
+      const out: (string | number)[] = [];
+      for (const doc of docs)
+        out.push(
+          await coll.insertOne(doc).then(
+            () => 'ok',
+            (e: { code: number }) => e.code,
+          ),
+        );
+      return out;
+    };
+    expect(
+      await sparse('sparse_ab', { 'a.b': 1 }, [
+        { _id: 1, a: [{ b: 1 }, { c: 2 }] },
+        { _id: 2, a: [{ b: 2 }, { c: 3 }] },
+        { _id: 3, a: [{ b: 2 }] },
+      ]),
+    ).toEqual(['ok', 'ok', 11000]);
+    expect(
+      await sparse('sparse_a', { a: 1 }, [{ _id: 1, a: [] }, { _id: 2 }, { _id: 3 }, { _id: 4, a: [] }]),
+    ).toEqual(['ok', 'ok', 'ok', 11000]);
+  });
+
   it('finds through such indexes answer as a scan does', async () => {
     const coll = t.db.collection<Row>('finds');
     await coll.drop().catch(() => undefined);
