@@ -6,10 +6,10 @@
  * (nested-field.ts), where mingo's stage adds a field named `a.b`. As in `$lookup`, `connectFromField`
  * is read by join-values.ts and a document connects when `{ <connectToField>: { $in: <frontier> } }`
  * would match it, never when its `connectToField` is missing (makeMatchStageFromFrontier adds
- * `$exists: true`), where mingo's `resolve` enters arrays nested in arrays on both sides. The documents one search finds and the
- * values it continues from may take at most `internalDocumentSourceGraphLookupMaxMemoryBytes`: MongoDB
- * 7.0 cannot spill this stage, so that holds whatever `allowDiskUse` says (40099,
- * document_source_graph_lookup.cpp `checkMemoryUsage`).
+ * `$exists: true`), where mingo's `resolve` enters arrays nested in arrays on both sides. The documents
+ * one search finds and the values it continues from may take at most
+ * `internalDocumentSourceGraphLookupMaxMemoryBytes`: MongoDB 7.0 cannot spill this stage, so that holds
+ * whatever `allowDiskUse` says (40099, document_source_graph_lookup.cpp `checkMemoryUsage`).
  */
 import { Long } from 'bson';
 import { evalExpr } from 'mingo/core';

@@ -7,10 +7,11 @@
  * `makeMatchStageFromInput`), the local values are read by join-values.ts (none is null) and a foreign
  * document joins when the filter `{ <foreignField>: { $in: <values> } }` would match it: the join is a
  * map from the canonical key of each value the matcher reaches at `foreignField` (values.ts `keyOf`,
- * under the aggregation's collation) to the foreign documents, and a `pipeline` runs, through mingo's stage, over the joined documents only. A dotted `as` is a path, set
- * as MongoDB sets it (nested-field.ts), where mingo's stage adds a field named `a.b`. The documents
- * gathered for one input document are bounded by `internalLookupStageIntermediateDocumentMaxSizeBytes`
- * (4568), as in MongoDB 7.0.
+ * under the aggregation's collation) to the foreign documents, and a `pipeline` runs, through mingo's
+ * stage, over the joined documents only. A dotted `as` is a path, set as MongoDB sets it
+ * (nested-field.ts), where mingo's stage adds a field named `a.b`. The documents gathered for one input
+ * document are bounded by `internalLookupStageIntermediateDocumentMaxSizeBytes` (4568), as in MongoDB
+ * 7.0.
  */
 import { Lazy } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
