@@ -64,7 +64,8 @@ export class CollectionState {
 
   private duplicate(ns: string, index: Index, values: unknown[]): CommandError {
     const keyValue: Doc = {};
-    index.fields.forEach((f, i) => (keyValue[f] = values[i] ?? null));
+    // A key part is null for a missing path and undefined for an empty array (index-keys.ts).
+    index.fields.forEach((f, i) => (keyValue[f] = values[i]));
     return duplicateKeyError(ns, index.spec.name, index.spec.key, keyValue);
   }
 

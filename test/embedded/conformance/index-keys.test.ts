@@ -151,6 +151,9 @@ describe.each(drivers)('index keys on paths with numeric parts ($name)', (driver
     expect(
       await sparse('sparse_a', { a: 1 }, [{ _id: 1, a: [] }, { _id: 2 }, { _id: 3 }, { _id: 4, a: [] }]),
     ).toEqual(['ok', 'ok', 'ok', 11000]);
+    // The duplicate key is BSON undefined, which the message prints as such.
+    const error = await failure(() => t.db.collection<Row>('sparse_a').insertOne({ _id: 5, a: [] }));
+    expect(error['message']).toMatch(/dup key: \{ a: undefined \}$/);
   });
 
   it('finds through such indexes answer as a scan does', async () => {
