@@ -14,7 +14,8 @@ const prepared = (pipeline: unknown): unknown =>
 
 /**
  * The stages of `pipeline` with each `$match` filter prepared, also inside `$facet`, `$lookup` and
- * `$unionWith` sub-pipelines. Other stages are returned as they are.
+ * `$unionWith` sub-pipelines, and each `$graphLookup`'s `restrictSearchWithMatch`. Other stages are
+ * returned as they are.
  * @throws CommandError as `prepareFilter` does for a malformed filter.
  */
 export function prepareMatchStages(pipeline: readonly Doc[]): Doc[] {
@@ -28,6 +29,12 @@ export function prepareMatchStages(pipeline: readonly Doc[]): Doc[] {
     }
     if ((name === '$lookup' || name === '$unionWith') && isPlainObject(spec) && 'pipeline' in spec) {
       return { [name]: { ...spec, pipeline: prepared(spec['pipeline']) } };
+    }
+    // Its filter has a find's syntax too (a regex in it matched nothing).
+    if (name === '$graphLookup' && isPlainObject(spec) && isPlainObject(spec['restrictSearchWithMatch'])) {
+      return {
+        $graphLookup: { ...spec, restrictSearchWithMatch: prepareFilter(spec['restrictSearchWithMatch']) },
+      };
     }
     return stage;
   });

@@ -169,4 +169,34 @@ describe.each(drivers)('lookup and graphLookup join paths ($name)', (driver) => 
       [],
     ]);
   });
+
+  it("$graphLookup restrictSearchWithMatch is a filter with a find's syntax, regexes included", async () => {
+    await filled('nodes', [
+      { _id: 1, n: 'a', to: 'b', tag: 'abc' },
+      { _id: 2, n: 'b', to: 'c', tag: 'xyz' },
+      { _id: 3, n: 'c', tag: 'abd' },
+    ]);
+    await filled('start', [{ _id: 0, s: 'a' }]);
+    const search = async (restrict: Record<string, unknown>) => {
+      const [row] = await t.db
+        .collection<Row>('start')
+        .aggregate<Row>([
+          {
+            $graphLookup: {
+              from: 'nodes',
+              startWith: '$s',
+              connectFromField: 'to',
+              connectToField: 'n',
+              restrictSearchWithMatch: restrict,
+              as: 'j',
+            },
+          },
+        ])
+        .toArray();
+      return (row!['j'] as Row[]).map((d) => d._id).sort();
+    };
+    // Node 2 fails the filter, so node 3 is never reached.
+    expect(await search({ tag: new driver.bson.BSONRegExp('^a', '') })).toEqual([1]);
+    expect(await search({ tag: { $regex: '^[ax]' } })).toEqual([1, 2, 3]);
+  });
 });
