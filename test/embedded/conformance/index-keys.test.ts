@@ -122,6 +122,9 @@ describe.each(drivers)('index keys on paths with numeric parts ($name)', (driver
     const coll = await uniqueOn('parallel', { a: 1, b: 1 });
     const error = await failure(() => coll.insertOne({ _id: 1, a: [1, 2], b: [3, 4] }));
     expect(error).toMatchObject({ code: 171, message: 'cannot index parallel arrays [b] [a]' });
+    // Two arrays, whatever their lengths (arrays are told apart by identity, not by size).
+    expect((await failure(() => coll.insertOne({ _id: 2, a: [1], b: [] })))['code']).toBe(171);
+    await coll.insertOne({ _id: 3, a: [1, 2], b: 3 });
   });
 
   it('a sparse index leaves out the keys whose paths reach nothing, not an empty array', async () => {
