@@ -38,6 +38,13 @@ export function duplicateKeyError(
   );
 }
 
+/** What storing one document changes in one index. */
+interface KeyPlan {
+  index: Index;
+  oldKeys: { key: string }[];
+  newKeys: { key: string; values: unknown[] }[];
+}
+
 /** Documents and indexes of a collection at one point in time. */
 export class CollectionState {
   docs: Map<string, Doc>;
@@ -76,35 +83,43 @@ export class CollectionState {
 
   /**
    * Stores a document (insert when `oldIdKey` is undefined, replace otherwise), enforcing unique indexes
-   * before changing anything.
-   * @throws CommandError DuplicateKey (11000) or CannotIndexParallelArrays (171).
+   * before changing anything. With `setAside`, an index that refuses the document is dropped and passed
+   * to it instead (loading data files, see load-indexes.ts).
+   * @throws CommandError DuplicateKey (11000), CannotIndexParallelArrays (171) or 16746, without `setAside`.
    */
-  put(ns: string, doc: Doc, oldIdKey?: string): void {
+  put(ns: string, doc: Doc, oldIdKey?: string, setAside?: (index: Index, error: CommandError) => void): void {
     const idKey = keyOf(doc['_id']);
     if (oldIdKey === undefined && this.docs.has(idKey)) throw this.duplicateId(ns, doc['_id']);
     const old = oldIdKey === undefined ? undefined : this.docs.get(oldIdKey);
-    const plans: {
-      index: Index;
-      oldKeys: { key: string }[];
-      newKeys: { key: string; values: unknown[] }[];
-    }[] = [];
-    for (const index of this.indexes) {
-      const newKeys = index.keysOf(doc);
-      const oldKeys = old ? index.keysOf(old) : [];
-      if (index.spec.unique || index.spec.prepareUnique) {
-        for (const k of newKeys) {
-          // A prepareUnique index keeps the duplicates it had: only keys new to the document are checked.
-          if (!index.spec.unique && oldKeys.some((o) => o.key === k.key)) continue;
-          if (index.conflict(idKey, k.key) !== undefined) throw this.duplicate(ns, index, k.values);
-        }
+    const plans: KeyPlan[] = [];
+    for (const index of [...this.indexes]) {
+      try {
+        plans.push(this.plan(ns, index, idKey, doc, old));
+      } catch (error) {
+        if (!setAside || !(error instanceof CommandError)) throw error;
+        this.indexes = this.indexes.filter((i) => i !== index);
+        setAside(index, error);
       }
-      plans.push({ index, oldKeys, newKeys });
     }
     for (const { index, oldKeys, newKeys } of plans) {
       if (oldIdKey !== undefined) index.remove(oldIdKey, oldKeys);
       index.add(idKey, newKeys);
     }
     this.docs.set(idKey, doc);
+  }
+
+  /** The keys `doc` replaces and adds in `index`, checked against its unique constraint. */
+  private plan(ns: string, index: Index, idKey: string, doc: Doc, old: Doc | undefined): KeyPlan {
+    const newKeys = index.keysOf(doc);
+    const oldKeys = old ? index.keysOf(old) : [];
+    if (index.spec.unique || index.spec.prepareUnique) {
+      for (const k of newKeys) {
+        // A prepareUnique index keeps the duplicates it had: only keys new to the document are checked.
+        if (!index.spec.unique && oldKeys.some((o) => o.key === k.key)) continue;
+        if (index.conflict(idKey, k.key) !== undefined) throw this.duplicate(ns, index, k.values);
+      }
+    }
+    return { index, oldKeys, newKeys };
   }
 
   /** Removes a document by id key; returns it. */

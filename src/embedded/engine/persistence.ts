@@ -17,6 +17,7 @@ import type { CollectionOptions } from './collection.js';
 import type { Change, Engine } from './database.js';
 import { splitNs } from './namespace.js';
 import type { IndexSpec } from './indexes.js';
+import { addLoadedIndex, putLoaded } from './load-indexes.js';
 import { keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { serializeBson } from '../serialize.js';
@@ -70,7 +71,7 @@ export function applyChange(engine: Engine, change: Change): void {
       const coll = engine.create(db, name);
       const state = coll.writable();
       const idKey = keyOf(change.doc['_id']);
-      state.put(change.ns, change.doc, state.docs.has(idKey) ? idKey : undefined);
+      putLoaded(state, change.ns, change.doc, state.docs.has(idKey) ? idKey : undefined);
       return;
     }
     case 'delete': {
@@ -81,7 +82,7 @@ export function applyChange(engine: Engine, change: Change): void {
     case 'createIndex': {
       const [db, name] = splitNs(change.ns);
       const coll = engine.create(db, name);
-      if (!coll.state.index(change.spec.name)) coll.writable().addIndex(change.ns, change.spec);
+      if (!coll.state.index(change.spec.name)) addLoadedIndex(coll.writable(), change.ns, change.spec);
       return;
     }
     case 'dropIndex': {
