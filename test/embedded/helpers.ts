@@ -24,6 +24,7 @@ export interface DriverUnderTest {
     | 'Long'
     | 'Timestamp'
     | 'BSONRegExp'
+    | 'BSONSymbol'
     | 'Code'
     | 'UUID'
     | 'Int32'

@@ -4,9 +4,10 @@
  * yet its BSON doubles at each step (2^40 fields after 40 steps). Each distinct object or array is
  * measured once here, so the time is that of the memory the value holds, not of its BSON.
  */
-import { BSON } from 'bson';
+import { BSON, Binary } from 'bson';
+import type { BSONRegExp, BSONSymbol, Code } from 'bson';
 import { aliasExtraBytes } from './proto-alias.js';
-import { isPlainObject } from './values.js';
+import { bsonTag, isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
 type Container = Doc | unknown[];
@@ -30,9 +31,62 @@ function leafSize(value: unknown): number {
     default:
       if (value === null) return 0;
       if (value instanceof Date) return 8;
-      // `{ v: value }` is a 4-byte length, a type byte, `v` and its NUL, the value and the closing NUL.
-      return BSON.calculateObjectSize({ v: value }) - 8;
+      return bsonTypeSize(value as object) ?? otherSize(value);
   }
+}
+
+/**
+ * The bytes of a js-bson value, a regex or a binary view, read from its type as js-bson writes it
+ * (bsonspec.org), without the allocation of a measuring document: an ObjectId's 12 bytes, a binData's
+ * int32 length, subtype byte and bytes (subtype 2 repeats the length inside), a regex's pattern and
+ * options as two cstrings … Undefined for another object (a DBRef, a Code with a scope, a class with
+ * `toBSON`), which {@link otherSize} measures.
+ */
+function bsonTypeSize(value: object): number | undefined {
+  if (value instanceof RegExp) {
+    const flags = (value.global ? 1 : 0) + (value.ignoreCase ? 1 : 0) + (value.multiline ? 1 : 0);
+    return Buffer.byteLength(value.source, 'utf8') + 1 + flags + 1;
+  }
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return 5 + value.byteLength;
+  switch (bsonTag(value)) {
+    case 'ObjectId':
+      return 12;
+    case 'Int32':
+      return 4;
+    case 'Long':
+    case 'Double':
+    case 'Timestamp':
+      return 8;
+    case 'Decimal128':
+      return 16;
+    case 'MinKey':
+    case 'MaxKey':
+      return 0;
+    case 'Binary': {
+      const { position, sub_type } = value as Binary;
+      return 5 + position + (sub_type === Binary.SUBTYPE_BYTE_ARRAY ? 4 : 0);
+    }
+    case 'BSONSymbol':
+      return 5 + Buffer.byteLength((value as BSONSymbol).value, 'utf8');
+    case 'BSONRegExp': {
+      const { pattern, options } = value as BSONRegExp;
+      return Buffer.byteLength(pattern, 'utf8') + 1 + Buffer.byteLength(options, 'utf8') + 1;
+    }
+    case 'Code': {
+      const { code, scope } = value as Code;
+      return scope == null ? 5 + Buffer.byteLength(code, 'utf8') : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The bytes of any other value, measured by js-bson: `{ v: value }` is a 4-byte length, a type byte,
+ * `v` and its NUL, the value and the closing NUL.
+ */
+function otherSize(value: unknown): number {
+  return BSON.calculateObjectSize({ v: value }) - 8;
 }
 
 /**

@@ -56,6 +56,58 @@ describe.each(drivers)('size expressions ($name)', (driver) => {
     expect(bad).toMatchObject({ code: 31393, message: '$bsonSize requires a document input, found: string' });
   });
 
+  it('$bsonSize counts a value of every BSON type as the driver encodes it', async () => {
+    const {
+      BSONRegExp,
+      BSONSymbol,
+      Code,
+      DBRef,
+      Decimal128,
+      Int32,
+      MaxKey,
+      MinKey,
+      ObjectId,
+      Timestamp,
+      UUID,
+    } = driver.bson;
+    const bytes = Buffer.from([1, 2, 3]);
+    // One value of each type bsonspec.org lists (undefined is sent as null), each in its own document.
+    const values: unknown[] = [
+      new Double(1.5),
+      'héllo ✓',
+      { a: 1 },
+      [1, 'x'],
+      new Binary(bytes),
+      new Binary(bytes, Binary.SUBTYPE_BYTE_ARRAY),
+      new UUID(),
+      new ObjectId(),
+      true,
+      new Date(0),
+      null,
+      new BSONRegExp('a.c', 'imsx'),
+      /a.c/gim,
+      new DBRef('other', new ObjectId()),
+      new Code('function () { return 1; }'),
+      new BSONSymbol('sym'),
+      new Code('x', { x: 1 }),
+      new Int32(7),
+      new Timestamp({ t: 1, i: 2 }),
+      Long.fromNumber(2 ** 40),
+      Decimal128.fromString('1.5'),
+      new MinKey(),
+      new MaxKey(),
+    ];
+    const docs = values.map((v, i) => ({ _id: i, v }));
+    const coll = state.db.collection<any>('every_type');
+    await coll.insertMany(docs);
+    const rows = await coll
+      .aggregate([{ $project: { size: { $bsonSize: '$$ROOT' } } }, { $sort: { _id: 1 } }])
+      .toArray();
+    // The encoded length, not driver 6's BSON.calculateObjectSize, which counts an Int32 or a BSONSymbol
+    // as a document holding its `value`.
+    expect(rows.map((r) => r['size'])).toEqual(docs.map((d) => BSON.serialize(d).length));
+  });
+
   it('refuse a constant argument of another type while the pipeline is optimized, on no documents', async () => {
     // A fixed-arity expression whose arguments are all constants is evaluated by ExpressionNary's
     // optimize(), so the evaluation error comes back under the optimizer's prefix.
