@@ -7,6 +7,7 @@
  */
 
 import { UnsupportedMediaType } from '../errors/index.js';
+import { getMediaTypeParameter } from './media-type-parameter.js';
 
 /**
  * The charsets each parsed body kind is decoded from, lower case; a body without a charset is
@@ -23,31 +24,13 @@ export const BODY_CHARSETS: Readonly<Record<'json' | 'form' | 'multipart', reado
 };
 
 /**
- * The `charset` parameter of a `Content-Type` value, lower case and unquoted
- * (`application/json; Charset="UTF-16LE"` → `utf-16le`); `undefined` when there is none.
- */
-export function getCharsetParameter(contentType: string): string | undefined {
-  if (!contentType.includes(';')) return undefined; // the usual `application/json`: nothing to split
-  const parameters = contentType.split(';');
-  for (let i = 1; i < parameters.length; i++) {
-    const parameter = parameters[i] as string;
-    const equals = parameter.indexOf('=');
-    if (equals === -1 || parameter.slice(0, equals).trim().toLowerCase() !== 'charset') continue;
-    const value = parameter.slice(equals + 1).trim();
-    const unquoted =
-      value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
-    return unquoted.toLowerCase();
-  }
-  return undefined;
-}
-
-/**
  * The charset a parsed body of `kind` is decoded from: its `Content-Type`'s `charset` parameter, or
  * `utf-8` when it has none. Throws `UnsupportedMediaType` (415, `data: { charset }`) naming the
  * charset and the ones accepted when the parser does not decode it (see `BODY_CHARSETS`).
  */
 export function getBodyCharset(contentType: string, kind: 'json' | 'form' | 'multipart'): string {
-  const charset = getCharsetParameter(contentType);
+  // Charset names are case-insensitive (RFC 9110 §8.3.2): `Charset="UTF-8"` is `utf-8`.
+  const charset = getMediaTypeParameter(contentType, 'charset')?.toLowerCase();
   if (charset === undefined) return 'utf-8';
   const accepted = BODY_CHARSETS[kind];
   if (accepted.includes(charset)) return charset;

@@ -8,6 +8,7 @@
  */
 import { roundedIntegerOf } from '../core/index.js';
 import { decodeBodyText } from './body-charset.js';
+import { getMediaTypeParameter } from './media-type-parameter.js';
 
 /**
  * A `\u` escape of a UTF-16 surrogate (`\uD800`–`\uDFFF`) with the run of backslashes before it, so
@@ -192,13 +193,6 @@ const REPLACEMENT = '\uFFFD';
 
 const utf8 = new TextEncoder();
 
-/** The `boundary` parameter of a multipart `Content-Type` (quoted or not), or `undefined`. */
-function boundaryOf(contentType: string): string | undefined {
-  const match = /;\s*boundary\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/i.exec(contentType);
-  if (match === null) return undefined;
-  return match[1] === undefined ? (match[2] as string).trim() : match[1].replace(/\\(.)/g, '$1');
-}
-
 /** Index of `needle` in `bytes` at or after `from`, or -1. */
 function indexOfBytes(bytes: Uint8Array, needle: Uint8Array, from: number): number {
   const first = needle[0] as number;
@@ -290,7 +284,7 @@ export function hasReplacedMultipartText(form: FormData, bytes: Uint8Array, cont
     }
   });
   if (!replaced) return false;
-  const boundary = boundaryOf(contentType);
+  const boundary = getMediaTypeParameter(contentType, 'boundary');
   const parts = boundary === undefined ? undefined : splitParts(bytes, boundary);
   if (parts === undefined || parts.length !== entries.length) return true;
   return entries.some(([name, value], i) => !isEntrySent(parts[i] as Uint8Array, name, value));
