@@ -20,7 +20,7 @@ import { parseTextQuery, textScore } from './text.js';
 import type { Transaction } from './transaction.js';
 import { writeOut } from './out-stage.js';
 import { withMemoryLimits } from './memory-limits.js';
-import { checkResultSize } from './limits.js';
+import { checkResultSize, startMeasuring } from './limits.js';
 import {
   isMeta,
   metaExpression,
@@ -168,6 +168,7 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
     if (isPlainObject(stage['$sort']) && typeof limit === 'number') boundSort(stage['$sort'], limit);
   });
   let result: Doc[];
+  startMeasuring();
   try {
     result = new Aggregator(
       rewritten,

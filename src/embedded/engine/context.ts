@@ -22,9 +22,9 @@ import * as projectionOperators from 'mingo/operators/projection';
 import * as queryOperators from 'mingo/operators/query';
 import * as windowOperators from 'mingo/operators/window';
 import type { Options } from 'mingo/types';
-import type { ExpressionOp, Predicate, QueryOp } from './operator-types.js';
+import type { ExpressionOp, PipelineOp, Predicate, QueryOp } from './operator-types.js';
 import { builtinStage } from './operator-types.js';
-import { checkedStages } from './checked-stages.js';
+import { changingStages, checkedStages } from './checked-stages.js';
 import { accumulatorExpressions, mergeObjectsAccumulator } from './accumulator-expressions.js';
 import { addFieldsStage } from './add-fields.js';
 import { arrayExpressions } from './array-expressions.js';
@@ -268,6 +268,9 @@ const EXPRESSIONS = {
   $type: typeExpression,
 };
 
+/** mingo's pipeline stages, by name (the module's `default` export is not one). */
+const { default: _module, ...builtinStages } = pipelineOperators as unknown as Record<string, PipelineOp>;
+
 /** The engine's operator context. */
 export const CONTEXT: Context = Context.init({
   accumulator: {
@@ -284,12 +287,18 @@ export const CONTEXT: Context = Context.init({
     ...conversionExpressions(EXPRESSIONS),
   },
   pipeline: {
-    ...pipelineOperators,
-    $densify: densifyStage,
+    ...changingStages({
+      ...builtinStages,
+      $densify: densifyStage,
+      $redact: redactStage,
+      // Checks its documents itself, measuring the values they share once (set-window-fields.ts).
+      $setWindowFields: setWindowFieldsStage,
+    }),
+    // These pass on the very documents they receive, unchanged: a size kept for one still holds.
     $limit: limitStage,
-    // Checks its documents itself, measuring the values they share once (set-window-fields.ts).
-    $setWindowFields: setWindowFieldsStage,
-    $redact: redactStage,
+    $match: builtinStage('$match'),
+    $skip: builtinStage('$skip'),
+    $unionWith: builtinStage('$unionWith'),
     $sample: sampleStage,
     $sort: sortStage,
     ...checkedStages({

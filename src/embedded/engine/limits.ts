@@ -53,7 +53,7 @@ export function writableSize(value: unknown, known?: WeakMap<object, number>): n
 
 /**
  * `value`, checked by {@link writableSize} where the engine makes it: each value a variable is bound to
- * and each document a stage outputs. A value that shares its parts (a `$reduce` whose step is
+ * and (through {@link checkOutputSize}) each document a stage outputs. A value that shares its parts (a `$reduce` whose step is
  * `{ a: '$$value', b: '$$value' }` doubles its BSON at each step while its memory grows by one object) is
  * thus refused once it passes 64 MiB, before any later walk of it as a tree (a `$project`, a comparison,
  * a copy) could take longer than a walk of 64 MiB.
@@ -65,12 +65,45 @@ export function checkValueSize<T>(value: T, known?: WeakMap<object, number>): T 
 }
 
 /**
+ * The sizes {@link checkOutputSize} measured in the current read, by document. Within a read, only
+ * the stages that call {@link forgetOutputSize} may change a document they receive (`$unwind` sets
+ * a field of it); each read starts a new map ({@link startMeasuring}), so a write between two reads
+ * never leaves a stale size behind.
+ */
+let measured = new WeakMap<object, number>();
+
+/**
+ * Starts a read (an aggregation, a find): the sizes measured before it are dropped. A read nested in
+ * another (a view read by a `$lookup`) drops the outer one's too, which then measures again.
+ */
+export function startMeasuring(): void {
+  measured = new WeakMap();
+}
+
+/**
+ * `doc`, a document a stage outputs, checked as {@link checkValueSize} checks a value, its size kept
+ * for {@link checkResultSize} so that a result document no later stage changed is not walked again.
+ * @throws CommandError 13548 as {@link writableSize}.
+ */
+export function checkOutputSize<T>(doc: T): T {
+  if (typeof doc === 'object' && doc !== null) measured.set(doc, writableSize(doc));
+  return doc;
+}
+
+/** `doc`, output by a stage that may have changed it in place: a size kept for it no longer holds. */
+export function forgetOutputSize<T>(doc: T): T {
+  if (typeof doc === 'object' && doc !== null) measured.delete(doc);
+  return doc;
+}
+
+/**
  * Refuses a result document MongoDB could not turn into BSON, before the engine copies it: one past 64 MiB
  * fails as MongoDB's buffer does, one past 16 MiB + 16 KiB is {@link objectTooLarge}, with its exact size.
+ * The size {@link checkOutputSize} kept for `doc` is used when there is one.
  * @throws CommandError 13548 (see {@link writableSize}) or BSONObjectTooLarge (10334).
  */
 export function checkResultSize(doc: Doc): void {
-  const size = writableSize(doc);
+  const size = measured.get(doc) ?? writableSize(doc);
   if (size > MAX_BSON_INTERNAL_SIZE) throw objectTooLarge(doc, size);
 }
 

@@ -20,7 +20,7 @@ import { positionalElement, positionalQuery } from './positional.js';
 import { compile, isEmptyFilter, splitText } from './query.js';
 import { mingoOptions } from './mingo-options.js';
 import { withMemoryLimits } from './memory-limits.js';
-import { checkResultSize } from './limits.js';
+import { checkResultSize, startMeasuring } from './limits.js';
 import type { MemoryLimits } from './memory-limits.js';
 import { boundSort } from './sort.js';
 import { isMeta, metaExpression, metaSortField, TEXT_SCORE_FIELD } from './meta-fields.js';
@@ -254,6 +254,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   let out: Doc[];
   // Computed fields may read the command's `let` variables and the system ones (`$$NOW` …).
   const options = mingoOptions(spec.collation, { variables: withSystemVariables(spec.variables) });
+  startMeasuring();
   try {
     out = withMemoryLimits(spec.memory, () => new Aggregator(pipeline, options).run(input));
   } catch (error) {

@@ -432,6 +432,22 @@ describe.each(drivers)('aggregation memory limits ($name)', (driver) => {
       expect(small?.['out']).toEqual({ a: { a: {}, b: {} }, b: { a: {}, b: {} } });
     });
 
+    it('checks a result document as the last stage left it, also when a stage changed it in place', async () => {
+      const twice = { a: '$$value', b: '$$value' };
+      const pipeline = (after: Record<string, unknown>[]) =>
+        state.db
+          .aggregate([{ $documents: [{ _id: 1 }] }, { $set: { out: doubling(21, {}, twice) } }, ...after])
+          .toArray();
+      // Stages that pass the document on as it is leave it too large.
+      const tooLarge = await failure(() => pipeline([{ $sort: { _id: 1 } }, { $limit: 1 }]));
+      expect(tooLarge['code']).toBe(10334);
+      expect(tooLarge['message']).toMatch(/^BSONObj size: 33554440 \(0x2000008\) is invalid\./);
+      // "If preserveNullAndEmptyArrays is true and the path is null, missing, or an empty array, the
+      // includeArrayIndex field is null" ($unwind manual): here it replaces the 32 MiB `out`.
+      const unwind = { path: '$none', preserveNullAndEmptyArrays: true, includeArrayIndex: 'out' };
+      expect(await pipeline([{ $unwind: unwind }, { $match: {} }])).toEqual([{ _id: 1, out: null }]);
+    });
+
     it('bounds $range by internalQueryMaxRangeBytes (146)', async () => {
       await setKnobs({ internalQueryMaxRangeBytes: 1000 });
       const error = await failure(() => compute({ $range: [0, 100] }));
