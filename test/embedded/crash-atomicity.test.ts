@@ -48,6 +48,22 @@ describe('operations cut short by a crash (embedded only)', () => {
     expect(await restarted(image)).toEqual({ source: ['moved'], target: ['kept'] });
   });
 
+  it('$out over an existing collection is all or nothing (the target is not lost nor half filled)', async () => {
+    // MongoDB writes $out into a temporary collection and renames it over the target
+    // (document_source_out.cpp), the rename being one oplog entry as above.
+    const dbPath = tempDir('plume-crash-');
+    const db = await open(dbPath);
+    await db.collection('target').insertOne({ _id: 'kept' } as never);
+    await db.collection('source').insertMany([{ _id: 1 }, { _id: 2 }] as never[]);
+    await db
+      .collection('source')
+      .aggregate([{ $out: 'target' }])
+      .toArray();
+    const image = crashImage(dbPath);
+    tearLastAppend(image);
+    expect(await restarted(image)).toEqual({ source: [1, 2], target: ['kept'] });
+  });
+
   it('a transaction that creates a collection leaves no trace when its commit is cut short', async () => {
     // Since MongoDB 4.4 a collection can be created inside a transaction, and it is part of it: other
     // sessions see it only once the transaction commits (manual, Transactions > Create Collections

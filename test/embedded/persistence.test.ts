@@ -87,6 +87,41 @@ describe('persistence (embedded only)', () => {
     });
   });
 
+  it('keeps the indexes and documents of an $out target when the process is killed', async () => {
+    const dbPath = tempDir('plume-db-');
+    // No snapshot meanwhile: what comes back is what the journal logged.
+    const { child, firstLine } = runNode(
+      ['--conditions=source', '--import', 'tsx'],
+      path.join(here, 'fixtures/crash-child.ts'),
+      [dbPath, '600000'],
+    );
+    try {
+      await withClient(await firstLine, async (client) => {
+        const db = client.db('app');
+        await db.collection('report').createIndex({ email: 1 }, { unique: true });
+        await db.collection('report').insertOne({ email: 'old@x' });
+        await db.collection('users').insertMany([{ email: 'a@x' }, { email: 'b@x' }]);
+        await db
+          .collection('users')
+          .aggregate([{ $project: { email: 1 } }, { $out: 'report' }])
+          .toArray();
+      });
+    } finally {
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+    }
+    const again = await startEmbeddedServer({ dbPath });
+    servers.push(again);
+    await withClient(again.uri, async (client) => {
+      const report = client.db('app').collection('report');
+      // $out keeps the target's indexes (MongoDB's temporary collection copies them).
+      expect((await report.indexes()).map((i) => i['name'])).toEqual(['_id_', 'email_1']);
+      const emails = (await report.find().toArray()).map((d) => d['email']);
+      expect(emails).toEqual(['a@x', 'b@x']);
+      await expect(report.insertOne({ email: 'a@x' })).rejects.toMatchObject({ code: 11000 });
+    });
+  }, 30_000);
+
   it('refuses a second server on a locked data directory', async () => {
     const dbPath = tempDir('plume-db-');
     const first = await startEmbeddedServer({ dbPath });

@@ -8,8 +8,7 @@
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import { recordWrite } from './change-record.js';
-import type { Collection } from './collection.js';
-import { CollectionState, duplicateKeyError } from './collection.js';
+import { Collection, CollectionState, duplicateKeyError } from './collection.js';
 import type { Engine } from './database.js';
 import { defaultIndexName, type IndexSpec } from './indexes.js';
 import { withSystemVariables } from './let-variables.js';
@@ -61,12 +60,8 @@ export function writeOut(
     const existing = engine.collection(db, name);
     refuseView(existing);
     const indexes = existing ? existing.state.indexes.map((i) => i.spec) : [];
-    const stored = storeTrial(`${db}.${name}`, existing, indexes, docs);
-    engine.drop(db, name);
-    // MongoDB's temporary collection copies the target's options (its validator among them).
-    const coll = engine.create(db, name, existing ? { ...existing.options } : {});
-    for (const spec of indexes) coll.writable().addIndex(coll.ns, spec);
-    for (const doc of stored) insertOne(engine, coll, undefined, doc);
+    const trial = storeTrial(`${db}.${name}`, existing, indexes, docs);
+    replaceTarget(engine, existing ?? new Collection(db, name), trial);
     return;
   }
   const m = spec as Doc;
@@ -116,24 +111,57 @@ export function writeOut(
 }
 
 /**
- * `$out`'s documents as they will be inserted, once each passed the validator of the target collection
- * `target` (if any) and was stored in a trial copy of its indexes (`indexes`, for namespace `ns`) that
- * nothing else sees. MongoDB writes them into a temporary collection with the target's indexes and
+ * Replaces `target` (the `$out` target, or a collection object naming it when there is none) with a
+ * new collection of its options whose state is `trial` (see {@link storeTrial}): its documents are
+ * not checked, copied nor indexed a second time. Each is logged and recorded as `insertOne` logs and
+ * records an insert (a `put` for the journal, an insert for change streams), and each index as
+ * `createIndexes` logs one, all in one journal record: a crash keeps the old target or the new one,
+ * never a dropped or half-filled target.
+ * @throws BlockedByTransaction, before anything changes, while an open transaction has written one
+ * of the `_id`s into the target.
+ */
+function replaceTarget(engine: Engine, target: Collection, trial: CollectionState): void {
+  for (const idKey of trial.docs.keys()) engine.checkWrite(target, idKey, undefined);
+  engine.atomically(() => {
+    engine.drop(target.db, target.name);
+    // MongoDB's temporary collection copies the target's options (its validator among them).
+    const coll = engine.create(target.db, target.name, { ...target.options });
+    coll.state = trial;
+    engine.emit(
+      trial.indexes.map((index) => ({ op: 'createIndex' as const, ns: coll.ns, spec: index.spec })),
+    );
+    for (const [idKey, doc] of trial.docs) {
+      engine.touched(coll, idKey);
+      engine.emit([{ op: 'put', ns: coll.ns, doc }]);
+      recordWrite(engine, coll, undefined, undefined, doc);
+    }
+  });
+}
+
+/**
+ * A collection state that nothing else sees, holding `$out`'s documents as they will be stored, each
+ * having passed the validator of the target collection `target` (if any), and its indexes (`indexes`,
+ * for namespace `ns`) built over them. MongoDB writes them into a temporary collection with the target's indexes and
  * replaces the target only when all are in (document_source_out.cpp), so a document that may not be
  * stored leaves the target untouched.
  * @throws CommandError what an insert into the target would: a bad `_id`, a document too large,
  * DocumentValidationFailure (121), DuplicateKey (11000) for a unique index or two documents with one `_id`.
  */
-function storeTrial(ns: string, target: Collection | undefined, indexes: IndexSpec[], docs: Doc[]): Doc[] {
+function storeTrial(
+  ns: string,
+  target: Collection | undefined,
+  indexes: IndexSpec[],
+  docs: Doc[],
+): CollectionState {
   const trial = new CollectionState();
   for (const spec of indexes) trial.addIndex(ns, spec);
-  return docs.map((doc) => {
+  for (const doc of docs) {
     const prepared = prepareInsert(doc);
     checkStorable(prepared, 'insert');
     if (target) validate(target, prepared, undefined);
     trial.put(ns, prepared);
-    return prepared;
-  });
+  }
+  return trial;
 }
 
 /** The DuplicateKey error of `$merge` with `whenMatched: 'fail'`: the insert it attempts hits the `on` key. */
