@@ -45,6 +45,28 @@ async function withClient<T>(uri: string, fn: (client: MongoClient) => Promise<T
   }
 }
 
+/**
+ * Runs `work` against a persistent server in a child process on `dbPath` (fixtures/crash-child.ts,
+ * given `args` after the path), then kills the process with SIGKILL, as a crash would.
+ */
+async function crashAfter(
+  dbPath: string,
+  args: string[],
+  work: (client: MongoClient) => Promise<void>,
+): Promise<void> {
+  const { child, firstLine } = runNode(
+    ['--conditions=source', '--import', 'tsx'],
+    path.join(here, 'fixtures/crash-child.ts'),
+    [dbPath, ...args],
+  );
+  try {
+    await withClient(await firstLine, work);
+  } finally {
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+
 describe('persistence (embedded only)', () => {
   const servers: EmbeddedServer[] = [];
   afterEach(async () => {
@@ -90,26 +112,16 @@ describe('persistence (embedded only)', () => {
   it('keeps the indexes and documents of an $out target when the process is killed', async () => {
     const dbPath = tempDir('plume-db-');
     // No snapshot meanwhile: what comes back is what the journal logged.
-    const { child, firstLine } = runNode(
-      ['--conditions=source', '--import', 'tsx'],
-      path.join(here, 'fixtures/crash-child.ts'),
-      [dbPath, '600000'],
-    );
-    try {
-      await withClient(await firstLine, async (client) => {
-        const db = client.db('app');
-        await db.collection('report').createIndex({ email: 1 }, { unique: true });
-        await db.collection('report').insertOne({ email: 'old@x' });
-        await db.collection('users').insertMany([{ email: 'a@x' }, { email: 'b@x' }]);
-        await db
-          .collection('users')
-          .aggregate([{ $project: { email: 1 } }, { $out: 'report' }])
-          .toArray();
-      });
-    } finally {
-      child.kill('SIGKILL');
-      await new Promise((r) => child.once('exit', r));
-    }
+    await crashAfter(dbPath, ['600000'], async (client) => {
+      const db = client.db('app');
+      await db.collection('report').createIndex({ email: 1 }, { unique: true });
+      await db.collection('report').insertOne({ email: 'old@x' });
+      await db.collection('users').insertMany([{ email: 'a@x' }, { email: 'b@x' }]);
+      await db
+        .collection('users')
+        .aggregate([{ $project: { email: 1 } }, { $out: 'report' }])
+        .toArray();
+    });
     const again = await startEmbeddedServer({ dbPath });
     servers.push(again);
     await withClient(again.uri, async (client) => {
@@ -148,27 +160,16 @@ describe('persistence (embedded only)', () => {
 
   it('loses no acknowledged write when the process is killed', async () => {
     const dbPath = tempDir('plume-db-');
-    const { child, firstLine } = runNode(
-      ['--conditions=source', '--import', 'tsx'],
-      path.join(here, 'fixtures/crash-child.ts'),
-      [dbPath],
-    );
-    try {
-      const uri = await firstLine;
-      await withClient(uri, async (client) => {
-        const coll = client.db('crash').collection('c');
-        for (let i = 0; i < 50; i++) await coll.insertOne({ _id: i } as never);
-        await coll.updateMany({}, { $set: { done: true } });
-        const s = client.startSession();
-        await s.withTransaction(async () => {
-          await coll.insertOne({ _id: 'txn' } as never, { session: s });
-        });
-        await s.endSession();
+    await crashAfter(dbPath, [], async (client) => {
+      const coll = client.db('crash').collection('c');
+      for (let i = 0; i < 50; i++) await coll.insertOne({ _id: i } as never);
+      await coll.updateMany({}, { $set: { done: true } });
+      const s = client.startSession();
+      await s.withTransaction(async () => {
+        await coll.insertOne({ _id: 'txn' } as never, { session: s });
       });
-    } finally {
-      child.kill('SIGKILL');
-      await new Promise((r) => child.once('exit', r));
-    }
+      await s.endSession();
+    });
     const again = await startEmbeddedServer({ dbPath });
     servers.push(again);
     await withClient(again.uri, async (client) => {
