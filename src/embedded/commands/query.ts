@@ -22,7 +22,7 @@ import {
   getMoreCollection,
   killCursorIds,
 } from '../engine/read-arguments.js';
-import { bsonTypeName, keyOf, pathValues } from '../engine/values.js';
+import { bsonTypeName, isPlainObject, keyOf, pathValues } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import type { Collection } from '../engine/collection.js';
@@ -40,6 +40,7 @@ import {
   docOption,
   intOption,
   memoryLimitsFor,
+  retryBlocked,
 } from './context.js';
 
 /** The collection a read names (a view, or the derived `system.views`, included). */
@@ -172,24 +173,33 @@ const aggregate: Handler = (cmd, ctx) => {
   if (isView(coll))
     return withoutValidation(bypass, () => aggregateOnView(cmd, ctx, coll, pipeline as Doc[]));
   const hint = checkHint(cmd['hint'], coll);
-  const docs = withoutValidation(bypass, () =>
-    runAggregate(ctx.core.engine, {
-      db: ctx.db,
-      collection: coll,
-      pipeline: expandListLocalSessions(ctx.core, ctx.db, target, pipeline as Doc[]),
-      collation: collationFor(cmd, coll),
-      variables: evaluateLet(cmd['let']),
-      txn: ctx.txn,
-      ...(hint ? { hint } : {}),
-      memory: memoryLimitsFor(cmd, ctx),
-    }),
-  );
-  const cursorOpts = docOption(cmd, 'cursor') ?? {};
-  return ctx.core.cursors.open(`${ctx.db}.${name ?? '$cmd.aggregate'}`, docs, cursorOwner(ctx), {
-    batchSize: batchSizeOf(cursorOpts['batchSize'], 'cursor.batchSize'),
-    // A pipeline notices its end only when a read past the last document fails.
-    lazyEnd: true,
-  });
+  const run = (): Doc[] =>
+    withoutValidation(bypass, () =>
+      runAggregate(ctx.core.engine, {
+        db: ctx.db,
+        collection: coll,
+        pipeline: expandListLocalSessions(ctx.core, ctx.db, target, pipeline as Doc[]),
+        collation: collationFor(cmd, coll),
+        variables: evaluateLet(cmd['let']),
+        txn: ctx.txn,
+        ...(hint ? { hint } : {}),
+        memory: memoryLimitsFor(cmd, ctx),
+      }),
+    );
+  const open = (docs: Doc[]): Doc => {
+    const cursorOpts = docOption(cmd, 'cursor') ?? {};
+    return ctx.core.cursors.open(`${ctx.db}.${name ?? '$cmd.aggregate'}`, docs, cursorOwner(ctx), {
+      batchSize: batchSizeOf(cursorOpts['batchSize'], 'cursor.batchSize'),
+      // A pipeline notices its end only when a read past the last document fails.
+      lazyEnd: true,
+    });
+  };
+  // `$out` changes nothing before it replaces its target (out-stage.ts), so while an open transaction
+  // holds one of its documents it waits and runs again, as a plain write does. (A `$merge` may have
+  // written part of its documents when it is blocked: running it again could apply them twice.)
+  const last: unknown = pipeline[pipeline.length - 1];
+  if (isPlainObject(last) && '$out' in last) return retryBlocked(ctx, run).then(open);
+  return open(run());
 };
 
 const count: Handler = (cmd, ctx) => {
