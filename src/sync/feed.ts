@@ -2,7 +2,13 @@
  * Reading the sync collection: a change stream of its inserts, in commit order, from now or from a
  * position (a resume token), delivered one at a time to a callback or as an async iterator.
  */
-import type { ChangeStream, ChangeStreamInsertDocument, Collection, Document } from 'mongodb';
+import type {
+  ChangeStream,
+  ChangeStreamInsertDocument,
+  ChangeStreamInvalidateDocument,
+  Collection,
+  Document,
+} from 'mongodb';
 import { BadRequest, Gone } from '../errors/index.js';
 import type { FollowOptions, SyncRecord, SyncedEvent } from './declarations.js';
 
@@ -16,6 +22,11 @@ export interface Feed {
    * with the database's error when the stream fails before that (e.g. `after` is refused).
    */
   ready: Promise<void>;
+  /**
+   * Where the stream stands (its resume token): the last change it read, or a later point of the
+   * history it has read past without a match. Undefined before its first reply.
+   */
+  readonly position: string | undefined;
   close(): Promise<void>;
 }
 
@@ -33,26 +44,38 @@ function toEvent(change: ChangeStreamInsertDocument<Document>): SyncedEvent {
   };
 }
 
+/** A change of the sync collection's stream: one of its inserts, or the end of the collection. */
+type Change = ChangeStreamInsertDocument<Document> | ChangeStreamInvalidateDocument;
+
+/** Opens a change stream of the inserts matching `options` (and the invalidate that ends a stream). */
+function watch(collection: Collection<Document>, options: FollowOptions, after: string | undefined) {
+  const insert: Document = { operationType: 'insert' };
+  if (options.path !== undefined) insert['fullDocument.path'] = options.path;
+  if (options.event !== undefined) insert['fullDocument.event'] = options.event;
+  return collection.watch<Document, Change>(
+    [{ $match: { $or: [insert, { operationType: 'invalidate' }] } }],
+    {
+      maxAwaitTimeMS: AWAIT_MS,
+      ...(after !== undefined ? { startAfter: { _data: after } } : {}),
+    },
+  );
+}
+
 /**
  * Opens a change stream on `collection` and calls `deliver` for each matching event, in order (the next
  * one only after `deliver` returned). `onError` receives a failure of the stream; the feed then ends.
+ * When the collection is dropped or renamed (an `invalidate`), the feed reads the collection of that
+ * name again from just after it (`startAfter` accepts an invalidate's token, which `resumeAfter` does
+ * not) and tells `onInvalidate`.
  */
 export function openFeed(
   collection: Collection<Document>,
   options: FollowOptions,
   deliver: (event: SyncedEvent) => void | Promise<void>,
   onError: (error: unknown) => void,
+  onInvalidate: () => void = () => undefined,
 ): Feed {
-  const match: Document = { operationType: 'insert' };
-  if (options.path !== undefined) match['fullDocument.path'] = options.path;
-  if (options.event !== undefined) match['fullDocument.event'] = options.event;
-  const stream: ChangeStream<Document, ChangeStreamInsertDocument<Document>> = collection.watch(
-    [{ $match: match }],
-    {
-      maxAwaitTimeMS: AWAIT_MS,
-      ...(options.after !== undefined ? { startAfter: { _data: options.after } } : {}),
-    },
-  );
+  let stream: ChangeStream<Document, Change> = watch(collection, options, options.after);
   let closed = false;
   let positioned = false;
   let settle: { resolve(): void; reject(error: unknown): void } = { resolve() {}, reject() {} };
@@ -71,6 +94,12 @@ export function openFeed(
         const change = await stream.next();
         markReady();
         if (closed) break;
+        if (change.operationType === 'invalidate') {
+          void stream.close().catch(() => undefined);
+          stream = watch(collection, options, (change._id as { _data: string })._data);
+          onInvalidate();
+          continue;
+        }
         await deliver(toEvent(change));
       }
     } catch (error) {
@@ -82,6 +111,9 @@ export function openFeed(
   void run();
   return {
     ready,
+    get position() {
+      return (stream.resumeToken as { _data?: string } | undefined)?._data;
+    },
     async close() {
       closed = true;
       // Not awaited: the driver closes after the pending getMore returns (up to AWAIT_MS later).

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Collection, Document } from 'mongodb';
 import { stripSlashes, type Application, type Service } from '../core/index.js';
+import { GeneralError } from '../errors/index.js';
 import type { FollowOptions, SyncOptions, SyncRecord, SyncedEvent } from './declarations.js';
 import { followFeed, openFeed, type Feed } from './feed.js';
 import { checkPayload, contextPayload } from './payload.js';
@@ -18,6 +19,9 @@ const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
 const BATCH = 1000;
 /** How long a failed feed waits before it reopens, in milliseconds. */
 const REOPEN_MS = 1000;
+/** Reported when the sync collection's change stream ends because the collection went away. */
+const INVALIDATED =
+  'plume/sync: the sync collection was dropped or renamed; its events are read again from the first one written after that';
 
 type Emit = (event: string | symbol, ...args: unknown[]) => boolean;
 
@@ -31,6 +35,7 @@ export class Sync {
   readonly ready: Promise<void>;
   private readonly collection: Promise<Collection<Document>>;
   private readonly maxEventBytes: number;
+  private readonly retainSeconds: number;
   private readonly originals = new WeakMap<object, Emit>();
   private published = 0;
   private readonly pending: SyncRecord[] = [];
@@ -47,9 +52,9 @@ export class Sync {
   ) {
     this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
     this.position = options.startAfter;
-    const retainSeconds = options.retainSeconds ?? 3600;
+    this.retainSeconds = options.retainSeconds ?? 3600;
     this.collection = Promise.resolve(options.Model).then(async (collection) => {
-      await collection.createIndex({ at: 1 }, { expireAfterSeconds: retainSeconds });
+      await collection.createIndex({ at: 1 }, { expireAfterSeconds: this.retainSeconds });
       return collection;
     });
     this.collection.catch((error: unknown) => this.report(error));
@@ -137,6 +142,11 @@ export class Sync {
         if (this.closed) return;
         this.reopenTimer = setTimeout(() => void this.open(), REOPEN_MS);
         this.reopenTimer.unref();
+      },
+      () => {
+        this.report(new GeneralError(INVALIDATED));
+        // A dropped collection comes back, without its TTL index, with the next event written.
+        collection.createIndex({ at: 1 }, { expireAfterSeconds: this.retainSeconds }).catch(() => undefined);
       },
     );
     this.feed = feed;

@@ -1,0 +1,88 @@
+/**
+ * plume/sync when the database goes away under running instances: restarted (same port and data
+ * directory), or the sync collection dropped. Each instance has its own client, as separate processes do.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MongoClient, type MongoClientOptions } from 'mongodb';
+import { createApp, type Application } from 'plume';
+import { getSync, sync } from 'plume/sync';
+import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
+
+class Notes {
+  private next = 0;
+  async create(data: Record<string, unknown>) {
+    return { id: ++this.next, ...data };
+  }
+}
+
+async function until(check: () => boolean, ms = 15000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('plume/sync when the database goes away', () => {
+  let dir: string;
+  let server: EmbeddedServer;
+  const clients: MongoClient[] = [];
+  const apps: Application[] = [];
+  let collectionName = 0;
+
+  /** An app instance with a `notes` service; collects what its `created` listeners and `error` get. */
+  async function instance(collection: string, clientOptions: MongoClientOptions = {}) {
+    const client = await MongoClient.connect(`${server.uri}?replicaSet=plume`, clientOptions);
+    clients.push(client);
+    const app = createApp();
+    app.use('notes', new Notes());
+    const errors: Error[] = [];
+    app.on('error', (error: Error) => errors.push(error));
+    app.configure(sync({ Model: client.db('sync_restart').collection(collection) }));
+    await getSync(app)!.ready;
+    apps.push(app);
+    const received: string[] = [];
+    app.service('notes').on('created', (data) => received.push((data as { text: string }).text));
+    return { app, errors, received, client };
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plume-sync-restart-'));
+    server = await startEmbeddedServer({ dbPath: dir });
+  });
+  afterEach(async () => {
+    for (const app of apps.splice(0)) await app.teardown();
+    for (const client of clients.splice(0)) await client.close();
+    collectionName++;
+  });
+  afterAll(async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps delivering after the sync collection is dropped, and reports the drop', async () => {
+    const name = `events_${collectionName}`;
+    const a = await instance(name);
+    const b = await instance(name);
+    await a.app.service('notes').create({ text: 'before' });
+    await until(() => b.received.length === 1);
+    await a.client.db('sync_restart').collection(name).drop();
+    await until(() => a.errors.length > 0 && b.errors.length > 0);
+    await a.app.service('notes').create({ text: 'after' });
+    await until(() => b.received.length === 2);
+    expect(b.received).toEqual(['before', 'after']);
+    for (const { errors } of [a, b]) {
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatchObject({ name: 'GeneralError' });
+      expect(errors[0]!.message).toMatch(/sync collection was dropped or renamed/);
+    }
+    // The TTL index that deletes old events is back on the new collection.
+    const events = a.client.db('sync_restart').collection(name);
+    let ttl: unknown;
+    while (!ttl) ttl = (await events.indexes()).find((index) => index.name === 'at_1');
+    expect(ttl).toMatchObject({ expireAfterSeconds: 3600 });
+  });
+});
