@@ -17,8 +17,10 @@ const LOCAL_EVENTS = new Set(['newListener', 'removeListener', 'error']);
 const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
 /** Most events written by one insertMany. */
 const BATCH = 1000;
-/** How long a failed feed waits before it reopens, in milliseconds. */
+/** How long a failed feed waits before it reopens, in milliseconds (doubled after each failed reopen). */
 const REOPEN_MS = 1000;
+/** The longest wait between two reopens, in milliseconds. */
+const MAX_REOPEN_MS = 30_000;
 /** Reported when the sync collection's change stream ends because the collection went away. */
 const INVALIDATED =
   'plume/sync: the sync collection was dropped or renamed; its events are read again from the first one written after that';
@@ -45,6 +47,8 @@ export class Sync {
   private position: string | undefined;
   private closed = false;
   private reopenTimer: NodeJS.Timeout | undefined;
+  /** Reopens in a row that failed before their stream was positioned. */
+  private reopens = 0;
 
   constructor(
     private readonly app: Application,
@@ -138,9 +142,12 @@ export class Sync {
       this.position === undefined ? {} : { after: this.position },
       (event) => this.receive(event),
       (error) => {
+        // Reopen where the stream stood, which may be past the last event received (or before any).
+        this.position = feed.position ?? this.position;
         this.report(error);
         if (this.closed) return;
-        this.reopenTimer = setTimeout(() => void this.open(), REOPEN_MS);
+        const wait = Math.min(REOPEN_MS * 2 ** this.reopens++, MAX_REOPEN_MS);
+        this.reopenTimer = setTimeout(() => void this.open(), wait);
         this.reopenTimer.unref();
       },
       () => {
@@ -151,7 +158,10 @@ export class Sync {
     );
     this.feed = feed;
     // A feed that fails to open has been reported through onError, which opens it again later.
-    await feed.ready.catch(() => undefined);
+    await feed.ready.then(
+      () => (this.reopens = 0),
+      () => undefined,
+    );
   }
 
   /**

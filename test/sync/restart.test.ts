@@ -49,6 +49,14 @@ describe('plume/sync when the database goes away', () => {
     return { app, errors, received, client };
   }
 
+  /** Stops the database and starts it again on the same port and data directory. */
+  async function restart(between: () => Promise<void> = async () => undefined): Promise<void> {
+    const port = server.port;
+    await server.stop();
+    await between();
+    server = await startEmbeddedServer({ dbPath: dir, port });
+  }
+
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'plume-sync-restart-'));
     server = await startEmbeddedServer({ dbPath: dir });
@@ -84,5 +92,21 @@ describe('plume/sync when the database goes away', () => {
     let ttl: unknown;
     while (!ttl) ttl = (await events.indexes()).find((index) => index.name === 'at_1');
     expect(ttl).toMatchObject({ expireAfterSeconds: 3600 });
+  });
+
+  it('resumes, after an outage longer than the driver retries, from where its stream stood', async () => {
+    const name = `events_${collectionName}`;
+    // The driver gives up on an unreachable server after serverSelectionTimeoutMS (default 30 s).
+    const quick = { serverSelectionTimeoutMS: 300 };
+    const a = await instance(name, quick);
+    const b = await instance(name, quick);
+    // B has received nothing yet: its only position is the one its stream reached.
+    await restart(() => until(() => b.errors.length > 0));
+    await a.app.service('notes').create({ text: 'after the restart' });
+    await getSync(a.app)!.flush();
+    await until(() => b.received.length === 1);
+    expect(b.received).toEqual(['after the restart']);
+    // The failure that ended its stream was reported on the app's error event.
+    expect(b.errors[0]?.name).toMatch(/^Mongo(Network|ServerSelection)Error$/);
   });
 });
