@@ -10,6 +10,7 @@ import { GeneralError } from '../errors/index.js';
 import type { FollowOptions, SyncOptions, SyncRecord, SyncedEvent } from './declarations.js';
 import { followFeed, openFeed, type Feed } from './feed.js';
 import { checkPayload, contextPayload } from './payload.js';
+import { notWritten, writeBatch } from './write.js';
 
 /** Events EventEmitter uses for itself; they stay local. */
 const LOCAL_EVENTS = new Set(['newListener', 'removeListener', 'error']);
@@ -46,6 +47,8 @@ export class Sync {
   private feed: Feed | undefined;
   private position: string | undefined;
   private closed = false;
+  /** Set once `close()` began: queued writes are then not retried. */
+  private closing = false;
   private reopenTimer: NodeJS.Timeout | undefined;
   /** Reopens in a row that failed before their stream was positioned. */
   private reopens = 0;
@@ -104,11 +107,14 @@ export class Sync {
     while (this.pending.length > 0) {
       const batch = this.pending.splice(0, BATCH);
       if (this.closed) continue;
-      try {
-        await (await this.collection).insertMany(batch, { ignoreUndefined: true });
-      } catch (error) {
-        this.report(error);
-      }
+      const report = (error: unknown): void => this.report(error);
+      const written = await this.collection.then(
+        async (collection) => writeBatch(collection, batch, report, () => this.closing),
+        (error: unknown) => (report(notWritten(batch.length, error)), false),
+      );
+      // Closing with the database out of reach: each batch would wait for it again.
+      if (!written && this.closing && this.pending.length > 0)
+        report(notWritten(this.pending.splice(0).length, 'the database is out of reach'));
     }
     this.draining = undefined;
   }
@@ -208,6 +214,7 @@ export class Sync {
 
   /** Writes what is queued, then stops receiving (called by `app.teardown()`). */
   async close(): Promise<void> {
+    this.closing = true;
     await this.flush();
     this.closed = true;
     clearTimeout(this.reopenTimer);

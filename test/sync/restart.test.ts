@@ -96,9 +96,10 @@ describe('plume/sync when the database goes away', () => {
 
   it('resumes, after an outage longer than the driver retries, from where its stream stood', async () => {
     const name = `events_${collectionName}`;
-    // The driver gives up on an unreachable server after serverSelectionTimeoutMS (default 30 s).
+    // The driver gives up on an unreachable server after serverSelectionTimeoutMS (default 30 s); A
+    // keeps the default, so its write waits for the database to be back.
     const quick = { serverSelectionTimeoutMS: 300 };
-    const a = await instance(name, quick);
+    const a = await instance(name);
     const b = await instance(name, quick);
     // B has received nothing yet: its only position is the one its stream reached.
     await restart(() => until(() => b.errors.length > 0));
@@ -108,5 +109,32 @@ describe('plume/sync when the database goes away', () => {
     expect(b.received).toEqual(['after the restart']);
     // The failure that ended its stream was reported on the app's error event.
     expect(b.errors[0]?.name).toMatch(/^Mongo(Network|ServerSelection)Error$/);
+  });
+
+  it('delivers the events emitted once the database is back, without an error, after a restart', async () => {
+    const name = `events_${collectionName}`;
+    const a = await instance(name);
+    const b = await instance(name);
+    await a.app.service('notes').create({ text: 'before' });
+    await until(() => b.received.length === 1);
+    await restart();
+    // A's pool still holds the connections the restart closed: the first write after it meets one.
+    await a.app.service('notes').create({ text: 'after' });
+    await getSync(a.app)!.flush();
+    await until(() => b.received.length === 2);
+    expect(b.received).toEqual(['before', 'after']);
+    expect([...a.errors, ...b.errors]).toEqual([]);
+  });
+
+  it('tears down while the database is down, reporting the events it could not write', async () => {
+    const a = await instance(`events_${collectionName}`, { serverSelectionTimeoutMS: 300 });
+    apps.splice(0);
+    await restart(async () => {
+      await a.app.service('notes').create({ text: 'never written' });
+      await a.app.teardown();
+    });
+    const report = a.errors.find((error) => /not written/.test(error.message));
+    expect(report).toMatchObject({ name: 'GeneralError' });
+    expect(report!.message).toMatch(/^plume\/sync: 1 event\(s\) not written to the sync collection/);
   });
 });
