@@ -137,4 +137,33 @@ describe('plume/sync when the database goes away', () => {
     expect(report).toMatchObject({ name: 'GeneralError' });
     expect(report!.message).toMatch(/^plume\/sync: 1 event\(s\) not written to the sync collection/);
   });
+
+  it('ends a follow() iterator whose stream cannot be resumed with the error, then resumes after its last event', async () => {
+    const name = `events_${collectionName}`;
+    const a = await instance(name);
+    const b = await instance(name, { serverSelectionTimeoutMS: 300 });
+    const feed = getSync(b.app)!.follow({ path: 'notes' });
+    await feed.ready;
+    await a.app.service('notes').create({ text: 'before' });
+    const first = await feed.next();
+    let failure: unknown;
+    await restart(async () => {
+      failure = await feed.next().catch((error: unknown) => error);
+      await a.app.service('notes').create({ text: 'while down' });
+    });
+    expect(failure).toMatchObject({ name: expect.stringMatching(/^Mongo/) });
+    expect(await feed.next()).toEqual({ value: undefined, done: true });
+    // A client reconnecting with the last position it got (Last-Event-ID) misses nothing (once B's
+    // driver, which gives up after 300 ms, sees the database again).
+    while (
+      !(await b.client
+        .db('admin')
+        .command({ ping: 1 })
+        .catch(() => false))
+    );
+    const again = getSync(b.app)!.follow({ path: 'notes', after: first.value!.position });
+    await again.ready;
+    expect(((await again.next()).value!.data as { text: string }).text).toBe('while down');
+    await again.return!();
+  });
 });
