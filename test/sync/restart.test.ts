@@ -9,20 +9,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MongoClient, type MongoClientOptions } from 'mongodb';
 import { createApp, type Application } from 'plume';
 import { getSync, sync } from 'plume/sync';
+import { until } from '../support/until.js';
 import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 
 class Notes {
   private next = 0;
   async create(data: Record<string, unknown>) {
     return { id: ++this.next, ...data };
-  }
-}
-
-async function until(check: () => boolean, ms = 15000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 

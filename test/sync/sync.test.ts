@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MongoClient, type Db } from 'mongodb';
 import { createApp, type Application, type HookContext } from 'plume';
 import { getSync, sync } from 'plume/sync';
+import { until } from '../support/until.js';
 import { dbName, startTarget } from '../embedded/helpers.js';
 
 /** A tiny in-memory service: create/patch/remove emit created/patched/removed. */
@@ -29,14 +30,6 @@ function record(app: Application, path: string, events: string[]): Received[] {
   for (const event of events)
     app.service(path).on(event, (data: unknown, context: unknown) => out.push({ event, data, context }));
   return out;
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe('plume/sync: service events on every instance', () => {
