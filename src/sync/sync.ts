@@ -200,8 +200,9 @@ export class Sync {
   }
 
   /**
-   * The position of the last event this instance's feed read (its own events included): save it at
-   * shutdown and pass it as `startAfter` on the next start to receive what was emitted meanwhile.
+   * The position of the last event this instance's feed read (its own events included), or, once its
+   * stream failed, the point that stream had read up to: save it at shutdown and pass it as
+   * `startAfter` on the next start to receive what was emitted meanwhile.
    */
   get lastPosition(): string | undefined {
     return this.position;

@@ -68,6 +68,8 @@ describe('plume/sync when the database goes away', () => {
     const name = `events_${collectionName}`;
     const a = await instance(name);
     const b = await instance(name);
+    const feed = getSync(b.app)!.follow({ path: 'notes' });
+    await feed.ready;
     await a.app.service('notes').create({ text: 'before' });
     await until(() => b.received.length === 1);
     await a.client.db('sync_restart').collection(name).drop();
@@ -75,6 +77,9 @@ describe('plume/sync when the database goes away', () => {
     await a.app.service('notes').create({ text: 'after' });
     await until(() => b.received.length === 2);
     expect(b.received).toEqual(['before', 'after']);
+    const followed = [(await feed.next()).value, (await feed.next()).value];
+    expect(followed.map((event) => (event!.data as { text: string }).text)).toEqual(['before', 'after']);
+    await feed.return!();
     for (const { errors } of [a, b]) {
       expect(errors).toHaveLength(1);
       expect(errors[0]).toMatchObject({ name: 'GeneralError' });
