@@ -22,6 +22,11 @@ const BATCH = 1000;
 const REOPEN_MS = 1000;
 /** The longest wait between two reopens, in milliseconds. */
 const MAX_REOPEN_MS = 30_000;
+/** MongoDB's ChangeStreamHistoryLost: the position is older than the change history kept. */
+const HISTORY_LOST = 286;
+/** Reported when the position to resume from is no longer in the database's change history. */
+const HISTORY_LOST_MESSAGE =
+  "plume/sync: the events emitted since this instance's last position are lost (older than the database's change history); receiving the events emitted from now on";
 /** Reported when the sync collection's change stream ends because the collection went away. */
 const INVALIDATED =
   'plume/sync: the sync collection was dropped or renamed; its events are read again from the first one written after that';
@@ -148,9 +153,15 @@ export class Sync {
       this.position === undefined ? {} : { after: this.position },
       (event) => this.receive(event),
       (error) => {
-        // Reopen where the stream stood, which may be past the last event received (or before any).
-        this.position = feed.position ?? this.position;
-        this.report(error);
+        if ((error as { code?: unknown } | null)?.code === HISTORY_LOST) {
+          // Waiting cannot bring those events back: say they are lost and go on with the new ones.
+          this.report(new GeneralError(HISTORY_LOST_MESSAGE, { cause: error }));
+          this.position = undefined;
+        } else {
+          // Reopen where the stream stood, which may be past the last event received (or before any).
+          this.position = feed.position ?? this.position;
+          this.report(error);
+        }
         if (this.closed) return;
         const wait = Math.min(REOPEN_MS * 2 ** this.reopens++, MAX_REOPEN_MS);
         this.reopenTimer = setTimeout(() => void this.open(), wait);

@@ -164,4 +164,44 @@ describe('plume/sync when the database goes away', () => {
     expect(((await again.next()).value!.data as { text: string }).text).toBe('while down');
     await again.return!();
   });
+
+  it('reports the events lost when its position left the change history, then receives the new ones', async () => {
+    const short = await startEmbeddedServer({ changeStreamHistory: 3 });
+    const client = await MongoClient.connect(`${short.uri}?replicaSet=plume`);
+    const Model = client.db('sync_restart').collection('events');
+    try {
+      const a = createApp();
+      a.use('notes', new Notes());
+      a.configure(sync({ Model }));
+      apps.push(a);
+      const feed = getSync(a)!.follow();
+      await feed.ready;
+      await a.service('notes').create({ text: 'first' });
+      const old = (await feed.next()).value!.position;
+      await feed.return!();
+      for (let i = 0; i < 5; i++) await a.service('notes').create({ text: `pushes it out ${i}` });
+      await getSync(a)!.flush();
+      const c = createApp();
+      c.use('notes', new Notes());
+      const errors: Error[] = [];
+      c.on('error', (error: Error) => errors.push(error));
+      const received: string[] = [];
+      c.service('notes').on('created', (data) => received.push((data as { text: string }).text));
+      c.configure(sync({ Model, startAfter: old }));
+      apps.push(c);
+      await until(() => errors.length > 0);
+      expect(errors[0]).toMatchObject({ name: 'GeneralError', cause: { code: 286 } });
+      expect(errors[0]!.message).toMatch(/events emitted since this instance's last position are lost/);
+      // C reopens its feed from now a moment later: emit until it receives one.
+      for (let i = 0; received.length === 0; i++) {
+        await a.service('notes').create({ text: `new ${i}` });
+        await until(() => received.length > 0, 200).catch(() => undefined);
+      }
+      expect(received[0]).toMatch(/^new/);
+    } finally {
+      for (const app of apps.splice(0)) await app.teardown();
+      await client.close();
+      await short.stop();
+    }
+  });
 });
