@@ -2,8 +2,9 @@
  * HTTP fuzzer of the example API (a tool, not a CI test): starts `examples/api` on the embedded
  * database on both transports (plume's Web Standard handler and plume on Express) and sends mutated
  * requests over raw TCP sockets and `fetch` — hostile paths, query strings, bodies, truncated and
- * chunked framing, duplicate headers, odd methods and overrides, hostile logins and tokens, and
- * event-stream clients that leave mid-stream.
+ * chunked framing, duplicate headers, odd methods and overrides, hostile logins and tokens,
+ * event-stream clients that leave mid-stream, and (framing-cases.ts) requests cut into odd writes,
+ * clients leaving mid-request, pipelining, odd header values and bracketed query keys.
  *
  * It reports, per transport and category, how many requests were sent and every finding: a 5xx, an
  * error without a JSON body, a stack trace or internal path in a body, no answer within 5 s, an
@@ -13,7 +14,8 @@
  *
  * Run: `node --expose-gc --import tsx/esm --conditions=source test/fuzz/http-fuzz.ts`
  * Options: `--requests=<n>` per category and transport (default 200), `--seed=<n>` (default: time),
- * `--transport=web|express|both` (default both), `--concurrency=<n>` (default 8).
+ * `--transport=web|express|both` (default both), `--concurrency=<n>` (default 8),
+ * `--generators=all|framing` (default all; framing: only framing-cases.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { ObjectId } from 'mongodb';
@@ -21,6 +23,7 @@ import type { Logger } from 'plume';
 import { connectDatabase, type Database } from '../../examples/api/database.js';
 import { startServer, type RunningServer } from '../../examples/api/server.js';
 import { GENERATORS, Random, type Case, type Target } from './cases.js';
+import { FRAMING_GENERATORS } from './framing-cases.js';
 import type { Reply } from './wire.js';
 
 function option(name: string, fallback: string): string {
@@ -31,6 +34,9 @@ function option(name: string, fallback: string): string {
 const REQUESTS = Number(option('requests', '200'));
 const SEED = Number(option('seed', String(Date.now() % 1_000_000)));
 const CONCURRENCY = Number(option('concurrency', '8'));
+/** `--generators=framing` runs only framing-cases.ts' categories. */
+const ALL_GENERATORS =
+  option('generators', 'all') === 'framing' ? FRAMING_GENERATORS : [...GENERATORS, ...FRAMING_GENERATORS];
 const TRANSPORTS = option('transport', 'both') === 'both' ? ['web', 'express'] : [option('transport', 'web')];
 
 interface Finding {
@@ -176,7 +182,7 @@ async function fuzzTransport(transport: 'web' | 'express', random: Random): Prom
     })();
 
     const cases: Case[] = [];
-    for (const generate of GENERATORS) for (let i = 0; i < REQUESTS; i++) cases.push(generate(random));
+    for (const generate of ALL_GENERATORS) for (let i = 0; i < REQUESTS; i++) cases.push(generate(random));
     const heapBefore = heapMiB();
     let next = 0;
     const worker = async (): Promise<void> => {

@@ -41,7 +41,7 @@ const describe = (value: unknown): string => {
 };
 
 /** Sends `command` on `conn` (with `$db`); the reply document, or `undefined` when there was none. */
-async function run(ctx: ScenarioContext, conn: RawConnection, command: Doc): Promise<Doc | undefined> {
+export async function run(ctx: ScenarioContext, conn: RawConnection, command: Doc): Promise<Doc | undefined> {
   const doc = makeDoc([...Object.entries(command), ['$db', command.$db ?? SCENARIO_DB]]);
   ctx.log.push(describe(doc).slice(0, 400));
   const outcome = await conn.command(doc, 30_000);
@@ -212,7 +212,7 @@ const byId = (r: Random, id: number): Doc =>
   r.pick<Doc>([{ _id: id }, { _id: id, 'arr.id': r.int(3) }, { _id: id, nums: r.int(6) }, { _id: id, k: 0 }]);
 
 /** Seeds the collection with `count` documents and returns them. */
-async function seed(ctx: ScenarioContext, count: number): Promise<Doc[]> {
+export async function seed(ctx: ScenarioContext, count: number): Promise<Doc[]> {
   const docs = Array.from({ length: count }, (_, i) => seedDoc(ctx.r, i));
   await run(ctx, ctx.b, { insert: ctx.coll, documents: docs });
   return docs;

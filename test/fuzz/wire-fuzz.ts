@@ -7,11 +7,11 @@
  * errmsg; a second client's `ping` unanswered within 5 s; acknowledged writes (and a canary collection
  * the fuzzer never touches) missing or changed, before and after a restart from disk.
  *
- * Scenarios (scenarios.ts) run sequences of commands on two connections with oracles of their own:
+ * Scenarios (scenarios.ts, catalog-scenarios.ts) run sequences of commands on two connections with oracles of their own:
  * no document half-updated after an error, no unique index violated, transactions isolated, change
  * streams resumable, and each scenario's collections as they were left, after the run and a restart.
  *
- *   npx tsx --conditions=source test/fuzz/wire-fuzz.ts [--seed 1] [--cases 2000] [--mode all|frames|commands|grammar|scenarios] [--case N | --from N]
+ *   npx tsx --conditions=source test/fuzz/wire-fuzz.ts [--seed 1] [--cases 2000] [--mode all|frames|commands|grammar|scenarios] [--scenario cursors,capped] [--case N | --from N]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +19,7 @@ import path from 'node:path';
 import { BSON } from 'bson';
 import { MongoClient } from 'mongodb';
 import { encodeDocument } from './bson-writer.js';
+import { CATALOG_SCENARIOS } from './catalog-scenarios.js';
 import { FUZZED_COMMANDS, FUZZ_DB, hostileCommand } from './commands.js';
 import { commandMessage, mutate, opQuery, type Mutant } from './frames.js';
 import { filter, pipeline, update } from './grammar.js';
@@ -34,6 +35,9 @@ const seed = Number(args.get('seed') ?? 1);
 const cases = Number(args.get('cases') ?? 2000);
 const mode = args.get('mode') ?? 'all';
 const only = args.has('case') ? Number(args.get('case')) : undefined;
+const scenarios = { ...SCENARIOS, ...CATALOG_SCENARIOS };
+/** `--scenario a,b` runs only those scenarios. */
+const scenarioNames = args.get('scenario')?.split(',') ?? Object.keys(scenarios);
 
 /** What a JavaScript exception looks like when it leaks into an errmsg (MongoDB would give a proper code). */
 const JS_ERROR =
@@ -223,7 +227,7 @@ async function main(): Promise<void> {
     if (kind === 'scenarios') {
       if (fuzz.closed) fuzz = await RawConnection.open(server.port);
       if (racer.closed) racer = await RawConnection.open(server.port);
-      const name = r.pick(Object.keys(SCENARIOS));
+      const name = r.pick(scenarioNames);
       const ctx: ScenarioContext = {
         r,
         a: fuzz,
@@ -238,7 +242,7 @@ async function main(): Promise<void> {
       };
       currentSample = name;
       if (args.has('verbose')) process.stderr.write(`case ${id} scenario ${name}\n`);
-      const running = SCENARIOS[name]!(ctx).catch((error: unknown) =>
+      const running = scenarios[name]!(ctx).catch((error: unknown) =>
         record('scenario threw', String(error), id, ctx.log.join(' ; ')),
       );
       const ping = await monitor.command({ ping: 1, $db: 'admin' }, 5_000);

@@ -1,4 +1,4 @@
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 
 /** What came back for one request sent by the fuzzer. */
 export interface Reply {
@@ -10,6 +10,8 @@ export interface Reply {
   dropped: boolean;
   /** No complete answer within the time limit. */
   hung: boolean;
+  /** With `untilClose`: how many status lines (final answers) came back on the connection. */
+  answers?: number;
 }
 
 /** A request not answered within this long is a hang (brief: 5 s). */
@@ -40,7 +42,9 @@ function parseResponse(bytes: Buffer): { reply: Omit<Reply, 'dropped' | 'hung'>;
   const length = headers['content-length'];
   const complete =
     status === 204 || status === 304 || (length !== undefined && body.length >= Number(length));
-  return { reply: { status, headers, text: body.toString('utf8') }, complete };
+  // Only this answer's body: pipelined answers may follow it.
+  const own = length === undefined ? body : body.subarray(0, Number(length));
+  return { reply: { status, headers, text: own.toString('utf8') }, complete };
 }
 
 function dechunk(body: Buffer): { text: string; complete: boolean } {
@@ -64,6 +68,12 @@ export interface RawOptions {
   leaveAfterHeadMs?: number;
   /** Milliseconds to wait for an answer; default `HANG_MS`. */
   timeoutMs?: number;
+  /** Byte offsets at which the request is cut into separate writes, a few ms apart. */
+  splitAt?: number[];
+  /** Destroy the socket right after the last write (a client that leaves mid-request). */
+  abort?: boolean;
+  /** Read until the server closes the connection (pipelined requests), not just one answer. */
+  untilClose?: boolean;
 }
 
 /** Sends `bytes` on a new TCP connection to `url`'s host and reads one answer. */
@@ -80,8 +90,10 @@ export function sendRaw(url: string, bytes: string | Buffer, options: RawOptions
       clearTimeout(timer);
       clearTimeout(leaving);
       socket.destroy();
-      const parsed = parseResponse(Buffer.concat(chunks));
-      resolve({ ...(parsed?.reply ?? { status: 0, headers: {}, text: '' }), ...extra });
+      const all = Buffer.concat(chunks);
+      const parsed = parseResponse(all);
+      const answers = options.untilClose === true ? countAnswers(all) : undefined;
+      resolve({ ...(parsed?.reply ?? { status: 0, headers: {}, text: '' }), ...extra, answers });
     };
     const timer = setTimeout(() => settle({ dropped: false, hung: true }), options.timeoutMs ?? HANG_MS);
     socket.on('data', (chunk: Buffer) => {
@@ -92,13 +104,31 @@ export function sendRaw(url: string, bytes: string | Buffer, options: RawOptions
         leaving ??= setTimeout(() => settle({ dropped: false, hung: false }), options.leaveAfterHeadMs);
         return;
       }
-      if (parsed.complete) settle({ dropped: false, hung: false });
+      if (parsed.complete && options.untilClose !== true) settle({ dropped: false, hung: false });
     });
     socket.on('close', () => settle({ dropped: parseResponse(Buffer.concat(chunks)) === null, hung: false }));
     socket.on('error', () => undefined);
-    socket.write(bytes);
-    if (options.end === true) socket.end();
+    void writePieces(socket, typeof bytes === 'string' ? Buffer.from(bytes) : bytes, options);
   });
+}
+
+/** Writes `bytes`, cut at `options.splitAt`, then half-closes or destroys the socket as asked. */
+async function writePieces(socket: Socket, bytes: Buffer, options: RawOptions): Promise<void> {
+  let from = 0;
+  for (const at of [...(options.splitAt ?? []), bytes.length]) {
+    if (at <= from || at > bytes.length) continue;
+    if (from > 0) await new Promise((resolve) => setTimeout(resolve, 2));
+    if (socket.destroyed) return;
+    socket.write(bytes.subarray(from, at));
+    from = at;
+  }
+  if (options.abort === true) socket.destroy();
+  else if (options.end === true) socket.end();
+}
+
+/** The final (non-1xx) status lines in a run of pipelined answers (one starts where a body ends). */
+function countAnswers(bytes: Buffer): number {
+  return (bytes.toString('latin1').match(/HTTP\/1\.[01] [2-5]\d\d [^\r\n]*\r\n/g) ?? []).length;
 }
 
 /** A request sent with `fetch`. */
