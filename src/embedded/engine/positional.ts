@@ -4,7 +4,7 @@
  * The engine resolves them itself where it computes updates (numbers.ts, arithmetic.ts); other update
  * operators leave them to mingo.
  */
-import { bsonText } from './bson-text.js';
+import { bsonText, elementText } from './bson-text.js';
 import type { Collation } from './collation.js';
 import { compile, prepareFilter, splitText } from './query.js';
 import { isPlainObject } from './values.js';
@@ -123,12 +123,13 @@ export function expandPositional(doc: Doc, path: string, context: PositionalCont
       return;
     }
     if (!Array.isArray(current)) {
-      const at = prefix.join('.');
+      // MongoDB names the whole path when it is missing, and the element (its own name and value, as
+      // BSONElement::toString prints them) when it is not an array (UpdateArrayNode::apply).
       throw new CommandError(
         ErrorCodes.BadValue,
         current === undefined || current === null
-          ? `The path '${at}' must exist in the document in order to apply array updates.`
-          : `Cannot apply array updates to non-array element ${at}: ${JSON.stringify(current)}`,
+          ? `The path '${prefix.join('.')}' must exist in the document in order to apply array updates.`
+          : `Cannot apply array updates to non-array element ${elementText(prefix.at(-1) ?? '', current)}`,
       );
     }
     for (const index of matchingIndexes(doc, prefix, current, part, context)) {
@@ -148,9 +149,15 @@ function matchingIndexes(
 ): number[] {
   if (operator === '$[]') return array.map((_, i) => i);
   if (operator === '$') {
-    const field = prefix.join('.');
-    const query = positionalQuery(context.filter ?? {}, field, context.collation);
-    const index = array.findIndex((el) => query.test(withValue(doc, prefix, [el]) as Doc));
+    // An update whose query says nothing of the array finds no match (MongoDB's manual, "$ (update)":
+    // the server "raises ... The positional operator did not find the match needed from the query"),
+    // where a find's positional projection is refused with 31277 (positionalQuery).
+    const filter = context.filter ?? {};
+    const query = namesField(splitText(prepareFilter(filter)).rest, prefix[0]!)
+      ? positionalQuery(filter, prefix.join('.'), context.collation)
+      : undefined;
+    const index =
+      query === undefined ? -1 : array.findIndex((el) => query.test(withValue(doc, prefix, [el]) as Doc));
     if (index < 0)
       throw new CommandError(
         ErrorCodes.BadValue,

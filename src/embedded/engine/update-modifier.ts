@@ -63,7 +63,7 @@ export function validateOperators(
         checkViable(doc, path);
         checkArrayPadding(doc, path);
       } else if (positional && !NON_CREATING.has(op) && !COMPUTED.has(op))
-        checkPositionalPadding(doc, path, context);
+        checkPositionalPath(doc, path, context);
       const current = positional ? undefined : getPath(doc, path);
       const currentType = current === undefined ? undefined : bsonTypeName(current);
       if (op === '$inc' || op === '$mul') checkArithmetic(op, path, current, doc);
@@ -116,17 +116,17 @@ export function validateOperators(
 }
 
 /**
- * The padding check for a positional path mingo resolves itself (`$set` of `a.$[].5`): each element it
- * names is checked. A path that cannot be resolved is left to mingo, which reports it.
+ * The checks of a positional path mingo applies itself (`$set` of `a.$[].5`): the path must resolve
+ * (a positional part needs an existing array, MongoDB's UpdateArrayNode::apply) and each element it
+ * names must be able to hold the field and not pad an array too far. mingo skips a part it cannot
+ * resolve, and goes on with the rest: `a.$[].$[]` on `[[1], 2]` set `a.1` although `2` is no array.
+ * @throws CommandError BadValue (2) from expandPositional, PathNotViable (28) or the padding error.
  */
-function checkPositionalPadding(doc: Doc, path: string, context: PositionalContext): void {
-  let concrete: string[];
-  try {
-    concrete = expandPositional(doc, path, context);
-  } catch {
-    return;
+function checkPositionalPath(doc: Doc, path: string, context: PositionalContext): void {
+  for (const each of expandPositional(doc, path, context)) {
+    checkViable(doc, each);
+    checkArrayPadding(doc, each);
   }
-  for (const each of concrete) checkArrayPadding(doc, each);
 }
 
 /** The last part of a path: MongoDB names the field, not its path, in type errors. */

@@ -297,6 +297,83 @@ describe.each(drivers)('update errors ($name)', (driver) => {
     }
   });
 
+  // UpdateArrayNode::apply (src/mongo/db/update/update_array_node.cpp) streams element.toString():
+  // the element's own name and its value as BSONElement::toString prints them, as MongoDB's
+  // stitch_support_test.cpp expects "Cannot apply array updates to non-array element a: 1". It printed
+  // the whole path and JSON, a Long as {"low":0,"high":-2147483648,"unsigned":false}; found by the
+  // wire fuzzer (test/fuzz, seed 51).
+  it('names a non-array element under a positional path by its name and BSON value', async () => {
+    const { Long } = driver.bson;
+    const coll = t.db.collection<any>('non_array');
+    const cases: [Doc, Doc, string][] = [
+      [{ a: { b: 123 } }, { $set: { 'a.b.$[]': 1 } }, 'b: 123'],
+      [
+        { arr: { 0: Long.fromString('-9223372036854775808') } },
+        { $set: { 'arr.$[]': 1 } },
+        'arr: { 0: -9223372036854775808 }',
+      ],
+      [{ g: 'abc' }, { $inc: { 'g.$[].n': 1 } }, 'g: "abc"'],
+      [{ a: [{ c: 1.5 }] }, { $set: { 'a.$[].c.$[]': 1 } }, 'c: 1.5'],
+    ];
+    for (const [stored, update, element] of cases) {
+      await coll.deleteMany({});
+      await coll.insertOne({ _id: 1, ...stored });
+      const error = await failure(() => coll.updateOne({ _id: 1 }, update));
+      expect(error['code']).toBe(2);
+      expect(error['message']).toBe(`Cannot apply array updates to non-array element ${element}`);
+      expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, ...stored });
+    }
+  });
+
+  // A positional path of $set or $currentDate that does not resolve is an error, as for $inc: the
+  // array must exist (UpdateArrayNode::apply above) and `$` needs a condition on the array in the
+  // query (MongoDB's manual, "$ (update)": "The positional operator did not find the match needed from
+  // the query"). They were acknowledged as no-ops, and `a.$[].$[]` on `[[1], 2]` set `a.1` to the new
+  // value although `2` is no array; found by the wire fuzzer (test/fuzz, seed 51).
+  it('refuses a positional $set or $currentDate path that does not resolve, changing nothing', async () => {
+    const coll = t.db.collection<any>('positional_set');
+    const cases: [Doc, Doc, number, string][] = [
+      [
+        { a: [[1], 2] },
+        { $set: { 'a.$[].$[]': 0 } },
+        2,
+        'Cannot apply array updates to non-array element 1: 2',
+      ],
+      [
+        { a: { b: 123 } },
+        { $set: { 'a.b.$[]': 1 } },
+        2,
+        'Cannot apply array updates to non-array element b: 123',
+      ],
+      [
+        { a: 5 },
+        { $currentDate: { 'a.$[]': true } },
+        2,
+        'Cannot apply array updates to non-array element a: 5',
+      ],
+      [
+        {},
+        { $set: { 'x.$[]': 1 } },
+        2,
+        "The path 'x' must exist in the document in order to apply array updates.",
+      ],
+      [
+        { a: [1] },
+        { $set: { 'a.$': 1 } },
+        2,
+        'The positional operator did not find the match needed from the query.',
+      ],
+      [{ a: [1, 2] }, { $set: { 'a.$[].b': 1 } }, 28, "Cannot create field 'b' in element {0: 1}"],
+    ];
+    for (const [stored, update, code, message] of cases) {
+      await coll.deleteMany({});
+      await coll.insertOne({ _id: 1, ...stored });
+      const error = await failure(() => coll.updateOne({ _id: 1 }, update));
+      expect([error['code'], error['message']]).toEqual([code, message]);
+      expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, ...stored });
+    }
+  });
+
   // update_driver.cpp streams the update BSONObj into the message (jstests/core/write/update/
   // update_arrayFilters.js expects "... was not used in the update { $set: { a.$[i]: 5.0 } }" for the
   // shell's double 5); it printed as JSON, a Long as {"low":6,"high":0,"unsigned":false}. Found by the
