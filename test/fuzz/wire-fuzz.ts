@@ -24,6 +24,7 @@ import { FUZZED_COMMANDS, FUZZ_DB, hostileCommand } from './commands.js';
 import { commandMessage, mutate, opQuery, type Mutant } from './frames.js';
 import { filter, pipeline, update } from './grammar.js';
 import { Random, makeDoc } from './hostile-values.js';
+import { plausiblePipeline } from './plausible-stages.js';
 import { RawConnection } from './raw-connection.js';
 import { SCENARIOS, SCENARIO_DB, snapshot, type ScenarioContext } from './scenarios.js';
 import { ServerProcess } from './server-process.js';
@@ -102,7 +103,7 @@ function buildCase(r: Random, kind: string, id: number): Mutant & { sample: stri
     if (roll === 0)
       command = makeDoc([
         ['aggregate', 'c'],
-        ['pipeline', pipeline(r)],
+        ['pipeline', r.chance(0.5) ? plausiblePipeline(r) : pipeline(r)],
         ['cursor', {}],
         ['$db', FUZZ_DB],
       ]);
@@ -187,6 +188,10 @@ async function main(): Promise<void> {
       .db(FUZZ_DB)
       .collection<{ _id: unknown }>('d')
       .insertMany(SEED_DOCS.map((d) => ({ ...d })));
+    // A view for the stages that name `v` ($lookup, $unionWith, $graphLookup).
+    await driver
+      .db(FUZZ_DB)
+      .createCollection('v', { viewOn: 'd', pipeline: [{ $match: { a: { $ne: 1 } } }] });
   };
   await reset();
 
