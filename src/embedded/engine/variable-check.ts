@@ -6,8 +6,7 @@
  */
 import { checkPathExpression } from './expression-paths.js';
 import { isPlainObject } from './values.js';
-import { scopedParts } from './variable-scope.js';
-import type { VariableScope } from './variable-scope.js';
+import { scopedParts, VariableScope } from './variable-scope.js';
 import { CommandError } from '../errors.js';
 
 /**
@@ -63,6 +62,14 @@ function readsDocument(expr: unknown, scope: VariableScope): boolean {
     if (parts) return parts.some(([part, inner]) => readsDocument(part, inner));
   }
   return Object.values(expr).some((item) => readsDocument(item, scope));
+}
+
+/**
+ * Whether `expr`, standing where no variable but the system ones is defined, reads the document it is
+ * evaluated on (see above): such an expression is not a constant.
+ */
+export function readsTheDocument(expr: unknown): boolean {
+  return readsDocument(expr, VariableScope.root());
 }
 
 /**

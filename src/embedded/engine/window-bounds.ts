@@ -12,6 +12,7 @@ import { numberKind } from './arithmetic.js';
 import { compareBson } from './compare.js';
 import { numberOf } from './value-strings.js';
 import { isPlainObject } from './values.js';
+import { readsTheDocument } from './variable-check.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 /** The units a `range` window takes (parseTimeUnit). */
@@ -27,7 +28,9 @@ function checkBound(bound: unknown, check: (n: unknown) => void): void {
     if (bound !== 'unbounded' && bound !== 'current')
       parseError("Window bounds must be 'unbounded', 'current', or a number.");
   } else if (!isPlainObject(bound)) check(bound);
-  // A bound written as an expression ({ $literal: 1 }) is left to be evaluated.
+  // MongoDB folds a bound written as an expression and keeps it only when it became a constant
+  // (parseBound); one that reads the document never does. A constant ({ $literal: 1 }) is evaluated later.
+  else if (readsTheDocument(bound)) parseError('Window bounds expression must be a constant.');
 }
 
 /** The two bounds of `name`, checked by `check`, in order (`'current'` as 0). */

@@ -112,4 +112,19 @@ describe.each(drivers)('setWindowFields outputs one document at a time ($name)',
     ]);
     expect(result.map((doc) => doc['n'])).toEqual([1, 2, 2, 2]);
   });
+
+  it('refuses a bound that reads the document, before reading any', async () => {
+    // window_bounds.cpp parseBound: "Window bounds expression must be a constant." (FailedToParse), raised
+    // while the pipeline is parsed, so an empty collection fails too.
+    for (const docs of [[], [{ _id: 1, x: 1 }]]) {
+      const stage = {
+        $setWindowFields: {
+          sortBy: { _id: 1 },
+          output: { n: { $sum: 1, window: { documents: [{ $add: ['$x', -2] }, 0] } } },
+        },
+      };
+      const error = await failure(() => aggregateOn(t.db, docs, [stage]));
+      expect(error).toMatchObject({ code: 9, errmsg: 'Window bounds expression must be a constant.' });
+    }
+  });
 });
