@@ -25,7 +25,7 @@ function mapOutputs(
 
 /** `stages`, each with its output documents checked and their sizes kept. */
 export function checkedStages(stages: Record<string, PipelineOp>): Record<string, PipelineOp> {
-  return mapOutputs(stages, checkOutputSize);
+  return mapOutputs(stages, (doc) => checkOutputSize(doc));
 }
 
 /**

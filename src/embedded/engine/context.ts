@@ -291,9 +291,9 @@ export const CONTEXT: Context = Context.init({
       ...builtinStages,
       $densify: densifyStage,
       $redact: redactStage,
-      // Checks its documents itself, measuring the values they share once (set-window-fields.ts).
-      $setWindowFields: setWindowFieldsStage,
     }),
+    // Checks its new documents itself, measuring the values they share once (set-window-fields.ts).
+    $setWindowFields: setWindowFieldsStage,
     // These pass on the very documents they receive, unchanged: a size kept for one still holds.
     $limit: limitStage,
     $match: builtinStage('$match'),

@@ -81,12 +81,13 @@ export function startMeasuring(): void {
 }
 
 /**
- * `doc`, a document a stage outputs, checked as {@link checkValueSize} checks a value, its size kept
- * for {@link checkResultSize} so that a result document no later stage changed is not walked again.
+ * `doc`, a document a stage outputs, checked as {@link checkValueSize} checks a value (`known` as it
+ * takes it), its size kept for {@link checkResultSize} so that a result document no later stage
+ * changed is not walked again.
  * @throws CommandError 13548 as {@link writableSize}.
  */
-export function checkOutputSize<T>(doc: T): T {
-  if (typeof doc === 'object' && doc !== null) measured.set(doc, writableSize(doc));
+export function checkOutputSize<T>(doc: T, known?: WeakMap<object, number>): T {
+  if (typeof doc === 'object' && doc !== null) measured.set(doc, writableSize(doc, known));
   return doc;
 }
 

@@ -21,7 +21,7 @@ import type { Context } from 'mingo/core';
 import { Lazy } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
 import { normalizeCollation } from './collation.js';
-import { checkValueSize } from './limits.js';
+import { checkOutputSize } from './limits.js';
 import { builtinStage } from './operator-types.js';
 import type { AccumulatorOp, WindowOp } from './operator-types.js';
 import { checkRangeDirection, rangeBounds } from './range-window.js';
@@ -151,7 +151,8 @@ function sortPartition(docs: Doc[], stage: Doc, raw: Options): Doc[] {
 /**
  * The output documents of one partition of the stage `stage` (checked by window-stage.ts), computed one
  * at a time as they are read (see the file comment).
- * Each document is checked by limits.ts `checkValueSize` as checked-stages.ts checks other stages'.
+ * Each document is checked, and its size kept for the result's check, by limits.ts `checkOutputSize`
+ * as checked-stages.ts does for other stages, the values documents share measured once.
  * @throws CommandError 5414201 past `internalDocumentSourceSetWindowFieldsMaxMemoryBytes`, 13548 for a
  *   document past 64 MiB, and the errors of the window functions, as the document that meets them is
  *   computed.
@@ -174,6 +175,6 @@ export function* windowPartition(docs: Doc[], stage: Doc, options: Options): Gen
       memory.setState(k, value);
       setValue(doc, paths[k]!, value);
     }
-    yield checkValueSize(doc, sizes);
+    yield checkOutputSize(doc, sizes);
   }
 }
