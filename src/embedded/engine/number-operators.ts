@@ -102,18 +102,23 @@ const RESULT_KIND: Record<string, (kinds: (NumberKind | undefined)[]) => NumberK
 };
 
 /**
- * `$pow` of integers: exact, an int while it fits 32 bits (both arguments ints), a long while it fits 64,
- * a double beyond or for a negative exponent.
+ * `$pow` of integers, as 7.0's ExpressionPow: exact, an int while it fits 32 bits (both arguments ints), a
+ * long while it fits 64, a double beyond or for a negative exponent — except that a base of 1 or -1 stays
+ * an integer for any exponent (expression.cpp). (0 to a negative power is refused before, as 28764.)
  */
 function integerPower(base: unknown, exponent: unknown): unknown {
   const e = BigInt(String(exponent));
   const b = BigInt(String(base));
-  if (e < 0n || e > 64n) return asDouble(Math.pow(Number(b), Number(e)));
-  const result = b ** e;
   const ints = numberKind(base) === 'int' && numberKind(exponent) === 'int';
-  if (ints && result >= -2147483648n && result <= 2147483647n) return Number(result);
-  if (result >= -(2n ** 63n) && result < 2n ** 63n) return Long.fromBigInt(result);
-  return asDouble(Number(result));
+  const integer = (result: bigint): unknown => {
+    if (ints && result >= -2147483648n && result <= 2147483647n) return Number(result);
+    if (result >= -(2n ** 63n) && result < 2n ** 63n) return Long.fromBigInt(result);
+    return asDouble(Number(result));
+  };
+  if (b === 1n) return integer(1n);
+  if (b === -1n) return integer(e % 2n === 0n ? 1n : -1n);
+  if (e < 0n || e > 63n) return asDouble(Math.pow(Number(b), Number(e)));
+  return integer(b ** e);
 }
 
 const ROUNDING = new Set(['$round', '$trunc']);
@@ -130,8 +135,10 @@ function typedExpression(name: string, op: ExpressionOp): ExpressionOp {
     if (name === '$mod' && kinds[0] && kinds[1] && Number(String(args[1])) === 0) {
       throw new CommandError(16610, "can't $mod by zero");
     }
-    if (name === '$pow' && args.length === 2 && kinds[0] && kinds[1] && !kindOf(kinds)) {
-      return integerPower(args[0], args[1]);
+    if (name === '$pow' && args.length === 2 && kinds[0] && kinds[1]) {
+      if (Number(String(args[0])) === 0 && Number(String(args[1])) < 0)
+        throw new CommandError(28764, '$pow cannot take a base of 0 and a negative exponent');
+      if (!kindOf(kinds)) return integerPower(args[0], args[1]);
     }
     const result = callPlain(op, obj, evaluated, options);
     const kind = kindOf(kinds);

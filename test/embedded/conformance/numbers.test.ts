@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connect, drivers, failure } from '../helpers.js';
+import { connect, drivers, expressionFailure, failure, typedResults } from '../helpers.js';
 
 type Doc = Record<string, any>;
 
@@ -532,6 +532,37 @@ for (const driver of drivers) {
         .aggregate([{ $match: { _id: 2 } }, { $project: { a: { $abs: '$i' } } }], { promoteValues: false })
         .toArray();
       expect([(min!['a'] as Doc)['_bsontype'], String(min!['a'])]).toEqual(['Long', '2147483648']);
+    });
+
+    // expression.cpp, ExpressionPow: a base of 1 or -1 stays an integer for any exponent (an int for two
+    // ints, a long when either is a long); 0 to a negative power is 28764 for every numeric type.
+    // expression.cpp, ExpressionPow: a base of 1 or -1 stays an integer for any exponent (an int for two
+    // ints, a long when either is a long); 0 to a negative power is 28764 for every numeric type.
+    it('keeps $pow of 1 and -1 integers and refuses 0 to a negative power', async () => {
+      expect(
+        await typedResults(t.db, {
+          oneNegative: { $pow: [1, -2] },
+          minusOneOdd: { $pow: [-1, -3] },
+          minusOneLarge: { $pow: [-1, 100] },
+          longBase: { $pow: [Long.fromNumber(-1), -3] },
+          longExponent: { $pow: [1, Long.fromNumber(-2)] },
+          half: { $pow: [2, -1] },
+          pastLong: { $pow: [2, 64] },
+        }),
+      ).toEqual({
+        oneNegative: 'Int32 1',
+        minusOneOdd: 'Int32 -1',
+        minusOneLarge: 'Int32 1',
+        longBase: 'Long -1',
+        longExponent: 'Long 1',
+        half: 'Double 0.5',
+        pastLong: 'Double 18446744073709552000',
+      });
+      for (const exponent of [-1, Long.fromNumber(-1), -0.5])
+        expect(await expressionFailure(t.db, { $pow: [0, exponent] })).toMatchObject({
+          code: 28764,
+          message: '$pow cannot take a base of 0 and a negative exponent',
+        });
     });
   });
 }
