@@ -25,11 +25,12 @@ export async function rawClient(port: number) {
   });
   let requestId = 1;
   const frame = (
-    doc: Record<string, unknown>,
+    doc: Record<string, unknown> | Buffer,
     flags = 0,
     sequences: [string, Record<string, unknown>[]][] = [],
   ) => {
-    const body = Buffer.from(BSON.serialize(doc));
+    // A Buffer is a command already encoded (with values the bson package will not write).
+    const body = Buffer.isBuffer(doc) ? doc : Buffer.from(BSON.serialize(doc));
     const parts = [Buffer.from([0]), body];
     for (const [id, docs] of sequences) {
       const payload = Buffer.concat([
@@ -50,7 +51,7 @@ export async function rawClient(port: number) {
   };
   return {
     command(
-      doc: Record<string, unknown>,
+      doc: Record<string, unknown> | Buffer,
       sequences: [string, Record<string, unknown>[]][] = [],
     ): Promise<Record<string, any>> {
       return new Promise((resolve) => {

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedServer } from 'plume/embedded';
 import { rawClient } from './raw-client.js';
+import { dbPointer, encodeDocument } from '../fuzz/bson-writer.js';
 import type { EmbeddedServer } from 'plume/embedded';
 
 describe('wire protocol and session semantics (embedded only)', () => {
@@ -22,6 +23,27 @@ describe('wire protocol and session semantics (embedded only)', () => {
       ['documents', [{ _id: 1 }, { _id: 2 }]],
     ]);
     expect(r).toMatchObject({ ok: 1, n: 3 });
+    c.close();
+  });
+
+  // value.cpp, operator<< (Value::toString): a DBPointer prints as DBRef("<ns>", <ObjectId hex>); the
+  // message printed "[object Object]".
+  it('names a DBPointer in an error message as MongoDB prints it', async () => {
+    server = await startEmbeddedServer();
+    const c = await rawClient(server.port);
+    const insert = encodeDocument({
+      insert: 'ptr',
+      $db: 'w',
+      documents: [{ _id: 1, p: dbPointer('w.target') }],
+    });
+    expect(await c.command(insert)).toMatchObject({ ok: 1, n: 1 });
+    const r = await c.command({ aggregate: 'ptr', $db: 'w', pipeline: [{ $redact: '$p' }], cursor: {} });
+    expect(r).toMatchObject({
+      ok: 0,
+      code: 17053,
+      errmsg:
+        '$redact\'s expression should not return anything aside from the variables $$KEEP, $$DESCEND, and $$PRUNE, but returned DBRef("w.target", 070707070707070707070707)',
+    });
     c.close();
   });
 

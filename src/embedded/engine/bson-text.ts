@@ -53,14 +53,22 @@ function taggedText(value: object, tag: string): string {
     case 'Binary':
       return binaryText(v as unknown as { sub_type: number; buffer: Uint8Array });
     case 'DBRef': {
-      // A DBPointer (deprecated type 12) decodes to a DBRef: its namespace and ObjectId.
-      const ref = v as unknown as { db?: string; collection: string; oid: { toString(): string } };
-      const ns = ref.db ? `${ref.db}.${ref.collection}` : ref.collection;
-      return `DBRef('${ns}',${ref.oid.toString()})`;
+      const ref = dbPointerParts(v);
+      return `DBRef('${ref.ns}',${ref.oid})`;
     }
     default:
       return v.toString();
   }
+}
+
+/**
+ * The namespace and ObjectId (hex) of a DBPointer (deprecated type 12), which the bson decoder turns into
+ * a `DBRef` (`{ $ref, $id }` documents are plain documents in the engine, dbref-decode.ts), splitting a
+ * namespace with one dot into `db` and `collection`.
+ */
+export function dbPointerParts(value: unknown): { ns: string; oid: string } {
+  const ref = value as { db?: string; collection: string; oid: { toString(): string } };
+  return { ns: ref.db ? `${ref.db}.${ref.collection}` : ref.collection, oid: ref.oid.toString() };
 }
 
 /** A value as MongoDB prints it. */

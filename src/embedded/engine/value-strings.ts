@@ -6,7 +6,7 @@
  * documents as `{a: 1}`, missing as `MISSING`). Also the number tests those operators share.
  */
 import { numberKind } from './arithmetic.js';
-import { bsonText } from './bson-text.js';
+import { bsonText, dbPointerParts } from './bson-text.js';
 import { bsonTag, bsonTypeName, isPlainObject } from './values.js';
 import { CommandError } from '../errors.js';
 
@@ -130,6 +130,10 @@ export function valueText(value: unknown): string {
     case 'Binary': {
       const binary = value as { sub_type: number; buffer: Uint8Array };
       return `BinData(${binary.sub_type}, "${Buffer.from(binary.buffer).toString('hex').toUpperCase()}")`;
+    }
+    case 'DBRef': {
+      const ref = dbPointerParts(value);
+      return `DBRef("${ref.ns}", ${ref.oid})`;
     }
     default:
       return value instanceof RegExp ? `/${value.source}/${value.flags}` : v.toString();
