@@ -20,9 +20,12 @@ export class ServerProcess {
     readonly port: number,
   ) {}
 
-  /** Starts `plume-db` on a free port with `dbPath`; resolves once it prints its URI. */
-  static start(dbPath: string): Promise<ServerProcess> {
-    const child = spawn(process.execPath, [BIN, '--port', '0', '--dbpath', dbPath], {
+  /**
+   * Starts `plume-db` on a free port with `dbPath`, `nodeArgs` given to node (`--max-old-space-size=64`);
+   * resolves once it prints its URI.
+   */
+  static start(dbPath: string, nodeArgs: string[] = []): Promise<ServerProcess> {
+    const child = spawn(process.execPath, [...nodeArgs, BIN, '--port', '0', '--dbpath', dbPath], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     return new Promise((resolve, reject) => {

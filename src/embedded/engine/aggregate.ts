@@ -33,7 +33,7 @@ import { boundSort } from './sort.js';
 import { rewriteBucket } from './bucket.js';
 import type { MemoryLimits } from './memory-limits.js';
 import { isView, resolveView } from './views.js';
-import { cloneValue, isPlainObject } from './values.js';
+import { cloneValue, isPlainObject, sharingCopier } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -191,9 +191,13 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
     if (undefinedVariable) throw new CommandError(17276, message);
     throw new CommandError(ErrorCodes.BadValue, message);
   }
+  // The copies share what the results share: a whole-partition $setWindowFields output, one array held
+  // by every document of its partition, is copied once, not once per document (n² values). MongoDB
+  // holds such a value once too (Value is reference-counted) and serializes it batch by batch.
+  const copy = sharingCopier();
   result = result.map((d) => {
     checkResultSize(d);
-    const c = cloneValue(d);
+    const c = copy(d);
     delete c[TEXT_SCORE_FIELD];
     delete c[SEARCH_SCORE_FIELD];
     return c;

@@ -5,13 +5,12 @@
  * (`$facet` cannot spill). mingo's stage collected every facet whole before anything could stop it.
  */
 import { Aggregator } from 'mingo/aggregator';
-import { ProcessingMode } from 'mingo/core';
 import { Lazy } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
 import { approximateSize, MemoryTracker } from './memory-limits.js';
 import { builtinStage } from './operator-types.js';
 import type { PipelineOp } from './operator-types.js';
-import { isPlainObject } from './values.js';
+import { isPlainObject, sharingCopier } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError } from '../errors.js';
 
@@ -31,14 +30,16 @@ export const facetStage: PipelineOp = (collection, expr, options) => {
   if (!isPlainObject(spec) || !Object.values(spec).every(Array.isArray))
     return builtinFacet(collection, expr, options);
   const raw = (options as unknown as { options?: Options }).options ?? options;
-  // Each facet reads its own copy of the input, so that one cannot change what another sees.
-  const facetOptions: Options = { ...raw, processingMode: ProcessingMode.CLONE_INPUT };
   return collection.transform((items: unknown[]) => {
     const tracker = new MemoryTracker('internalQueryFacetMaxOutputDocSizeBytes', facetExceeded);
     const out: Doc = {};
     for (const [name, pipeline] of Object.entries(spec)) {
+      // Each facet reads its own copy of the input, so that one cannot change what another sees; the
+      // copy shares what the input shares (mingo's deep copy of each document made n copies of a
+      // whole-partition $setWindowFields output held by n documents).
+      const input = Lazy(items).map(sharingCopier());
       const docs: unknown[] = [];
-      for (const doc of new Aggregator(pipeline as Doc[], facetOptions).stream(items)) {
+      for (const doc of new Aggregator(pipeline as Doc[], raw).stream(input)) {
         tracker.add(approximateSize(doc));
         docs.push(doc);
       }

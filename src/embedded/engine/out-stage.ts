@@ -20,7 +20,7 @@ import { matchDocs } from './read.js';
 import { applyUpdate } from './update.js';
 import { refuseView } from './views.js';
 import { insertOne, prepareInsert, validate } from './write.js';
-import { idFirst, isPlainObject, keyOf } from './values.js';
+import { cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -28,7 +28,9 @@ import { CommandError, ErrorCodes } from '../errors.js';
  * Writes an aggregation's result `docs` as its final `$out` (`spec`: a collection name or
  * `{ db, coll }`) or `$merge` (`{ into, on, let, whenMatched, whenNotMatched }`) stage asks, in database
  * `defaultDb` unless the spec names another; `variables` are the command's `let` values, which a
- * `whenMatched` pipeline may read.
+ * `whenMatched` pipeline may read. `docs` may share their parts (aggregate.ts): every document is stored
+ * as a copy of its own (write.ts `prepareInsert` copies an inserted one), so that no change to one
+ * stored document can show in another.
  * @throws CommandError BadValue (2) for a spec without a collection name, 166 for a view target, the
  * errors of `checkUpdatePipeline` for a pipeline `whenMatched` when `docs` is not empty (before anything
  * is written), 13113 and DuplicateKey (11000) for `$merge`'s `fail` modes, and what the writes throw.
@@ -98,7 +100,8 @@ export function writeOut(
     else if (whenMatched === 'fail') throw mergeDuplicate(coll, on, filter);
     else if (whenMatched === 'merge') next = { ...existing, ...doc, _id: existing['_id'] };
     else throw new CommandError(ErrorCodes.BadValue, 'unsupported $merge whenMatched');
-    next = idFirst(next);
+    // An aggregation's results may share their parts (aggregate.ts): each stored document gets its own.
+    next = idFirst(cloneValue(next));
     const idKey = keyOf(existing['_id']);
     engine.checkWrite(coll, idKey, undefined);
     checkStorable(next, 'update');

@@ -191,15 +191,48 @@ export function partitionByValue<T>(
   return [...partitions.values()];
 }
 
-/** Deep copy of a document: plain objects and arrays are copied, Dates re-created, bson values shared. */
-export function cloneValue<T>(value: T): T {
+/**
+ * Deep copy of `value` with `copyOf` copying its parts: plain objects and arrays are copied, Dates
+ * re-created, bson values shared.
+ */
+function copyWith<T>(value: T, copyOf: (part: unknown) => unknown): T {
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v: unknown) => cloneValue(v)) as T;
+  if (Array.isArray(value)) return value.map(copyOf) as T;
   if (value instanceof Date) return new Date(value.getTime()) as T;
   if (!isPlainObject(value)) return value;
   const out: Doc = {};
-  for (const key of Object.keys(value)) setOwn(out, key, cloneValue((value as Doc)[key]));
+  for (const key of Object.keys(value)) setOwn(out, key, copyOf((value as Doc)[key]));
   return out as T;
+}
+
+/**
+ * Deep copy of a document: plain objects and arrays are copied, Dates re-created, bson values shared.
+ * A part the document holds twice is copied twice, so the copy may be changed in place (an update, a
+ * stored document) without one change showing in two places.
+ */
+export function cloneValue<T>(value: T): T {
+  return copyWith(value, cloneValue);
+}
+
+/**
+ * A deep copier for values that share their parts (a whole-partition `$setWindowFields` output is one
+ * array held by every document of the partition): each distinct object or array it meets, across all
+ * the values it copies, is copied once, so the copies share as the originals did and take the memory
+ * the originals take, where {@link cloneValue} would copy a part once per holder (n documents holding
+ * one n-element array: n² values). The copies must not be changed in place: copy a value to be stored
+ * or updated with {@link cloneValue}.
+ */
+export function sharingCopier(): <T>(value: T) => T {
+  const copies = new Map<object, unknown>();
+  const copy = <T>(value: T): T => {
+    if (value === null || typeof value !== 'object') return value;
+    const known = copies.get(value);
+    if (known !== undefined) return known as T;
+    const made = copyWith(value, copy);
+    copies.set(value, made);
+    return made;
+  };
+  return copy;
 }
 
 /**
