@@ -215,17 +215,31 @@ export function cloneValue<T>(value: T): T {
 }
 
 /**
+ * Containers with at least this many elements or fields are copied once by {@link sharingCopier}
+ * however many values hold them. A smaller one is copied for each holder, which costs little and
+ * spares the lookup that made copying an ordinary result twice as slow.
+ */
+const SHARED_MIN_ENTRIES = 16;
+
+/**
  * A deep copier for values that share their parts (a whole-partition `$setWindowFields` output is one
- * array held by every document of the partition): each distinct object or array it meets, across all
- * the values it copies, is copied once, so the copies share as the originals did and take the memory
- * the originals take, where {@link cloneValue} would copy a part once per holder (n documents holding
- * one n-element array: n² values). The copies must not be changed in place: copy a value to be stored
- * or updated with {@link cloneValue}.
+ * array held by every document of the partition): each distinct array or document of at least
+ * {@link SHARED_MIN_ENTRIES} entries it meets, across all the values it copies, is copied once, so the
+ * copies share such parts as the originals did and take about the memory the originals take, where
+ * {@link cloneValue} would copy a part once per holder (n documents holding one n-element array: n²
+ * values). The copies must not be changed in place: copy a value to be stored or updated with
+ * {@link cloneValue}.
  */
 export function sharingCopier(): <T>(value: T) => T {
   const copies = new Map<object, unknown>();
   const copy = <T>(value: T): T => {
     if (value === null || typeof value !== 'object') return value;
+    const entries = Array.isArray(value)
+      ? value.length
+      : isPlainObject(value)
+        ? Object.keys(value).length
+        : 0;
+    if (entries < SHARED_MIN_ENTRIES) return copyWith(value, copy);
     const known = copies.get(value);
     if (known !== undefined) return known as T;
     const made = copyWith(value, copy);
