@@ -112,6 +112,39 @@ export function indexKeys(
   return [...out.values()];
 }
 
+/**
+ * The key of `doc` for a hashed index on `paths` (dotted key paths, hashed or not), as MongoDB 7.0's
+ * ExpressionKeysPrivate::getHashKeys makes it (src/mongo/db/index/expression_keys_private.cpp): one
+ * key, each path going down through embedded documents only (dotted_path_support's
+ * extractElementAtPathOrArrayAlongPath), a path that reaches nothing null. An array anywhere on a path
+ * cannot be hashed. A `sparse` index has no key when every path reaches nothing. The key holds the
+ * values, not their hashes: two values hashing alike are still two keys here.
+ * @throws CommandError 16766 "Error: hashed indexes do not currently support array values. Found array
+ *   at path: <the path up to that array>".
+ */
+export function hashedIndexKeys(
+  doc: Doc,
+  paths: readonly string[],
+  keyString: (values: unknown[]) => string,
+  sparse = false,
+): IndexKey[] {
+  let found = false;
+  const values = paths.map((path) => {
+    const parts = path.split('.');
+    const reached = alongPath(doc, parts, 0);
+    if (Array.isArray(reached.value)) {
+      throw new CommandError(
+        16766,
+        `Error: hashed indexes do not currently support array values. Found array at path: ${parts.slice(0, reached.next).join('.')}`,
+      );
+    }
+    found ||= reached.found;
+    return reached.found ? reached.value : null;
+  });
+  if (sparse && !found) return [];
+  return [{ key: keyString(values), values }];
+}
+
 /** Reads each unfinished path in `obj` and expands the one array they meet (see the file comment). */
 function expand(
   obj: Doc | undefined,

@@ -8,7 +8,7 @@ import type { Collation } from './collation.js';
 import { describeCollation, normalizeCollation, sameCollation } from './collation.js';
 import { outsideText } from './proto-alias.js';
 import { compile, prepareFilter } from './query.js';
-import { indexKeys } from './index-keys.js';
+import { hashedIndexKeys, indexKeys } from './index-keys.js';
 import type { IndexKey } from './index-keys.js';
 import { bsonTag, keyOf, pathValues } from './values.js';
 import type { Doc } from './values.js';
@@ -35,6 +35,8 @@ export class Index {
   readonly spec: IndexSpec;
   readonly fields: string[];
   readonly text: boolean;
+  /** Some field is `'hashed'`: the document has one key, and no array on any path (index-keys.ts). */
+  readonly hashed: boolean;
   readonly entries: Map<string, Set<string>>;
   /** For compound indexes: first-field key → ids, so equality on the prefix field does not scan. */
   readonly prefix: Map<string, Set<string>> | undefined;
@@ -50,6 +52,7 @@ export class Index {
   constructor(spec: IndexSpec, entries?: Map<string, Set<string>>) {
     this.spec = spec;
     this.text = Object.values(spec.key).includes('text');
+    this.hashed = Object.values(spec.key).includes('hashed');
     this.fields = this.text ? Object.keys(spec.weights ?? {}) : Object.keys(spec.key);
     this.entries = entries ?? new Map<string, Set<string>>();
     if (!this.text && this.fields.length > 1) {
@@ -92,13 +95,15 @@ export class Index {
   /**
    * The key strings of a document paired with the key values (for error messages), as index-keys.ts
    * generates them.
-   * @throws CommandError CannotIndexParallelArrays (171) or 16746 (index-keys.ts).
+   * @throws CommandError CannotIndexParallelArrays (171), 16746, or 16766 for an array in a hashed
+   *   index (index-keys.ts).
    */
   keysOf(doc: Doc): IndexKey[] {
     if (this.text || (this.partial && !this.partial.test(doc))) return [];
     const keyString = (values: unknown[]): string =>
       values.map((v) => '\u0001' + (v === undefined ? 'u' : keyOf(v, this.spec.collation))).join('');
-    return indexKeys(doc, this.fields, keyString, this.spec.sparse === true);
+    const keys = this.hashed ? hashedIndexKeys : indexKeys;
+    return keys(doc, this.fields, keyString, this.spec.sparse === true);
   }
 
   add(idKey: string, keys: { key: string }[]): void {
