@@ -164,6 +164,26 @@ describe('document size and nesting limits, across a restart (embedded only)', (
     expect(await db.collection('merged').countDocuments()).toBe(0);
   });
 
+  it('measures -0 as the double it is written as: $bsonSize tells a document just past 16 MiB', async () => {
+    // 5,000 values of -0.0 take 8 bytes each, as js-bson writes them (bsonspec.org: an int32 has no
+    // negative zero); counted as int32s they took 20,000 bytes less, and a document 1,000 bytes past
+    // the 16 MiB a collection holds looked 19,000 bytes under it.
+    const zeros = Array.from({ length: 5000 }, () => -0);
+    const over = 16 * MiB + 1000;
+    const length = over - BSON.calculateObjectSize({ s: '', z: zeros });
+    const built = { s: { $substrCP: ['$s', 0, length] }, z: { $literal: zeros } };
+    const rows = await db
+      .collection('big')
+      .aggregate([
+        { $match: { _id: 'fits' } },
+        {
+          $project: { _id: 0, size: { $bsonSize: built }, fits: { $lte: [{ $bsonSize: built }, 16 * MiB] } },
+        },
+      ])
+      .toArray();
+    expect(rows).toEqual([{ size: over, fits: false }]);
+  });
+
   it('refuses nesting deeper than 100 levels on insert and update, and keeps 100 levels', async () => {
     const docs = db.collection<Named>('deep');
     await docs.insertOne({ _id: 'hundred', ...nested(100) }); // the document itself is level 1

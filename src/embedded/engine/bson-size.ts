@@ -22,8 +22,11 @@ function leafSize(value: unknown): number {
     case 'string':
       return 5 + utf8Length(value);
     case 'number':
-      // js-bson writes an integer in the int32 range as an int32, any other number as a double.
-      return Number.isInteger(value) && value >= -0x80000000 && value <= 0x7fffffff ? 4 : 8;
+      // js-bson writes an integer in the int32 range as an int32, any other number (-0 too: an int32
+      // has no negative zero) as a double.
+      return Number.isInteger(value) && value >= -0x80000000 && value <= 0x7fffffff && !Object.is(value, -0)
+        ? 4
+        : 8;
     case 'boolean':
       return 1;
     case 'undefined':

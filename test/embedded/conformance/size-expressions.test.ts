@@ -35,6 +35,8 @@ describe.each(drivers)('size expressions ($name)', (driver) => {
             built: { $bsonSize: { x: '$nothing', y: 1 } },
             // A computed double is stored as a double (8 bytes): { v: 1.0 } is 16 bytes.
             computed: { $bsonSize: [{ v: { $add: [0.5, 0.5] } }] },
+            // -0.0 is a double too: { z: -0.0 } is 16 bytes.
+            negativeZero: { $bsonSize: { z: { $literal: -0 } } },
           },
         },
         { $match: { _id: { $lt: 3 } } },
@@ -42,9 +44,9 @@ describe.each(drivers)('size expressions ($name)', (driver) => {
       ])
       .toArray();
     expect(rows.map((r) => r['root'])).toEqual(docs.slice(0, 2).map((d) => BSON.serialize(d).length));
-    expect(rows.map((r) => [r['missing'], r['built'], r['computed']])).toEqual([
-      [null, 12, 16],
-      [null, 12, 16],
+    expect(rows.map((r) => [r['missing'], r['built'], r['computed'], r['negativeZero']])).toEqual([
+      [null, 12, 16, 16],
+      [null, 12, 16, 16],
     ]);
     // An array is not a document (jstests/aggregation/expressions/bsonsize.js refuses [{x: 1}, {y: 2}]).
     expect(
