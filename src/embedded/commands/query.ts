@@ -22,7 +22,9 @@ import {
   getMoreCollection,
   killCursorIds,
 } from '../engine/read-arguments.js';
-import { bsonTypeName, isPlainObject, keyOf, pathValues } from '../engine/values.js';
+import { bsonTypeName, isPlainObject, keyOf } from '../engine/values.js';
+import { compareBson } from '../engine/compare.js';
+import { elementsAlongPath } from '../engine/path-elements.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import type { Collection } from '../engine/collection.js';
@@ -243,15 +245,15 @@ const distinct: Handler = (cmd, ctx) => {
           collationFor(cmd, coll),
         ).docs,
       };
+  // distinct.cpp keeps the values in a BSONElementSet: one of each under the collation, in BSON order.
   const seen = new Map<string, unknown>();
   for (const doc of docs) {
-    for (const v of pathValues(doc, key)) {
-      if (v === undefined) continue;
+    for (const v of elementsAlongPath(doc, key)) {
       const k = keyOf(v, collation);
       if (!seen.has(k)) seen.set(k, v);
     }
   }
-  return { values: [...seen.values()], ok: 1 };
+  return { values: [...seen.values()].sort((a, b) => compareBson(a, b, collation)), ok: 1 };
 };
 
 function explainReply(ctx: CommandContext, inner: Doc, verbosity = 'queryPlanner'): Doc {
