@@ -1,8 +1,13 @@
-/** TTL indexes: documents whose indexed date is older than `expireAfterSeconds` are deleted. */
+/**
+ * TTL indexes: documents whose indexed date is older than `expireAfterSeconds` are deleted. MongoDB
+ * 7.0's TTL monitor (src/mongo/db/ttl.cpp) scans the index for keys from the earliest date to the
+ * cutoff, so a document goes when one of its keys (index-keys.ts) is a date no later than the cutoff:
+ * the earliest date of an array, nothing reached through an array nested in it, never a number or a
+ * string. A compound index, or a hashed or text one, is no TTL index to it.
+ */
 import { recordWrite } from './change-record.js';
 import type { Engine } from './database.js';
 import { BlockedByTransaction } from './database.js';
-import { pathValues } from './values.js';
 
 /** Deletes expired documents in every collection; returns how many were deleted. */
 export function expireDocuments(engine: Engine, now = Date.now()): number {
@@ -11,13 +16,12 @@ export function expireDocuments(engine: Engine, now = Date.now()): number {
     for (const coll of colls.values()) {
       for (const index of coll.state.indexes) {
         const secs = index.spec.expireAfterSeconds;
-        if (secs === undefined || index.fields.length !== 1) continue;
+        if (secs === undefined || index.fields.length !== 1 || index.text || index.hashed) continue;
         const cutoff = now - secs * 1000;
         const expired: string[] = [];
         for (const [idKey, doc] of coll.state.docs) {
-          const dates = pathValues(doc, index.fields[0]!).filter((v): v is Date => v instanceof Date);
-          if (dates.length > 0 && Math.min(...dates.map((d) => d.getTime())) <= cutoff && index.covers(doc))
-            expired.push(idKey);
+          const keys = index.keysOf(doc);
+          if (keys.some(({ values: [v] }) => v instanceof Date && v.getTime() <= cutoff)) expired.push(idKey);
         }
         for (const idKey of expired) {
           try {

@@ -187,4 +187,45 @@ describe.each(drivers)('index conformance ($name)', (driver) => {
     await expect.poll(() => coll.countDocuments({ old: true }), { timeout: 3000, interval: 50 }).toBe(0);
     expect(await coll.countDocuments()).toBe(2);
   });
+
+  it.skipIf(external)(
+    'expires a document by its index keys: the earliest date the key generator reaches',
+    async () => {
+      // The TTL monitor scans the index for date keys up to the cutoff (src/mongo/db/ttl.cpp), and the
+      // keys are btree_key_generator.cpp's: no field is read in an array nested in an array, and
+      // 'c.0' keeps an array it picks whole. A hashed index is skipped ("special index can't be used as
+      // a TTL index").
+      const past = new Date(Date.now() - 60_000);
+      const future = new Date(Date.now() + 60_000);
+      const paths = t.db.collection<any>('ttl_keys');
+      await paths.createIndex({ 'a.b': 1 }, { expireAfterSeconds: 1 });
+      await paths.insertMany([
+        { _id: 'array with one past date', a: { b: [future, 'x', past] }, old: true },
+        { _id: 'documents in an array', a: [{ b: future }, { b: past }], old: true },
+        { _id: 'nested array', a: [[{ b: past }]], old: false },
+        { _id: 'no dates', a: { b: [1, 'x', { d: past }] }, old: false },
+        { _id: 'future', a: { b: [future] }, old: false },
+      ]);
+      const positions = t.db.collection<any>('ttl_positions');
+      await positions.createIndex({ 'c.0': 1 }, { expireAfterSeconds: 1 });
+      await positions.insertMany([
+        { _id: 'first element past', c: [past, future], old: true },
+        { _id: 'first element an array', c: [[past], future], old: false },
+      ]);
+      const hashed = t.db.collection<any>('ttl_hashed');
+      await hashed.createIndex({ at: 'hashed' }, { expireAfterSeconds: 1 });
+      await hashed.insertOne({ _id: 'hashed', at: past });
+      const poll = { timeout: 3000, interval: 50 };
+      await expect.poll(() => paths.countDocuments({ old: true }), poll).toBe(0);
+      await expect.poll(() => positions.countDocuments({ old: true }), poll).toBe(0);
+      // Each sweep reads every index, so the sweep that deleted those kept these.
+      expect((await paths.find().toArray()).map((d) => d._id)).toEqual([
+        'nested array',
+        'no dates',
+        'future',
+      ]);
+      expect((await positions.find().toArray()).map((d) => d._id)).toEqual(['first element an array']);
+      expect(await hashed.countDocuments()).toBe(1);
+    },
+  );
 });
