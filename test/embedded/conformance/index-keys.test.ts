@@ -159,6 +159,26 @@ describe.each(drivers)('index keys on paths with numeric parts ($name)', (driver
     expect(error['message']).toMatch(/dup key: \{ a: undefined \}$/);
   });
 
+  it("a duplicate key's keyValue holds null for a path that reaches nothing", async () => {
+    // buildDupKeyErrorStatus (src/mongo/db/storage/index_entry_comparison.cpp) names each part of
+    // the key by its key pattern field: a missing path is null in the key (btree_key_generator.cpp),
+    // so null in keyValue, in a sparse compound index too. An empty array's key part is BSON undefined, which MongoDB sends as such; the embedded
+    // server's encoder (js-bson) cannot write BSON undefined, so that field is left out of keyValue
+    // while the message names it `undefined`, as MongoDB's does.
+    const coll = t.db.collection<Row>('key_value');
+    await coll.drop().catch(() => undefined);
+    await coll.createIndex({ a: 1, b: 1 }, { unique: true, sparse: true });
+    await coll.insertOne({ _id: 1, a: 1 });
+    const missing = await failure(() => coll.insertOne({ _id: 2, a: 1 }));
+    expect(missing).toMatchObject({ code: 11000, keyValue: { a: 1, b: null } });
+    expect(missing['message']).toMatch(/dup key: \{ a: 1, b: null \}$/);
+    await coll.insertOne({ _id: 3, a: 2, b: [] });
+    const empty = await failure(() => coll.insertOne({ _id: 4, a: 2, b: [] }));
+    expect(empty['message']).toMatch(/dup key: \{ a: 2, b: undefined \}$/);
+    expect(empty['keyValue']['a']).toBe(2);
+    expect(empty['keyValue']['b']).toBeUndefined();
+  });
+
   it('finds through such indexes answer as a scan does', async () => {
     const coll = t.db.collection<Row>('finds');
     await coll.drop().catch(() => undefined);
