@@ -10,7 +10,8 @@ import { outsideText } from './proto-alias.js';
 import { compile, prepareFilter } from './query.js';
 import { hashedIndexKeys, indexKeys } from './index-keys.js';
 import type { IndexKey } from './index-keys.js';
-import { bsonTag, keyOf, pathValues } from './values.js';
+import { bsonTag, keyOf } from './values.js';
+import { hasTextTerms } from './text.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -83,12 +84,12 @@ export class Index {
 
   /**
    * True when the document belongs in this index at all: it passes the partial filter, and a sparse
-   * index holds a key for it.
+   * index holds a key for it. A text index is always sparse: it holds the documents with a term.
    */
   covers(doc: Doc): boolean {
     if (this.partial && !this.partial.test(doc)) return false;
+    if (this.text) return hasTextTerms(doc, this.fields);
     if (!this.spec.sparse) return true;
-    if (this.text) return this.fields.some((f) => pathValues(doc, f).some((v) => v !== undefined));
     return this.keysOf(doc).length > 0;
   }
 

@@ -91,6 +91,15 @@ function fieldStrings(doc: Doc, path: string): string[] {
   return out;
 }
 
+/**
+ * True when `doc` has a term (a token left after stop words) in a string at one of `paths`: a text
+ * index holds a key per term (fts_index_format.cpp `FTSIndexFormat::getKeys`), so one without a term
+ * is not in it ("text indexes are always sparse", manual, Sparse Indexes).
+ */
+export function hasTextTerms(doc: Doc, paths: readonly string[]): boolean {
+  return paths.some((path) => fieldStrings(doc, path).some((text) => tokens(text).length > 0));
+}
+
 /** The text score of a document (0 when it does not match) over weighted fields. */
 export function textScore(doc: Doc, query: TextQuery, weights: Record<string, number>): number {
   let score = 0;

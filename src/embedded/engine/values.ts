@@ -277,34 +277,3 @@ export function getPath(doc: unknown, path: string): unknown {
   }
   return cur;
 }
-
-/**
- * All values a dotted path reaches, traversing arrays like MongoDB's index key generation
- * (an array at the end contributes its elements). `[undefined]` when the path is missing.
- */
-export function pathValues(doc: unknown, path: string): unknown[] {
-  const parts = path.split('.');
-  const out: unknown[] = [];
-  const walk = (cur: unknown, i: number): void => {
-    if (i === parts.length) {
-      if (Array.isArray(cur)) {
-        if (cur.length === 0) out.push(undefined);
-        else out.push(...(cur as unknown[]));
-      } else out.push(cur);
-      return;
-    }
-    if (Array.isArray(cur)) {
-      const part = parts[i]!;
-      if (/^\d+$/.test(part) && cur[Number(part)] !== undefined) walk(cur[Number(part)], i + 1);
-      else for (const el of cur) walk(el, i);
-      return;
-    }
-    if (cur === null || typeof cur !== 'object' || !isPlainObject(cur)) {
-      out.push(undefined);
-      return;
-    }
-    walk(cur[parts[i]!], i + 1);
-  };
-  walk(doc, 0);
-  return out.length === 0 ? [undefined] : out;
-}

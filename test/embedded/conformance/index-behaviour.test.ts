@@ -45,6 +45,25 @@ describe.each(drivers)('index behaviour conformance ($name)', (driver) => {
     expect(await restaurants.find({}).toArray()).toHaveLength(3);
   });
 
+  // Source: MongoDB manual, "Sparse Indexes": "text indexes are always sparse"; a text index holds one
+  // key per term (src/mongo/db/fts/fts_index_format.cpp FTSIndexFormat::getKeys), and a hint to an index
+  // the query cannot use scans it whole (query_planner.cpp buildWholeIXSoln). So a document without a
+  // term (a stop word, a number, no field) is not read, with or without the sparse option.
+  it('a hint to a text index returns only the documents with a term', async () => {
+    const notes = t.db.collection<any>('notes');
+    await notes.insertMany([
+      { _id: 1, body: 'hello' },
+      { _id: 2, body: 'the' },
+      { _id: 3, body: 5 },
+      { _id: 4 },
+      { _id: 5, body: [['nested words']] },
+    ]);
+    await notes.createIndex({ body: 'text' });
+    const hinted = await notes.find({}).hint('body_text').sort({ _id: 1 }).toArray();
+    expect(hinted.map((d) => d['_id'])).toEqual([1, 5]);
+    expect(await notes.countDocuments({})).toBe(5);
+  });
+
   // Source: MongoDB manual, "Clustered Collections" (https://www.mongodb.com/docs/manual/core/clustered-collections/)
   // and "listCollections" output: options.clusteredIndex { v, key: { _id: 1 }, name, unique: true } and no
   // separate idIndex; listIndexes reports the clustered index with clustered: true.
