@@ -6,6 +6,7 @@ import type { Query } from 'mingo/query';
 import { nonZeroNumber } from './arithmetic.js';
 import type { Collation } from './collation.js';
 import { describeCollation, normalizeCollation, sameCollation } from './collation.js';
+import { bsonText } from './bson-text.js';
 import { outsideText } from './proto-alias.js';
 import { compile, prepareFilter } from './query.js';
 import { hashedIndexKeys, indexKeys } from './index-keys.js';
@@ -195,7 +196,8 @@ function isSet(value: unknown): boolean {
 
 /**
  * Validates and normalizes a createIndexes entry.
- * @throws CommandError BadValue / CannotCreateIndex (67) on bad specs.
+ * @throws CommandError BadValue / CannotCreateIndex (67) on bad specs; 31303 for two hashed fields,
+ *   16764 for a unique hashed index.
  */
 export function parseIndexSpec(raw: unknown): IndexSpec {
   if (!raw || typeof raw !== 'object')
@@ -217,9 +219,24 @@ export function parseIndexSpec(raw: unknown): IndexSpec {
         `Values in the index key pattern can only be numbers or strings, bad field: ${field}`,
       );
   }
+  const hashed = Object.values(keyDoc).filter((dir) => dir === 'hashed').length;
+  if (hashed > 1) {
+    // index_key_validate.cpp validateKeyPattern.
+    throw new CommandError(
+      31303,
+      `A maximum of one index field is allowed to be hashed but found ${hashed} for 'key' ${bsonText(keyDoc)}`,
+    );
+  }
   const name = typeof r['name'] === 'string' ? r['name'] : defaultIndexName(keyDoc);
   const spec: IndexSpec = { name, key: keyDoc };
   if (isSet(r['unique'])) spec.unique = true;
+  if (spec.unique && hashed > 0) {
+    // Two values may share a hash (hash_access_method.cpp).
+    throw new CommandError(
+      16764,
+      'Currently hashed indexes cannot guarantee uniqueness. Use a regular index.',
+    );
+  }
   if (isSet(r['sparse'])) spec.sparse = true;
   if (isSet(r['hidden'])) spec.hidden = true;
   if (isSet(r['prepareUnique'])) spec.prepareUnique = true;

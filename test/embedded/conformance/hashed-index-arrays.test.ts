@@ -71,6 +71,22 @@ describe.each(drivers)('hashed indexes and arrays ($name)', (driver) => {
     expect(await coll.find({ a: 1, b: 2 }).hint('a_hashed_b_1').toArray()).toEqual([{ _id: 2, a: 1, b: 2 }]);
   });
 
+  it('refuses a unique hashed index and two hashed fields', async () => {
+    // hash_access_method.cpp (16764: two values may share a hash) and index_key_validate.cpp (31303).
+    const coll = t.db.collection<Row>('specs');
+    const unique = await failure(() => coll.createIndex({ a: 'hashed' }, { unique: true }));
+    expect(unique).toMatchObject({
+      code: 16764,
+      message: 'Currently hashed indexes cannot guarantee uniqueness. Use a regular index.',
+    });
+    const two = await failure(() => coll.createIndex({ a: 'hashed', b: 'hashed' }));
+    expect(two).toMatchObject({
+      code: 31303,
+      message: `A maximum of one index field is allowed to be hashed but found 2 for 'key' { a: "hashed", b: "hashed" }`,
+    });
+    expect((await coll.indexes().catch(() => [])).map((index) => index.name)).not.toContain('a_hashed');
+  });
+
   it('fails to build a hashed index over a document holding an array, and leaves no index', async () => {
     const coll = t.db.collection<Row>('build');
     await coll.drop().catch(() => undefined);
