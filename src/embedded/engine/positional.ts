@@ -1,11 +1,13 @@
 /**
- * The positional operators: `field.$` (the first array element the query matched) in projections and
- * updates, and `$[]` / `$[identifier]` (every element / the elements `arrayFilters` match) in updates.
- * The engine resolves them itself where it computes updates (numbers.ts, arithmetic.ts); other update
- * operators leave them to mingo.
+ * The positional operators: `field.$` (the array position the query recorded, elem-match-key.ts) in
+ * find projections and updates, and `$[]` / `$[identifier]` (every element / the elements
+ * `arrayFilters` match) in updates. An update's `$` is replaced by that position before anything else
+ * ({@link withMatchedField}); `$[]` and `$[identifier]` are resolved here for each operator's checks and
+ * for the values the engine computes (numbers.ts, arithmetic.ts), and mingo applies the rest.
  */
 import { bsonText, elementText } from './bson-text.js';
 import type { Collation } from './collation.js';
+import { elemMatchKey } from './elem-match-key.js';
 import { compile, prepareFilter, splitText } from './query.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -25,22 +27,15 @@ function namesField(filter: unknown, first: string): boolean {
 }
 
 /**
- * The filter's conditions on one array field, to find the element `field.$` names. MongoDB parses the
- * projection with the query, so this check comes before any document is read.
+ * The prepared filter a find projection's `field.$` is resolved with. MongoDB parses the projection
+ * with the query, so this check comes before any document is read.
  * @throws CommandError 31277 when no condition of the filter is on the field's first part.
  */
-export function positionalQuery(
-  filter: unknown,
-  field: string,
-  collation: Collation | undefined,
-): ReturnType<typeof compile> {
+export function positionalQuery(filter: unknown, field: string): Doc {
   const prepared = splitText(prepareFilter(filter)).rest;
   if (!namesField(prepared, field.split('.')[0]!))
     throw new CommandError(31277, `Positional projection '${field}.$' does not match the query document.`);
-  const sub: Doc = {};
-  for (const [k, v] of Object.entries(prepared)) if (k === field || k.startsWith(field + '.')) sub[k] = v;
-  // Conditions only inside `$and`/`$or`/`$nor`: the element is the first one the whole filter accepts.
-  return compile(Object.keys(sub).length > 0 ? sub : prepared, collation);
+  return prepared;
 }
 
 /**
@@ -52,21 +47,38 @@ export function positionalField(projection: Doc | undefined): string | undefined
 }
 
 /**
- * The one-element array `field.$` projects from `arr`: the first element for which `query` (from
- * {@link positionalQuery}) accepts the document holding it alone.
- * @throws CommandError 51246 when no element is accepted (MongoDB 7.0's
- * applyFindPositionalProjection, projection_executor_utils.cpp, when the match recorded no position).
+ * `projected` with the positional projection `field.$` applied, as MongoDB 7.0's
+ * applyFindPositionalProjection (projection_executor_utils.cpp) does: the first array on the path
+ * (`a` for `a.b.$` when `a` is an array) becomes the one-element array of its element at the position
+ * the query recorded on `doc` (elem-match-key.ts, the filter in its own order); with no array on the
+ * path the document is left as it is.
+ * @throws CommandError 51246 when the query recorded no position (no condition on an array, or only
+ * inside `$or`, `$nor`, `$not`), 51247 when the array has no element there.
  */
-export function positionalElement(
+export function applyPositional(
   doc: Doc,
+  projected: Doc,
   field: string,
-  arr: unknown[],
-  query: ReturnType<typeof compile>,
-): unknown[] {
-  const i = arr.findIndex((el: unknown) => query.test({ ...doc, [field]: [el] }));
-  if (i < 0)
-    throw new CommandError(51246, "positional operator '.$' couldn't find a matching element in the array");
-  return [arr[i]];
+  filter: Doc,
+  collation: Collation | undefined,
+): Doc {
+  const parts = field.split('.');
+  let current: unknown = projected;
+  for (let i = 0; i < parts.length; i++) {
+    current = isPlainObject(current) ? current[parts[i]!] : undefined;
+    if (Array.isArray(current)) {
+      const key = elemMatchKey(filter, doc, false, collation);
+      if (key === undefined)
+        throw new CommandError(
+          51246,
+          "positional operator '.$' couldn't find a matching element in the array",
+        );
+      const index = Number(key);
+      if (index >= current.length) throw new CommandError(51247, "positional operator '.$' element mismatch");
+      return withValue(projected, parts.slice(0, i + 1), [current[index]]) as Doc;
+    }
+  }
+  return projected;
 }
 
 /** `doc` with the value at `parts` replaced by `value` (objects along the way copied, not changed). */
@@ -105,8 +117,9 @@ export interface PositionalContext {
 /**
  * The concrete paths (`items.0.price`, `items.2.price` …) that an update path with positional
  * operators names in `doc`.
- * @throws CommandError BadValue when a positional operator meets a missing or non-array value, `$` finds
- * no matching element or an identifier has no array filter (MongoDB's errors).
+ * `$` must have been replaced first ({@link withMatchedField}).
+ * @throws CommandError BadValue when a positional operator meets a missing or non-array value or an
+ * identifier has no array filter (MongoDB's errors).
  */
 export function expandPositional(doc: Doc, path: string, context: PositionalContext): string[] {
   const parts = path.split('.');
@@ -118,21 +131,20 @@ export function expandPositional(doc: Doc, path: string, context: PositionalCont
     }
     const part = parts[i]!;
     if (!isPositionalPart(part)) {
-      const next = current !== null && typeof current === 'object' ? (current as Doc)[part] : undefined;
-      walk(next, i + 1, [...prefix, part]);
+      walk(childOf(current, part), i + 1, [...prefix, part]);
       return;
     }
     if (!Array.isArray(current)) {
       // MongoDB names the whole path when it is missing, and the element (its own name and value, as
-      // BSONElement::toString prints them) when it is not an array (UpdateArrayNode::apply).
+      // BSONElement::toString prints them) when it is not an array, null included (UpdateArrayNode::apply).
       throw new CommandError(
         ErrorCodes.BadValue,
-        current === undefined || current === null
+        current === undefined
           ? `The path '${prefix.join('.')}' must exist in the document in order to apply array updates.`
           : `Cannot apply array updates to non-array element ${elementText(prefix.at(-1) ?? '', current)}`,
       );
     }
-    for (const index of matchingIndexes(doc, prefix, current, part, context)) {
+    for (const index of matchingIndexes(prefix, current, part, context)) {
       walk(current[index], i + 1, [...prefix, String(index)]);
     }
   };
@@ -140,31 +152,69 @@ export function expandPositional(doc: Doc, path: string, context: PositionalCont
   return out;
 }
 
+/**
+ * What a path part names in `value` as MongoDB's update walks a document (update_object_node.cpp,
+ * applyChild): a field of a document, an index of an array; nothing in any other value.
+ */
+function childOf(value: unknown, part: string): unknown {
+  if (Array.isArray(value)) return /^\d+$/.test(part) ? value[Number(part)] : undefined;
+  return isPlainObject(value) && Object.hasOwn(value, part) ? value[part] : undefined;
+}
+
+/**
+ * `update` (an operator update) with the positional `$` of each path replaced by `matchedField`, the
+ * position the update's query recorded (elem-match-key.ts). MongoDB's update applies `$` as that field
+ * name whatever the path holds there (UpdateObjectNode::apply), so the path then behaves as any other:
+ * `$set` of `b.$` creates `b.1` in a document and `$unset` of a missing one changes nothing.
+ * @throws CommandError BadValue "did not find the match" when a path holds `$` and `matchedField` is
+ * undefined, whatever the operator; ConflictingUpdateOperators (40) when the path it becomes is, leads or
+ * follows another path of the update (UpdateNode::createUpdateNodeByMerging).
+ */
+export function withMatchedField(update: Doc, matchedField: string | undefined): Doc {
+  const paths = Object.values(update).flatMap((fields) => (isPlainObject(fields) ? Object.keys(fields) : []));
+  const out: Doc = {};
+  for (const [op, fields] of Object.entries(update)) {
+    if (!isPlainObject(fields)) {
+      out[op] = fields;
+      continue;
+    }
+    const concrete: Doc = {};
+    for (const [path, value] of Object.entries(fields)) {
+      const parts = path.split('.');
+      if (!parts.includes('$')) {
+        concrete[path] = value;
+        continue;
+      }
+      if (matchedField === undefined)
+        throw new CommandError(
+          ErrorCodes.BadValue,
+          'The positional operator did not find the match needed from the query.',
+        );
+      const resolved = parts.map((part) => (part === '$' ? matchedField : part)).join('.');
+      for (const other of paths) {
+        if (other === path) continue;
+        const shorter = other.length < resolved.length ? other : resolved;
+        const longer = shorter === other ? resolved : other;
+        if (longer === shorter || longer.startsWith(shorter + '.'))
+          throw new CommandError(
+            ErrorCodes.ConflictingUpdateOperators,
+            `Update created a conflict at '${shorter}'`,
+          );
+      }
+      concrete[resolved] = value;
+    }
+    out[op] = concrete;
+  }
+  return out;
+}
+
 function matchingIndexes(
-  doc: Doc,
   prefix: string[],
   array: unknown[],
   operator: string,
   context: PositionalContext,
 ): number[] {
   if (operator === '$[]') return array.map((_, i) => i);
-  if (operator === '$') {
-    // An update whose query says nothing of the array finds no match (MongoDB's manual, "$ (update)":
-    // the server "raises ... The positional operator did not find the match needed from the query"),
-    // where a find's positional projection is refused with 31277 (positionalQuery).
-    const filter = context.filter ?? {};
-    const query = namesField(splitText(prepareFilter(filter)).rest, prefix[0]!)
-      ? positionalQuery(filter, prefix.join('.'), context.collation)
-      : undefined;
-    const index =
-      query === undefined ? -1 : array.findIndex((el) => query.test(withValue(doc, prefix, [el]) as Doc));
-    if (index < 0)
-      throw new CommandError(
-        ErrorCodes.BadValue,
-        'The positional operator did not find the match needed from the query.',
-      );
-    return [index];
-  }
   const identifier = operator.slice(2, -1);
   const spec = context.arrayFilters?.find((f) =>
     Object.keys(f).some((k) => k === identifier || k.startsWith(identifier + '.')),

@@ -16,7 +16,7 @@ import { checkFindSlices, integralSlices } from './find-slice.js';
 import { withSystemVariables } from './let-variables.js';
 import { plainNumbers } from './numbers.js';
 import { lookupCandidates } from './indexes.js';
-import { positionalElement, positionalQuery } from './positional.js';
+import { applyPositional, positionalQuery } from './positional.js';
 import { compile, isEmptyFilter, splitText } from './query.js';
 import { mingoOptions } from './mingo-options.js';
 import { withMemoryLimits } from './memory-limits.js';
@@ -215,7 +215,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   }
   if (skip > 0) pipeline.push({ $skip: skip });
   if (limit > 0) pipeline.push({ $limit: limit });
-  let positional: { field: string; query: ReturnType<typeof compile> } | undefined;
+  let positional: { field: string; filter: Doc } | undefined;
   // A find projection made only of `$meta` fields adds them to whole documents (MongoDB's rule).
   const metaValues = projection && Object.values(projection).every(isMeta);
   const metaFields = metaValues
@@ -235,7 +235,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     for (const [k, v] of Object.entries(integralSlices(projection))) {
       if (k.endsWith('.$')) {
         const field = k.slice(0, -2);
-        positional = { field, query: positionalQuery(spec.filter, field, spec.collation) };
+        positional = { field, filter: positionalQuery(spec.filter, field) };
         p[field] = 1;
         continue;
       }
@@ -244,12 +244,8 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     pipeline.push({ $project: p });
   }
   if (positional) {
-    const { field, query } = positional;
-    input = input.map((d) => {
-      const arr = d[field];
-      if (!Array.isArray(arr)) return d;
-      return { ...d, [field]: positionalElement(d, field, arr, query) };
-    });
+    const { field, filter } = positional;
+    input = input.map((d) => applyPositional(d, d, field, filter, spec.collation));
   }
   let out: Doc[];
   // Computed fields may read the command's `let` variables and the system ones (`$$NOW` …).

@@ -6,11 +6,12 @@
  * document is read, and from update.ts, which picks the kind of update and runs mingo.
  */
 import { checkArrayPadding } from './array-padding.js';
-import { expandPositional, hasPositional } from './positional.js';
+import { elemMatchKey } from './elem-match-key.js';
+import { expandPositional, hasPositional, withMatchedField } from './positional.js';
 import type { PositionalContext } from './positional.js';
 import { plainNumbers } from './numbers.js';
 import { preparePullCondition } from './query.js';
-import { bsonTypeName, cloneValue, getPath, keyOf } from './values.js';
+import { bsonTypeName, cloneValue, getPath, isPlainObject, keyOf } from './values.js';
 import { idText as describeId } from './bson-text.js';
 import { checkRename } from './rename.js';
 import { checkViable } from './path-viable.js';
@@ -33,6 +34,13 @@ export function validateOperators(
   inserting: boolean,
   context: PositionalContext,
 ): Doc {
+  // `$` is the position the query recorded on the stored document, with MongoDB's canonical (sorted)
+  // query (update_stage.cpp); an upsert's insert has none (its update runs with an empty matchedField).
+  if (Object.values(update).some((f) => isPlainObject(f) && Object.keys(f).some(holdsDollar)))
+    update = withMatchedField(
+      update,
+      inserting ? undefined : elemMatchKey(context.filter ?? {}, doc, true, context.collation),
+    );
   const modifier: Doc = {};
   // Arithmetic and comparisons done here with MongoDB's types and order, applied as `$set`.
   const computed: Doc = {};
@@ -64,6 +72,12 @@ export function validateOperators(
         checkArrayPadding(doc, path);
       } else if (positional && !NON_CREATING.has(op) && !COMPUTED.has(op))
         checkPositionalPath(doc, path, context);
+      else if (positional) {
+        // A positional part needs an array there whatever the operator (UpdateArrayNode::apply runs
+        // before the leaf); each element it names is then checked as a plain path would be.
+        for (const concrete of expandPositional(doc, path, context))
+          checkArrayOperand(op, concrete, getPath(doc, concrete));
+      }
       const current = positional ? undefined : getPath(doc, path);
       const currentType = current === undefined ? undefined : bsonTypeName(current);
       if (op === '$inc' || op === '$mul') checkArithmetic(op, path, current, doc);
@@ -95,15 +109,7 @@ export function validateOperators(
           `The field '${path}' must be an array but is of type ${currentType} in document ${describeId(doc)}`,
         );
       }
-      if ((op === '$pull' || op === '$pullAll') && currentType !== undefined && currentType !== 'array') {
-        throw new CommandError(ErrorCodes.BadValue, `Cannot apply ${op} to a non-array value`);
-      }
-      if (op === '$pop' && currentType !== undefined && currentType !== 'array') {
-        throw new CommandError(
-          ErrorCodes.TypeMismatch,
-          `Path '${path}' contains an element of non-array type '${currentType}'`,
-        );
-      }
+      if (!positional) checkArrayOperand(op, path, current);
       if (!positional && computeUpdate(op, path, current, value, computed, doc, context.collation)) continue;
       if (op === '$pull') fields[path] = preparePullCondition(value);
       else fields[path] = op === '$pop' ? plainNumbers(value) : value;
@@ -127,6 +133,26 @@ function checkPositionalPath(doc: Doc, path: string, context: PositionalContext)
     checkViable(doc, each);
     checkArrayPadding(doc, each);
   }
+}
+
+/** Whether an update path holds the positional `$`. */
+const holdsDollar = (path: string): boolean => path.split('.').includes('$');
+
+/**
+ * The checks `$pull`, `$pullAll` and `$pop` make of the value they meet (pull_node.cpp,
+ * pullall_node.cpp: ArrayCullingNode; pop_node.cpp); a missing value is no error.
+ * @throws CommandError BadValue, or TypeMismatch for `$pop`.
+ */
+function checkArrayOperand(op: string, path: string, current: unknown): void {
+  const currentType = current === undefined ? undefined : bsonTypeName(current);
+  if (currentType === undefined || currentType === 'array') return;
+  if (op === '$pull' || op === '$pullAll')
+    throw new CommandError(ErrorCodes.BadValue, `Cannot apply ${op} to a non-array value`);
+  if (op === '$pop')
+    throw new CommandError(
+      ErrorCodes.TypeMismatch,
+      `Path '${path}' contains an element of non-array type '${currentType}'`,
+    );
 }
 
 /** The last part of a path: MongoDB names the field, not its path, in type errors. */

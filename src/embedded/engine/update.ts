@@ -65,7 +65,7 @@ export interface ApplyOptions {
   arrayFilters?: Doc[];
   /** True when the update builds an upserted document ($setOnInsert applies, _id may be set). */
   inserting?: boolean;
-  /** The (prepared) query, for the positional `$` operator. */
+  /** The (prepared) query, whose recorded array position the positional `$` stands for. */
   filter?: Doc;
   collation?: Collation;
   variables?: Doc;
@@ -110,9 +110,6 @@ export function applyUpdate(
         next = applyPipeline(next, update as unknown[], queryOptions);
       } else {
         const modifier = validateOperators(next, update as Doc, options.inserting ?? false, options);
-        const positional = Object.values(modifier).some((f) =>
-          Object.keys(f as Doc).some((k) => /\.\$(\.|$)/.test(k)),
-        );
         if (Object.keys(modifier).length > 0) {
           // mingo refuses paths that start with `$`; MongoDB's own rule is checked below.
           const hidden = hideDollarFields(next, modifier);
@@ -120,7 +117,7 @@ export function applyUpdate(
             hidden.doc,
             hidden.modifier as Modifier<Doc>,
             options.arrayFilters,
-            positional ? options.filter : undefined,
+            undefined, // `$` was resolved by validateOperators
             {
               cloneMode: 'deep',
               queryOptions,

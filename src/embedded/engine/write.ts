@@ -273,7 +273,7 @@ function project(doc: Doc | undefined, args: FindAndModifyArgs): Doc | null {
 function checkFields(args: FindAndModifyArgs): void {
   const field = positionalField(args.fields);
   if (field === undefined) return;
-  positionalQuery(args.query, field, args.collation);
+  positionalQuery(args.query, field);
   if (args.new && !args.remove)
     throw new CommandError(
       ErrorCodes.BadValue,

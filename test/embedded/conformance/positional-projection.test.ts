@@ -1,0 +1,71 @@
+/**
+ * The positional projection `a.$` in find and findAndModify, as MongoDB 7.0 applies it
+ * (src/mongo/db/exec/projection_executor_utils.cpp, applyFindPositionalProjection): the query, parsed
+ * again in its own order (projection_parser.cpp, a CopyableMatchExpression that is optimized but not
+ * sorted), is run on the document with MatchDetails asking for the elemMatchKey, and the first array
+ * on the projected path becomes the one-element array of its element at that position. No position
+ * recorded is 51246, a position past the array's end 51247, no array on the path leaves the field as
+ * it is.
+ *
+ * Which position the query records (src/mongo/db/matcher/): each condition on a path records the index
+ * of the first element it accepts (expression_leaf.cpp; `$elemMatch` its own match,
+ * expression_array.cpp), the conditions of an `$and` run in turn and the last one that records wins,
+ * and `$or`/`$nor`/`$not` record nothing (expression_tree.cpp) — except that 7.0's optimizer makes an
+ * `$or` of equalities on one path an `$in`, a condition like any other. The manual ("$ (projection)")
+ * calls several conditions on the array undefined behaviour; this is what 7.0 answers.
+ *
+ * The embedded engine picked the first element that all of the query's conditions on the field
+ * accepted together, used the whole filter for conditions inside `$or`, and left a nested `a.b.$`
+ * unprojected.
+ */
+import { describe, expect, it } from 'vitest';
+import { connect, drivers, failure } from '../helpers.js';
+
+type Doc = Record<string, any>;
+
+const NOT_FOUND = [51246, "positional operator '.$' couldn't find a matching element in the array"];
+const MISMATCH = [51247, "positional operator '.$' element mismatch"];
+
+/** [stored (its _id is 1), filter, projection, projected document, or [code, message]] */
+const CASES: [Doc, Doc, Doc, Doc | (string | number)[]][] = [
+  // $gt records 0 (5), then $lt records 1 (2): the last one wins.
+  [{ a: [5, 2] }, { a: { $gt: 1, $lt: 4 } }, { 'a.$': 1 }, { a: [2] }],
+  [{ a: [5, 2] }, { a: { $lt: 4, $gt: 1 } }, { 'a.$': 1 }, { a: [5] }],
+  [{ a: [5, 2] }, { $or: [{ a: 2 }, { b: 1 }] }, { 'a.$': 1 }, NOT_FOUND],
+  [{ a: [5, 2] }, { $nor: [{ a: 9 }] }, { 'a.$': 1 }, NOT_FOUND],
+  [{ a: [5, 2] }, { $or: [{ a: 2 }, { a: 3 }] }, { 'a.$': 1 }, { a: [2] }],
+  [{ a: [5, 2] }, { $or: [{ a: 2 }] }, { 'a.$': 1 }, { a: [2] }],
+  [{ a: [5, 2], c: 1 }, { $and: [{ a: 2 }, { c: 1 }] }, { 'a.$': 1 }, { a: [2] }],
+  [{ a: [5, 2] }, { a: { $elemMatch: { $lt: 3 } } }, { 'a.$': 1 }, { a: [2] }],
+  // The position is recorded on any array of the query and applied to the projected one.
+  [{ a: [1, 2], b: [10] }, { a: 2, b: 10 }, { 'b.$': 1 }, { b: [10] }],
+  [{ a: [1, 2], b: [10] }, { b: 10, a: 2 }, { 'b.$': 1 }, MISMATCH],
+  // A nested path: the first array on it is the one projected, through documents or not.
+  [{ a: { b: [1, 2, 3] } }, { 'a.b': 3 }, { 'a.b.$': 1 }, { a: { b: [3] } }],
+  [{ a: [{ b: [1, 2] }, { b: [3, 4] }] }, { 'a.b': 3 }, { 'a.b.$': 1 }, { a: [{ b: [3, 4] }] }],
+  [{ a: 5 }, { a: 5 }, { 'a.$': 1 }, { a: 5 }],
+];
+
+describe.each(drivers)('positional projection ($name)', (driver) => {
+  const t = connect(driver, 'positional_projection');
+
+  it('projects the element at the position the query records, in find and findAndModify', async () => {
+    const coll = t.db.collection<any>('c');
+    for (const [stored, filter, projection, expected] of CASES) {
+      await coll.deleteMany({});
+      await coll.insertOne({ _id: 1, ...stored });
+      const label = `${JSON.stringify(filter)} ${JSON.stringify(projection)}`;
+      const find = () => coll.findOne(filter, { projection });
+      const findAndModify = () => coll.findOneAndUpdate(filter, { $set: { z: 1 } }, { projection });
+      for (const run of [find, findAndModify]) {
+        if (Array.isArray(expected)) {
+          const error = await failure(run);
+          expect([error['code'], error['message']], label).toEqual(expected);
+        } else expect(await run(), label).toEqual({ _id: 1, ...expected });
+      }
+      // findAndModify's projection is computed before its write, so a failure leaves the document.
+      const written = Array.isArray(expected) ? {} : { z: 1 };
+      expect(await coll.findOne({ _id: 1 }), label).toEqual({ _id: 1, ...stored, ...written });
+    }
+  });
+});
