@@ -8,7 +8,7 @@
 import { bsonText, elementText } from './bson-text.js';
 import { checkExpression, isExpressionOperator } from './expression-check.js';
 import { DBREF_FIELDS } from './dbref-fields.js';
-import { checkFieldPath } from './field-path.js';
+import { checkFieldPath, MIDDLE_POSITIONAL } from './field-path.js';
 import { fieldRole, findSliceFailure, operatorKind } from './projection-field.js';
 import type { ProjectionKind } from './projection-field.js';
 import { isPlainObject } from './values.js';
@@ -28,6 +28,8 @@ type Kind = ProjectionKind;
 /** What the parse has learnt so far: the kind the first field other than a top-level `_id` decided. */
 interface State {
   kind?: Kind;
+  /** A find projection's positional field, once one is parsed (31276 for a second one). */
+  positional?: string;
 }
 
 /**
@@ -153,12 +155,25 @@ function operatorField(
   addNode(node, field, 'leaf', policy);
 }
 
+/**
+ * A find projection's positional path as projection_parser.cpp parses it: no part after the `$`
+ * (31394, parseElement), and one positional field per projection (31276, parseInclusion).
+ */
+function checkFindPositional(field: string, state: State, policy: Policy): void {
+  if (field.includes('.$.')) fail(policy, 31394, MIDDLE_POSITIONAL);
+  if (!field.endsWith('.$')) return;
+  if (state.positional !== undefined)
+    fail(policy, 31276, 'Cannot specify more than one positional projection per query.');
+  state.positional = field;
+}
+
 function walk(spec: Doc, isRoot: boolean, state: State, node: Inner, policy: Policy): void {
   for (const [field, value] of Object.entries(spec)) {
     // A find's positional `a.$` stands at `a` (its own checks are where it is applied).
     const positional = policy.find && field.endsWith('.$');
     const nodePath = positional ? field.slice(0, -2) : field;
     if (!policy.find) checkFieldPath(field, policy.prefix, true, true);
+    else checkFindPositional(field, state, policy);
     const role = fieldRole(value);
     if (role.role === 'flag') {
       addNode(node, nodePath, 'leaf', policy);

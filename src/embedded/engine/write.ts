@@ -257,7 +257,8 @@ function project(doc: Doc | undefined, args: FindAndModifyArgs): Doc | null {
   if (!doc) return null;
   const fields = args.fields;
   if (!fields || Object.keys(fields).length === 0) return cloneValue(doc);
-  const state = new CollectionState(new Map([['x', doc]]));
+  // Keyed as a collection keys it: a query on `_id` looks the document up by that key.
+  const state = new CollectionState(new Map([[keyOf(doc['_id']), doc]]));
   const spec = { projection: fields, collation: args.collation };
   if (positionalField(fields) === undefined) return runQuery(state, spec)[0] ?? {};
   // The filter (and the `let` it may read) finds the element; the projection still cannot read `let`.

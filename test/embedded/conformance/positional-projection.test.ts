@@ -69,3 +69,50 @@ describe.each(drivers)('positional projection ($name)', (driver) => {
     }
   });
 });
+
+const MIDDLE =
+  "As of 4.4, it's illegal to specify positional operator in the middle of a path.Positional " +
+  'projection may only be used at the end, for example: a.b.$. If the query previously used a form ' +
+  "like a.b.$.d, remove the parts following the '$' and the results will be equivalent.";
+
+describe.each(drivers)('positional projection paths ($name)', (driver) => {
+  const t = connect(driver, 'positional_paths');
+
+  // projection_parser.cpp parses a find projection before anything is read: parseElement refuses a
+  // part after the `$` (31394: `a.$.value`, and a second `$` after one, `a.$.b.$`), parseInclusion a
+  // second positional field (31276). The embedded engine projected `a.$.value` as `a.value` ([{}, {}]
+  // for documents without it) and applied only the first of two positional fields.
+  it('refuses a path after the $ and a second positional field, before reading or writing', async () => {
+    const coll = t.db.collection<any>('paths');
+    const stored = { _id: 1, a: [{ value: 1, b: [1] }, { value: 2 }], c: [1] };
+    await coll.insertOne(stored);
+    const cases: [Doc, number, string][] = [
+      [{ 'a.$.value': 1 }, 31394, MIDDLE],
+      [{ 'a.$.b.$': 1 }, 31394, MIDDLE],
+      [{ 'a.$': 1, 'c.$': 1 }, 31276, 'Cannot specify more than one positional projection per query.'],
+    ];
+    for (const [projection, code, message] of cases) {
+      const filter = { 'a.value': 2, c: 1 };
+      for (const run of [
+        () => coll.findOne(filter, { projection }),
+        () => coll.findOneAndUpdate(filter, { $set: { z: 1 } }, { projection }),
+        () => t.db.collection('missing').findOne(filter, { projection }),
+      ]) {
+        const error = await failure(run);
+        expect([error['code'], error['message']], JSON.stringify(projection)).toEqual([code, message]);
+      }
+    }
+    expect(await coll.findOne({ _id: 1 })).toEqual(stored);
+  });
+
+  // findAndModify projected its document alone, kept under a made-up key, so a query that looks the
+  // document up by `_id` found nothing and the reply's value was {}.
+  it('projects findAndModify positionally when the query names _id', async () => {
+    const coll = t.db.collection<any>('by_id');
+    await coll.insertOne({ _id: 1, a: [5, 2] });
+    for (const filter of [{ _id: 1, a: 2 }, { $and: [{ a: 2 }, { _id: 1 }] }]) {
+      const value = await coll.findOneAndUpdate(filter, { $set: { z: 1 } }, { projection: { 'a.$': 1 } });
+      expect(value, JSON.stringify(filter)).toEqual({ _id: 1, a: [2] });
+    }
+  });
+});
