@@ -72,34 +72,51 @@ const rank = (kind: string): number => {
   return i < 0 ? KIND_ORDER.length : i;
 };
 
-/** The conditions one field of the filter makes, in the order MongoDB's parser adds them. */
-function fieldConditions(path: string, value: unknown, out: Condition[]): void {
+/**
+ * A child of an `$and` as the parser makes it: a condition, or a nested `$and` (the list of its own
+ * conditions, already optimized).
+ */
+type Child = Condition | Condition[];
+
+/** The children one field of the filter adds to the `$and` it stands in, in the parser's order. */
+function fieldChildren(path: string, value: unknown, out: Child[]): void {
   const operators = isPlainObject(value) && Object.keys(value).every((k) => k.startsWith('$'));
   if (!operators || Object.keys(value).length === 0) {
-    out.push({ kind: value instanceof RegExp ? '$regex' : '$eq', path, test: { $eq: value } });
-    if (value instanceof RegExp) out[out.length - 1]!.test = { $regex: value };
+    const regex = value instanceof RegExp;
+    out.push({ kind: regex ? '$regex' : '$eq', path, test: regex ? { $regex: value } : { $eq: value } });
     return;
   }
-  const nested: Condition[] = [];
   for (const [op, arg] of Object.entries(value)) {
     if (op === '$options') continue;
     if (NEGATIONS.has(op)) out.push({ kind: '$not', path });
     else if (op === '$all' && Array.isArray(arg)) {
+      // `$all` is an `$and` of its values (an empty one matches nothing).
       const parts: Condition[] = arg.map((v: unknown) =>
         isPlainObject(v) && '$elemMatch' in v
           ? elemMatchCondition(path, v['$elemMatch'])
           : { kind: '$eq', path, test: { $eq: v } },
       );
-      // `$all` is an `$and` of its values: one stays in place, more are absorbed at the end.
-      if (parts.length === 1) out.push(parts[0]!);
-      else if (parts.length === 0) out.push({ kind: '$alwaysFalse', path });
-      else nested.push(...parts);
+      out.push(parts.length === 0 ? { kind: '$alwaysFalse', path } : parts);
     } else if (op === '$elemMatch') out.push(elemMatchCondition(path, arg));
     else if (op === '$geoWithin' || op === '$geoIntersects' || op === '$near' || op === '$nearSphere')
       out.push({ kind: '$geo', path });
     else out.push({ kind: op, path, test: { [op]: arg } });
   }
-  out.push(...nested);
+}
+
+/**
+ * An `$and`'s children optimized as ListOfMatchExpression's optimizer leaves them: a nested `$and` of
+ * one condition is that condition, in place; the conditions of a longer one move to the end.
+ */
+function flattened(children: Child[]): Condition[] {
+  const kept: Condition[] = [];
+  const absorbed: Condition[] = [];
+  for (const child of children) {
+    if (!Array.isArray(child)) kept.push(child);
+    else if (child.length === 1) kept.push(child[0]!);
+    else absorbed.push(...child);
+  }
+  return [...kept, ...absorbed];
 }
 
 function elemMatchCondition(path: string, arg: unknown): Condition {
@@ -117,35 +134,40 @@ function equalityPath(clause: unknown): string | undefined {
   if (path.startsWith('$') || Array.isArray(value)) return undefined;
   if (isPlainObject(value) && Object.keys(value).some((k) => k.startsWith('$'))) {
     const keys = Object.keys(value);
-    return keys.length === 1 && keys[0] === '$eq' && !Array.isArray(value['$eq']) ? path : undefined;
+    // An `$eq` of a regex compares it as a value, which an `$in` would not (7.0 leaves it out).
+    const operand = value['$eq'];
+    return keys.length === 1 && keys[0] === '$eq' && !Array.isArray(operand) && !(operand instanceof RegExp)
+      ? path
+      : undefined;
   }
   return path;
 }
 
 /** The conditions of a (prepared) filter, optimized as MongoDB 7.0's parser and optimizer leave them. */
 function conditions(filter: Doc): Condition[] {
-  const out: Condition[] = [];
-  const absorbed: Condition[] = [];
+  const children: Child[] = [];
   for (const [key, value] of Object.entries(filter)) {
-    if (key === '$and' || (key === '$or' && Array.isArray(value) && value.length === 1)) {
-      const clauses = (value as unknown[]).flatMap((c) => (isPlainObject(c) ? conditions(c) : []));
-      if (clauses.length === 1) out.push(clauses[0]!);
-      else absorbed.push(...clauses);
-    } else if (key === '$or' && Array.isArray(value)) {
-      const paths = value.map(equalityPath);
-      const path = paths[0];
-      if (path !== undefined && paths.every((p) => p === path)) {
-        const values = value.map((c: Doc) => {
-          const v = c[path];
-          return isPlainObject(v) ? v['$eq'] : v;
-        });
-        out.push({ kind: '$in', path, test: { $in: values } });
-      } else out.push({ kind: '$or', path: '' });
-    } else if (key === '$comment') continue;
-    else if (key.startsWith('$')) out.push({ kind: key, path: '' });
-    else fieldConditions(key, value, out);
+    // A one-clause `$or` is its clause, so it joins the `$and` as an `$and` clause does.
+    if (key === '$and' || (key === '$or' && Array.isArray(value) && value.length === 1))
+      children.push(flattened((value as unknown[]).map((c) => (isPlainObject(c) ? conditions(c) : []))));
+    else if (key === '$or' && Array.isArray(value)) children.push(orCondition(value));
+    else if (key === '$comment') continue;
+    else if (key.startsWith('$')) children.push({ kind: key, path: '' });
+    else fieldChildren(key, value, children);
   }
-  return [...out, ...absorbed];
+  return flattened(children);
+}
+
+/** An `$or` of two or more clauses: an `$in` when they are all equalities on one path, else no record. */
+function orCondition(clauses: unknown[]): Condition {
+  const paths = clauses.map(equalityPath);
+  const path = paths[0];
+  if (path === undefined || paths.some((p) => p !== path)) return { kind: '$or', path: '' };
+  const values = clauses.map((c) => {
+    const v = (c as Doc)[path];
+    return isPlainObject(v) ? v['$eq'] : v;
+  });
+  return { kind: '$in', path, test: { $in: values } };
 }
 
 /** A value a path reaches, and the index of the outermost array it went through (if any). */

@@ -37,6 +37,9 @@ const CASES: [Doc, Doc, Doc, Doc | (string | number)[]][] = [
   [{ a: [5, 2] }, { $or: [{ a: 2 }] }, { 'a.$': 1 }, { a: [2] }],
   [{ a: [5, 2], c: 1 }, { $and: [{ a: 2 }, { c: 1 }] }, { 'a.$': 1 }, { a: [2] }],
   [{ a: [5, 2] }, { a: { $elemMatch: { $lt: 3 } } }, { 'a.$': 1 }, { a: [2] }],
+  // The optimizer moves a clause of two conditions to the end of the `$and` it joins
+  // (expression_tree.cpp, ListOfMatchExpression::getOptimizer), so `b: 9` records last: 2.
+  [{ a: [5, 2], b: [7, 8, 9] }, { $and: [{ a: { $lt: 4 }, b: 9 }, { a: 5 }] }, { 'b.$': 1 }, { b: [9] }],
   // The position is recorded on any array of the query and applied to the projected one.
   [{ a: [1, 2], b: [10] }, { a: 2, b: 10 }, { 'b.$': 1 }, { b: [10] }],
   [{ a: [1, 2], b: [10] }, { b: 10, a: 2 }, { 'b.$': 1 }, MISMATCH],
