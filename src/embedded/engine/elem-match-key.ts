@@ -217,7 +217,8 @@ function conditionKey(condition: Condition, doc: Doc, collation: Collation | und
       if (j >= 0) return offset ?? String(j);
       continue;
     }
-    // An array reached as one value is tested whole, not element by element (mingo's own reading).
+    // Each value is tested alone (matchesSingleElement): an array is wrapped so that mingo compares it
+    // whole rather than looking into its elements, which come on their own first.
     const holder = value === undefined ? {} : { v: Array.isArray(value) && !arrays ? [value] : value };
     if (query.test(holder)) return offset;
   }
