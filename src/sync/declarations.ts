@@ -17,6 +17,12 @@ export interface SyncOptions {
    * Default: only events from now on.
    */
   startAfter?: string;
+  /**
+   * Longest wait, in milliseconds, of `app.teardown()` for the events still being written. Past it,
+   * teardown reports them as not written and resolves, instead of waiting for an unreachable
+   * database for the driver's `serverSelectionTimeoutMS` (30 s by default). Default 3000.
+   */
+  teardownTimeoutMs?: number;
 }
 
 /** The serialisable part of a hook context sent along with an event. */

@@ -18,6 +18,8 @@ const LOCAL_EVENTS = new Set(['newListener', 'removeListener', 'error']);
 const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
 /** Most events written by one insertMany. */
 const BATCH = 1000;
+/** Default longest wait of `close()` for queued writes, in milliseconds. */
+const DEFAULT_TEARDOWN_TIMEOUT_MS = 3000;
 /** How long a failed feed waits before it reopens, in milliseconds (doubled after each failed reopen). */
 const REOPEN_MS = 1000;
 /** The longest wait between two reopens, in milliseconds. */
@@ -44,10 +46,13 @@ export class Sync {
   private readonly collection: Promise<Collection<Document>>;
   private readonly maxEventBytes: number;
   private readonly retainSeconds: number;
+  private readonly teardownTimeoutMs: number;
   private readonly originals = new WeakMap<object, Emit>();
   private published = 0;
   private readonly pending: SyncRecord[] = [];
   private draining: Promise<void> | undefined;
+  /** Records of the batch being written (not yet known to be written). */
+  private writing = 0;
   private readonly lastSeen = new Map<string, number>();
   private feed: Feed | undefined;
   private position: string | undefined;
@@ -65,6 +70,7 @@ export class Sync {
     this.maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
     this.position = options.startAfter;
     this.retainSeconds = options.retainSeconds ?? 3600;
+    this.teardownTimeoutMs = options.teardownTimeoutMs ?? DEFAULT_TEARDOWN_TIMEOUT_MS;
     this.collection = Promise.resolve(options.Model).then(async (collection) => {
       await collection.createIndex({ at: 1 }, { expireAfterSeconds: this.retainSeconds });
       return collection;
@@ -113,10 +119,12 @@ export class Sync {
       const batch = this.pending.splice(0, BATCH);
       if (this.closed) continue;
       const report = (error: unknown): void => this.report(error);
+      this.writing = batch.length;
       const written = await this.collection.then(
         async (collection) => writeBatch(collection, batch, report, () => this.closing),
         (error: unknown) => (report(notWritten(batch.length, error)), false),
       );
+      this.writing = 0;
       // Closing with the database out of reach: each batch would wait for it again.
       if (!written && this.closing && this.pending.length > 0)
         report(notWritten(this.pending.splice(0).length, 'the database is out of reach'));
@@ -224,10 +232,23 @@ export class Sync {
     while (this.draining) await this.draining;
   }
 
-  /** Writes what is queued, then stops receiving (called by `app.teardown()`). */
+  /**
+   * Writes what is queued, waiting at most `teardownTimeoutMs`, then stops receiving (called by
+   * `app.teardown()`). Events still unwritten at that point are reported as not written.
+   */
   async close(): Promise<void> {
     this.closing = true;
-    await this.flush();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<boolean>(
+      (resolve) => (timer = setTimeout(resolve, this.teardownTimeoutMs, true)),
+    );
+    const gaveUp = await Promise.race([this.flush().then(() => false), expired]);
+    clearTimeout(timer);
+    if (gaveUp) {
+      const count = this.writing + this.pending.splice(0).length;
+      const reason = `teardown stopped waiting for the database after ${this.teardownTimeoutMs} ms (teardownTimeoutMs)`;
+      this.report(notWritten(count, reason));
+    }
     this.closed = true;
     clearTimeout(this.reopenTimer);
     await this.feed?.close();

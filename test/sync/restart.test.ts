@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MongoClient, type MongoClientOptions } from 'mongodb';
 import { createApp, type Application } from 'plume';
-import { getSync, sync } from 'plume/sync';
+import { getSync, sync, type SyncOptions } from 'plume/sync';
 import { until } from '../support/until.js';
 import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 
@@ -27,14 +27,18 @@ describe('plume/sync when the database goes away', () => {
   let collectionName = 0;
 
   /** An app instance with a `notes` service; collects what its `created` listeners and `error` get. */
-  async function instance(collection: string, clientOptions: MongoClientOptions = {}) {
+  async function instance(
+    collection: string,
+    clientOptions: MongoClientOptions = {},
+    syncOptions: Omit<SyncOptions, 'Model'> = {},
+  ) {
     const client = await MongoClient.connect(`${server.uri}?replicaSet=plume`, clientOptions);
     clients.push(client);
     const app = createApp();
     app.use('notes', new Notes());
     const errors: Error[] = [];
     app.on('error', (error: Error) => errors.push(error));
-    app.configure(sync({ Model: client.db('sync_restart').collection(collection) }));
+    app.configure(sync({ Model: client.db('sync_restart').collection(collection), ...syncOptions }));
     await getSync(app)!.ready;
     apps.push(app);
     const received: string[] = [];
@@ -134,6 +138,22 @@ describe('plume/sync when the database goes away', () => {
     const report = a.errors.find((error) => /not written/.test(error.message));
     expect(report).toMatchObject({ name: 'GeneralError' });
     expect(report!.message).toMatch(/^plume\/sync: 1 event\(s\) not written to the sync collection/);
+  });
+
+  it('tears down within teardownTimeoutMs while the database is down, reporting what it could not write', async () => {
+    // A's driver would wait for the database for its default serverSelectionTimeoutMS (30 s, longer
+    // than this test may take): teardown gives up after teardownTimeoutMs instead.
+    const a = await instance(`events_${collectionName}`, {}, { teardownTimeoutMs: 200 });
+    apps.splice(0);
+    await restart(async () => {
+      await a.app.service('notes').create({ text: 'never written' });
+      await a.app.service('notes').create({ text: 'never written either' });
+      await a.app.teardown();
+    });
+    const report = a.errors.find((error) => /not written/.test(error.message));
+    expect(report).toMatchObject({ name: 'GeneralError' });
+    expect(report!.message).toMatch(/^plume\/sync: 2 event\(s\) not written to the sync collection/);
+    expect(report!.message).toMatch(/teardownTimeoutMs/);
   });
 
   it('ends a follow() iterator whose stream cannot be resumed with the error, then resumes after its last event', async () => {
