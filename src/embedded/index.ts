@@ -23,7 +23,7 @@ import type { EmbeddedServer, EmbeddedServerOptions } from './declarations.js';
 import { abortTransaction } from './engine/transactions.js';
 import { expireDocuments } from './engine/ttl.js';
 import { HistoryStore } from './history-store.js';
-import { serveConnection } from './server.js';
+import { closeConnections, serveConnection } from './server.js';
 import { startInWorker } from './worker-host.js';
 
 function logFatalError(error: Error): void {
@@ -129,9 +129,6 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
       stopped ??= new Promise<void>((resolve, reject) => {
         clearInterval(ttl);
         clearInterval(reaper);
-        core.cursors.close();
-        engine.history.close();
-        for (const socket of sockets) socket.destroy();
         server.close(() => {
           try {
             historyStore?.close();
@@ -140,6 +137,10 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
           } catch (error) {
             reject(error instanceof Error ? error : new Error(String(error)));
           }
+        });
+        closeConnections(sockets, () => {
+          core.cursors.close();
+          engine.history.close();
         });
       });
       return stopped;

@@ -38,6 +38,42 @@ let nextConnectionId = 1;
  */
 const MAX_QUEUED = 16;
 
+/** Connections with a request read and not yet answered (e.g. a getMore waiting for changes). */
+const busy = new WeakSet<net.Socket>();
+
+/** True while `socket` has a request read and not yet answered. */
+export function isBusy(socket: net.Socket): boolean {
+  return busy.has(socket);
+}
+
+/** How long after the idle connections a stopping server closes the busy ones, in milliseconds. */
+const BUSY_CLOSE_DELAY_MS = 50;
+
+/**
+ * Closes the connections of a stopping server: idle ones at once, those with a request in progress a
+ * moment later, after calling `interrupt` (which ends the waits of those requests; their replies are
+ * not sent, so the client sees a closed connection, which it retries or resumes from). A driver that
+ * monitors the server by polling `hello` (this server sends no topologyVersion) checks it again as
+ * soon as a request fails; when that check meets its monitoring connection already closed by the peer
+ * but not yet reported closed, the Node.js driver (7.x) writes to the dead socket and waits for a
+ * 'drain' that never comes: the check never ends, and every later operation of that client fails
+ * server selection, even once the server is back. Closing the idle monitoring connection first lets
+ * the driver see it closed before any request fails.
+ */
+export function closeConnections(sockets: Iterable<net.Socket>, interrupt: () => void): void {
+  const later: net.Socket[] = [];
+  for (const socket of sockets) {
+    if (isBusy(socket)) later.push(socket);
+    else socket.destroy();
+  }
+  const closeBusy = (): void => {
+    interrupt();
+    for (const socket of later) socket.destroy();
+  };
+  if (later.length === 0) closeBusy();
+  else setTimeout(closeBusy, BUSY_CLOSE_DELAY_MS);
+}
+
 /** Resolves once `socket` has flushed its write buffer, or has closed. */
 function drained(socket: net.Socket): Promise<void> {
   return new Promise((resolve) => {
@@ -144,12 +180,14 @@ export function serveConnection(
         return;
       }
       queued++;
+      busy.add(socket);
       chain = chain.then(async () => {
         const out = await respond(core, req, connectionId);
         if (out === 'close') socket.destroy();
         // The next request is answered once the kernel has taken this reply (the client reads).
         else if (out && !socket.destroyed && !socket.write(out)) await drained(socket);
         queued--;
+        if (queued === 0) busy.delete(socket);
         if (queued < MAX_QUEUED && socket.isPaused() && !socket.destroyed) socket.resume();
       });
     }
