@@ -1,0 +1,166 @@
+/**
+ * The example's `messages/stream` across a database restart, over real HTTP: two API instances on
+ * one embedded database with a data directory, an SSE client of B, messages created on A before and
+ * after the database is stopped and started again on the same port (docs/sync.md, "Database restarts"
+ * and "Following events with positions").
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
+import { connectDatabase, type Database } from '../../examples/api/database.js';
+import { startServer, type RunningServer } from '../../examples/api/server.js';
+import { until } from '../support/until.js';
+
+interface Received {
+  id: string;
+  text: string;
+}
+
+/**
+ * Reads `url`'s event stream as an `EventSource` does: each `data:` event with its `id:`, and when
+ * the stream ends, a new request with `Last-Event-ID: <last id>` once `retry()` resolves (an
+ * EventSource waits its retry delay); a non-200 answer ends it for good.
+ */
+function readStream(url: string, retry: () => Promise<void> = async () => undefined) {
+  const abort = new AbortController();
+  const state = { events: [] as Received[], errors: [] as string[], connections: 0, failure: '' };
+  void (async () => {
+    while (!abort.signal.aborted) {
+      if (state.connections > 0) await retry();
+      const last = state.events.at(-1)?.id;
+      const response = await fetch(url, {
+        signal: abort.signal,
+        headers: last === undefined ? {} : { 'last-event-id': last },
+      }).catch(() => undefined);
+      if (response?.status !== 200) {
+        state.failure = `status ${response?.status ?? 'none'}: ${await response?.text().catch(() => '')}`;
+        return;
+      }
+      state.connections++;
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const chunk = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+        if (chunk.done) break;
+        buffer += chunk.value;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = /^data: ?(.*)$/m.exec(block)?.[1];
+          if (data === undefined) continue;
+          if (/^event: ?error$/m.test(block)) state.errors.push(data);
+          else
+            state.events.push({
+              id: /^id: ?(.*)$/m.exec(block)?.[1] ?? '',
+              text: (JSON.parse(data) as { text: string }).text,
+            });
+        }
+      }
+    }
+  })();
+  return { state, close: () => abort.abort() };
+}
+
+describe('examples/api messages/stream across a database restart', () => {
+  let dir: string;
+  let server: EmbeddedServer;
+  const databases: Database[] = [];
+  const running: RunningServer[] = [];
+  const readers: { close(): void }[] = [];
+
+  async function instance(timeoutMs: number): Promise<RunningServer> {
+    const database = await connectDatabase(`${server.uri}?replicaSet=plume`, 'stream_restart', timeoutMs);
+    databases.push(database);
+    const api = await startServer({ port: 0, database, hashCost: 4 });
+    running.push(api);
+    return api;
+  }
+
+  async function post(api: RunningServer, path: string, body: unknown, token?: string) {
+    const response = await fetch(api.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+
+  async function signup(api: RunningServer, email: string): Promise<string> {
+    expect((await post(api, '/users', { email, password: 'correct horse' })).status).toBe(201);
+    const login = await post(api, '/authentication', { strategy: 'local', email, password: 'correct horse' });
+    return login.body['accessToken'] as string;
+  }
+
+  async function restart(between: () => Promise<void> = async () => undefined): Promise<void> {
+    const port = server.port;
+    await server.stop();
+    await between();
+    server = await startEmbeddedServer({ dbPath: dir, port });
+  }
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'plume-stream-restart-'));
+    server = await startEmbeddedServer({ dbPath: dir });
+  });
+  afterEach(async () => {
+    for (const reader of readers.splice(0)) reader.close();
+    for (const api of running.splice(0)) await api.close();
+    for (const database of databases.splice(0)) await database.client.close();
+  });
+  afterAll(async () => {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('delivers the messages created before and after a short restart on the same stream, once each, in order', async () => {
+    const a = await instance(5000);
+    const b = await instance(5000);
+    const token = await signup(a, 'short@example.com');
+    const reader = readStream(`${b.url}/messages/stream`);
+    readers.push(reader);
+    await until(() => reader.state.connections === 1);
+    expect((await post(a, '/messages', { text: 'before' }, token)).status).toBe(201);
+    await until(() => reader.state.events.length === 1);
+    await restart();
+    const after = await post(a, '/messages', { text: 'after' }, token);
+    expect(after.body).toMatchObject({ text: 'after' });
+    await until(() => reader.state.events.length === 2 || reader.state.failure !== '');
+    expect(reader.state.failure).toBe('');
+    expect(reader.state.events.map((event) => event.text)).toEqual(['before', 'after']);
+    // The driver resumed B's change stream: the client did not notice the restart.
+    expect(reader.state.connections).toBe(1);
+    expect(reader.state.errors).toEqual([]);
+  });
+
+  it('ends the stream of an outage longer than the driver waits; the client reconnecting with Last-Event-ID misses nothing', async () => {
+    const a = await instance(5000);
+    // B's driver gives up on the database after 300 ms, so its change stream cannot be resumed.
+    const b = await instance(300);
+    const token = await signup(a, 'long@example.com');
+    let back = (): void => undefined;
+    const databaseBack = new Promise<void>((resolve) => (back = resolve));
+    // The client reconnects once B's driver sees the database again (before that, B answers 500).
+    const ping = async () => (await databases[1]!.db.command({ ping: 1 }).catch(() => false)) !== false;
+    const reader = readStream(`${b.url}/messages/stream`, async () => {
+      await databaseBack;
+      while (!(await ping()));
+    });
+    readers.push(reader);
+    await until(() => reader.state.connections === 1);
+    expect((await post(a, '/messages', { text: 'before' }, token)).status).toBe(201);
+    await until(() => reader.state.events.length === 1);
+    // B's stream ends with an `event: error` while the database is down (docs/sync.md).
+    await restart(() => until(() => reader.state.errors.length > 0));
+    back();
+    const after = await post(a, '/messages', { text: 'after' }, token);
+    expect(after.body).toMatchObject({ text: 'after' });
+    await until(() => reader.state.events.length === 2 || reader.state.failure !== '');
+    expect(reader.state.failure).toBe('');
+    expect(reader.state.events.map((event) => event.text)).toEqual(['before', 'after']);
+    expect(reader.state.errors).toHaveLength(1);
+    expect(reader.state.connections).toBe(2);
+  });
+});
