@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Collection, Document } from 'mongodb';
-import { stripSlashes, type Application, type Service } from '../core/index.js';
+import { getLogger, stripSlashes, type Application, type Service } from '../core/index.js';
 import { GeneralError } from '../errors/index.js';
 import type { FollowOptions, SyncOptions, SyncRecord, SyncedEvent } from './declarations.js';
 import { followFeed, openFeed, type Feed } from './feed.js';
@@ -60,7 +60,7 @@ export class Sync {
   /** Set once `close()` began: queued writes are then not retried. */
   private closing = false;
   private reopenTimer: NodeJS.Timeout | undefined;
-  /** Reopens in a row that failed before their stream was positioned. */
+  /** Failures of the feed in a row: the one that ended a working stream, then each failed reopen. */
   private reopens = 0;
 
   constructor(
@@ -168,7 +168,8 @@ export class Sync {
         } else {
           // Reopen where the stream stood, which may be past the last event received (or before any).
           this.position = feed.position ?? this.position;
-          this.report(error);
+          // While the database stays down every reopen fails the same way: the first failure says it.
+          if (this.reopens === 0) this.report(error);
         }
         if (this.closed) return;
         const wait = Math.min(REOPEN_MS * 2 ** this.reopens++, MAX_REOPEN_MS);
@@ -184,9 +185,19 @@ export class Sync {
     this.feed = feed;
     // A feed that fails to open has been reported through onError, which opens it again later.
     await feed.ready.then(
-      () => (this.reopens = 0),
+      () => this.reopened(),
       () => undefined,
     );
+  }
+
+  /** The feed is open again: says so (once per outage) with the number of reopens that failed. */
+  private reopened(): void {
+    if (this.reopens > 0 && !this.closed)
+      getLogger(this.app).info(
+        { failedAttempts: this.reopens - 1 },
+        `plume/sync: receiving events again, after ${this.reopens - 1} failed attempt(s) to reopen the feed`,
+      );
+    this.reopens = 0;
   }
 
   /**

@@ -113,6 +113,48 @@ describe('plume/sync when the database goes away', () => {
     expect(b.errors[0]?.name).toMatch(/^Mongo(Network|ServerSelection)Error$/);
   });
 
+  it('reports an outage once, however many reopens fail, and logs when it receives events again', async () => {
+    const name = `events_${collectionName}`;
+    const a = await instance(name);
+    const client = await MongoClient.connect(`${server.uri}?replicaSet=plume`, {
+      serverSelectionTimeoutMS: 300,
+    });
+    clients.push(client);
+    // Each (re)open of B's feed calls watch() on the collection it was given: counting them shows when
+    // a reopen has failed.
+    let watches = 0;
+    const Model = new Proxy(client.db('sync_restart').collection(name), {
+      get(target, key) {
+        if (key === 'watch') watches++;
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const b = createApp();
+    b.use('notes', new Notes());
+    const errors: Error[] = [];
+    b.on('error', (error: Error) => errors.push(error));
+    const logged: string[] = [];
+    const log = (_fields: unknown, message?: string): number => logged.push(message ?? '');
+    b.set('logger', { error: log, warn: log, info: log, debug: log });
+    b.configure(sync({ Model }));
+    apps.push(b);
+    await getSync(b)!.ready;
+    const received: string[] = [];
+    b.service('notes').on('created', (data) => received.push((data as { text: string }).text));
+    // The third watch() starts once the first reopen has failed (1 s after the stream failed, then 2 s).
+    await restart(() => until(() => watches >= 3, 30_000));
+    await until(() => logged.length > 0, 60_000);
+    await a.app.service('notes').create({ text: 'after the outage' });
+    await until(() => received.length === 1);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]?.name).toMatch(/^Mongo(Network|ServerSelection)Error$/);
+    expect(logged).toHaveLength(1);
+    const failed = Number(/after (\d+) failed attempt\(s\) to reopen the feed$/.exec(logged[0]!)?.[1]);
+    expect(logged[0]).toMatch(/^plume\/sync: receiving events again/);
+    expect(failed).toBeGreaterThanOrEqual(1);
+  }, 90_000);
+
   it('delivers the events emitted once the database is back, without an error, after a restart', async () => {
     const name = `events_${collectionName}`;
     const a = await instance(name);
