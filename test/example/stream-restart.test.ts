@@ -4,13 +4,10 @@
  * after the database is stopped and started again on the same port (docs/sync.md, "Database restarts"
  * and "Following events with positions").
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
 import { connectDatabase, type Database } from '../../examples/api/database.js';
 import { startServer, type RunningServer } from '../../examples/api/server.js';
+import { startRestartable, type RestartableDatabase } from '../support/restartable.js';
 import { until } from '../support/until.js';
 
 interface Received {
@@ -65,14 +62,18 @@ function readStream(url: string, retry: () => Promise<void> = async () => undefi
 }
 
 describe('examples/api messages/stream across a database restart', () => {
-  let dir: string;
-  let server: EmbeddedServer;
+  let embedded: RestartableDatabase;
   const databases: Database[] = [];
   const running: RunningServer[] = [];
   const readers: { close(): void }[] = [];
+  let users = 0;
 
   async function instance(timeoutMs: number): Promise<RunningServer> {
-    const database = await connectDatabase(`${server.uri}?replicaSet=plume`, 'stream_restart', timeoutMs);
+    const database = await connectDatabase(
+      `${embedded.server.uri}?replicaSet=plume`,
+      'stream_restart',
+      timeoutMs,
+    );
     databases.push(database);
     const api = await startServer({ port: 0, database, hashCost: 4 });
     running.push(api);
@@ -94,16 +95,8 @@ describe('examples/api messages/stream across a database restart', () => {
     return login.body['accessToken'] as string;
   }
 
-  async function restart(between: () => Promise<void> = async () => undefined): Promise<void> {
-    const port = server.port;
-    await server.stop();
-    await between();
-    server = await startEmbeddedServer({ dbPath: dir, port });
-  }
-
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'plume-stream-restart-'));
-    server = await startEmbeddedServer({ dbPath: dir });
+    embedded = await startRestartable('plume-stream-restart-');
   });
   afterEach(async () => {
     for (const reader of readers.splice(0)) reader.close();
@@ -111,56 +104,57 @@ describe('examples/api messages/stream across a database restart', () => {
     for (const database of databases.splice(0)) await database.client.close();
   });
   afterAll(async () => {
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await embedded.close();
   });
 
-  it('delivers the messages created before and after a short restart on the same stream, once each, in order', async () => {
+  /**
+   * Instances A and B (B's driver waiting `timeoutB` ms for the database), a client of B's
+   * `messages/stream` reconnecting after `retry()`, a message created on A, the database stopped and
+   * started again (`whileDown` runs in between), another message created on A.
+   * @returns what the client has read once it has two messages, or has failed.
+   */
+  async function acrossRestart(
+    timeoutB: number,
+    retry?: (b: Database) => Promise<void>,
+    whileDown?: (state: ReturnType<typeof readStream>['state']) => Promise<void>,
+  ) {
     const a = await instance(5000);
-    const b = await instance(5000);
-    const token = await signup(a, 'short@example.com');
-    const reader = readStream(`${b.url}/messages/stream`);
+    const b = await instance(timeoutB);
+    const token = await signup(a, `user${++users}@example.com`);
+    const reader = readStream(`${b.url}/messages/stream`, async () => retry?.(databases[1]!));
     readers.push(reader);
     await until(() => reader.state.connections === 1);
     expect((await post(a, '/messages', { text: 'before' }, token)).status).toBe(201);
     await until(() => reader.state.events.length === 1);
-    await restart();
+    await embedded.restart(async () => whileDown?.(reader.state));
     const after = await post(a, '/messages', { text: 'after' }, token);
     expect(after.body).toMatchObject({ text: 'after' });
     await until(() => reader.state.events.length === 2 || reader.state.failure !== '');
     expect(reader.state.failure).toBe('');
-    expect(reader.state.events.map((event) => event.text)).toEqual(['before', 'after']);
+    return reader.state;
+  }
+
+  it('delivers the messages created before and after a short restart on the same stream, once each, in order', async () => {
+    const state = await acrossRestart(5000);
+    expect(state.events.map((event) => event.text)).toEqual(['before', 'after']);
     // The driver resumed B's change stream: the client did not notice the restart.
-    expect(reader.state.connections).toBe(1);
-    expect(reader.state.errors).toEqual([]);
+    expect(state.connections).toBe(1);
+    expect(state.errors).toEqual([]);
   });
 
   it('ends the stream of an outage longer than the driver waits; the client reconnecting with Last-Event-ID misses nothing', async () => {
-    const a = await instance(5000);
-    // B's driver gives up on the database after 300 ms, so its change stream cannot be resumed.
-    const b = await instance(300);
-    const token = await signup(a, 'long@example.com');
-    let back = (): void => undefined;
-    const databaseBack = new Promise<void>((resolve) => (back = resolve));
-    // The client reconnects once B's driver sees the database again (before that, B answers 500).
-    const ping = async () => (await databases[1]!.db.command({ ping: 1 }).catch(() => false)) !== false;
-    const reader = readStream(`${b.url}/messages/stream`, async () => {
-      await databaseBack;
-      while (!(await ping()));
-    });
-    readers.push(reader);
-    await until(() => reader.state.connections === 1);
-    expect((await post(a, '/messages', { text: 'before' }, token)).status).toBe(201);
-    await until(() => reader.state.events.length === 1);
-    // B's stream ends with an `event: error` while the database is down (docs/sync.md).
-    await restart(() => until(() => reader.state.errors.length > 0));
-    back();
-    const after = await post(a, '/messages', { text: 'after' }, token);
-    expect(after.body).toMatchObject({ text: 'after' });
-    await until(() => reader.state.events.length === 2 || reader.state.failure !== '');
-    expect(reader.state.failure).toBe('');
-    expect(reader.state.events.map((event) => event.text)).toEqual(['before', 'after']);
-    expect(reader.state.errors).toHaveLength(1);
-    expect(reader.state.connections).toBe(2);
+    // B's driver gives up on the database after 300 ms, so its change stream cannot be resumed: the
+    // stream ends with an `event: error` while the database is down (docs/sync.md). The client
+    // reconnects once B's driver sees the database again (before that, B answers 500).
+    const state = await acrossRestart(
+      300,
+      async (b) => {
+        while ((await b.db.command({ ping: 1 }).catch(() => false)) === false);
+      },
+      async (reader) => until(() => reader.errors.length > 0),
+    );
+    expect(state.events.map((event) => event.text)).toEqual(['before', 'after']);
+    expect(state.errors).toHaveLength(1);
+    expect(state.connections).toBe(2);
   });
 });

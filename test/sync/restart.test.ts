@@ -2,15 +2,13 @@
  * plume/sync when the database goes away under running instances: restarted (same port and data
  * directory), or the sync collection dropped. Each instance has its own client, as separate processes do.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MongoClient, type MongoClientOptions } from 'mongodb';
 import { createApp, type Application } from 'plume';
 import { getSync, sync, type SyncOptions } from 'plume/sync';
+import { startRestartable, type RestartableDatabase } from '../support/restartable.js';
 import { until } from '../support/until.js';
-import { startEmbeddedServer, type EmbeddedServer } from 'plume/embedded';
+import { startEmbeddedServer } from 'plume/embedded';
 
 class Notes {
   private next = 0;
@@ -20,8 +18,7 @@ class Notes {
 }
 
 describe('plume/sync when the database goes away', () => {
-  let dir: string;
-  let server: EmbeddedServer;
+  let database: RestartableDatabase;
   const clients: MongoClient[] = [];
   const apps: Application[] = [];
   let collectionName = 0;
@@ -32,7 +29,7 @@ describe('plume/sync when the database goes away', () => {
     clientOptions: MongoClientOptions = {},
     syncOptions: Omit<SyncOptions, 'Model'> = {},
   ) {
-    const client = await MongoClient.connect(`${server.uri}?replicaSet=plume`, clientOptions);
+    const client = await MongoClient.connect(`${database.server.uri}?replicaSet=plume`, clientOptions);
     clients.push(client);
     const app = createApp();
     app.use('notes', new Notes());
@@ -46,17 +43,8 @@ describe('plume/sync when the database goes away', () => {
     return { app, errors, received, client };
   }
 
-  /** Stops the database and starts it again on the same port and data directory. */
-  async function restart(between: () => Promise<void> = async () => undefined): Promise<void> {
-    const port = server.port;
-    await server.stop();
-    await between();
-    server = await startEmbeddedServer({ dbPath: dir, port });
-  }
-
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'plume-sync-restart-'));
-    server = await startEmbeddedServer({ dbPath: dir });
+    database = await startRestartable('plume-sync-restart-');
   });
   afterEach(async () => {
     for (const app of apps.splice(0)) await app.teardown();
@@ -64,8 +52,7 @@ describe('plume/sync when the database goes away', () => {
     collectionName++;
   });
   afterAll(async () => {
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
+    await database.close();
   });
 
   it('keeps delivering after the sync collection is dropped, and reports the drop', async () => {
@@ -104,7 +91,7 @@ describe('plume/sync when the database goes away', () => {
     const a = await instance(name);
     const b = await instance(name, quick);
     // B has received nothing yet: its only position is the one its stream reached.
-    await restart(() => until(() => b.errors.length > 0));
+    await database.restart(() => until(() => b.errors.length > 0));
     await a.app.service('notes').create({ text: 'after the restart' });
     await getSync(a.app)!.flush();
     await until(() => b.received.length === 1);
@@ -116,7 +103,7 @@ describe('plume/sync when the database goes away', () => {
   it('reports an outage once, however many reopens fail, and logs when it receives events again', async () => {
     const name = `events_${collectionName}`;
     const a = await instance(name);
-    const client = await MongoClient.connect(`${server.uri}?replicaSet=plume`, {
+    const client = await MongoClient.connect(`${database.server.uri}?replicaSet=plume`, {
       serverSelectionTimeoutMS: 300,
     });
     clients.push(client);
@@ -143,7 +130,7 @@ describe('plume/sync when the database goes away', () => {
     const received: string[] = [];
     b.service('notes').on('created', (data) => received.push((data as { text: string }).text));
     // The third watch() starts once the first reopen has failed (1 s after the stream failed, then 2 s).
-    await restart(() => until(() => watches >= 3, 30_000));
+    await database.restart(() => until(() => watches >= 3, 30_000));
     await until(() => logged.length > 0, 60_000);
     await a.app.service('notes').create({ text: 'after the outage' });
     await until(() => received.length === 1);
@@ -161,7 +148,7 @@ describe('plume/sync when the database goes away', () => {
     const b = await instance(name);
     await a.app.service('notes').create({ text: 'before' });
     await until(() => b.received.length === 1);
-    await restart();
+    await database.restart();
     // A's pool still holds the connections the restart closed: the first write after it meets one.
     await a.app.service('notes').create({ text: 'after' });
     await getSync(a.app)!.flush();
@@ -173,7 +160,7 @@ describe('plume/sync when the database goes away', () => {
   it('tears down while the database is down, reporting the events it could not write', async () => {
     const a = await instance(`events_${collectionName}`, { serverSelectionTimeoutMS: 300 });
     apps.splice(0);
-    await restart(async () => {
+    await database.restart(async () => {
       await a.app.service('notes').create({ text: 'never written' });
       await a.app.teardown();
     });
@@ -187,7 +174,7 @@ describe('plume/sync when the database goes away', () => {
     // than this test may take): teardown gives up after teardownTimeoutMs instead.
     const a = await instance(`events_${collectionName}`, {}, { teardownTimeoutMs: 200 });
     apps.splice(0);
-    await restart(async () => {
+    await database.restart(async () => {
       await a.app.service('notes').create({ text: 'never written' });
       await a.app.service('notes').create({ text: 'never written either' });
       await a.app.teardown();
@@ -207,7 +194,7 @@ describe('plume/sync when the database goes away', () => {
     await a.app.service('notes').create({ text: 'before' });
     const first = await feed.next();
     let failure: unknown;
-    await restart(async () => {
+    await database.restart(async () => {
       failure = await feed.next().catch((error: unknown) => error);
       await a.app.service('notes').create({ text: 'while down' });
     });
