@@ -269,7 +269,14 @@ export class Sync {
     // After close() the database may be closed under a pending call: that failure is expected.
     if (this.closed) return;
     if (this.app.listenerCount('error') > 0) this.app.emit('error', error);
-    else console.error('plume/sync:', error);
+    else {
+      // The app's log, where the line saying the feed is back goes too (see reopened()).
+      const message = error instanceof Error ? error.message : String(error);
+      getLogger(this.app).error(
+        error,
+        message.startsWith('plume/sync:') ? message : `plume/sync: ${message}`,
+      );
+    }
   }
 }
 

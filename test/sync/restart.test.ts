@@ -142,6 +142,23 @@ describe('plume/sync when the database goes away', () => {
     expect(failed).toBeGreaterThanOrEqual(1);
   }, 90_000);
 
+  it("logs what it reports at error level through the app's logger when the app has no error listener", async () => {
+    const app = createApp();
+    const logged: { fields: unknown; message?: string }[] = [];
+    const ignore = (): void => undefined;
+    app.set('logger', {
+      error: (fields: unknown, message?: string) => logged.push({ fields, message }),
+      warn: ignore,
+      info: ignore,
+      debug: ignore,
+    });
+    app.configure(sync({ Model: Promise.reject(new Error('no such collection')) }));
+    apps.push(app);
+    await until(() => logged.length > 0);
+    expect(logged[0]!.message).toBe('plume/sync: no such collection');
+    expect(logged[0]!.fields).toMatchObject({ message: 'no such collection' });
+  });
+
   it('delivers the events emitted once the database is back, without an error, after a restart', async () => {
     const name = `events_${collectionName}`;
     const a = await instance(name);
