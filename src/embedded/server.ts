@@ -41,11 +41,6 @@ const MAX_QUEUED = 16;
 /** Connections with a request read and not yet answered (e.g. a getMore waiting for changes). */
 const busy = new WeakSet<net.Socket>();
 
-/** True while `socket` has a request read and not yet answered. */
-export function isBusy(socket: net.Socket): boolean {
-  return busy.has(socket);
-}
-
 /** How long after the idle connections a stopping server closes the busy ones, in milliseconds. */
 const BUSY_CLOSE_DELAY_MS = 50;
 
@@ -63,7 +58,7 @@ const BUSY_CLOSE_DELAY_MS = 50;
 export function closeConnections(sockets: Iterable<net.Socket>, interrupt: () => void): void {
   const later: net.Socket[] = [];
   for (const socket of sockets) {
-    if (isBusy(socket)) later.push(socket);
+    if (busy.has(socket)) later.push(socket);
     else socket.destroy();
   }
   const closeBusy = (): void => {
