@@ -1,7 +1,7 @@
 /**
  * Aggregation on mingo's Aggregator with the engine's context: other collections resolve through the
  * reader's snapshot (`$lookup`, `$graphLookup`, `$unionWith`), a leading `$match`/`$search` uses indexes
- * and text search, and `$out`/`$merge` write into collections (out-stage.ts).
+ * and text search, and `$out`/`$merge` write into collections (out-stage.ts, merge-stage.ts).
  */
 import { Aggregator } from 'mingo/aggregator';
 import type { Collection } from './collection.js';

@@ -1,26 +1,18 @@
 /**
  * The `$out` and `$merge` stages: an aggregation's result written into a collection. `$out` replaces
  * the target (keeping its options and indexes) only once every document is known to be storable in
- * it, validator and unique indexes included, like MongoDB's temporary collection; `$merge` matches each
- * document on its `on` fields and inserts, replaces, merges, keeps, fails or runs an update pipeline as
- * `whenMatched`/`whenNotMatched` say.
+ * it, validator and unique indexes included, like MongoDB's temporary collection; `$merge` is written
+ * by merge-stage.ts.
  */
-import { evalExpr } from 'mingo/core';
-import type { Options } from 'mingo/types';
 import { recordWrite } from './change-record.js';
-import { Collection, CollectionState, duplicateKeyError } from './collection.js';
+import { Collection, CollectionState } from './collection.js';
 import type { Engine } from './database.js';
-import { defaultIndexName, type IndexSpec } from './indexes.js';
-import { withSystemVariables } from './let-variables.js';
+import type { IndexSpec } from './indexes.js';
 import { checkStorable } from './limits.js';
-import { mergeVariableNames } from './merge-check.js';
-import { mingoOptions } from './mingo-options.js';
-import { checkUpdatePipeline } from './pipeline-update.js';
-import { matchDocs } from './read.js';
-import { applyUpdate } from './update.js';
+import { writeMerge } from './merge-stage.js';
 import { refuseView } from './views.js';
-import { insertOne, prepareInsert, validate } from './write.js';
-import { cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
+import { prepareInsert, validate } from './write.js';
+import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -66,51 +58,7 @@ export function writeOut(
     replaceTarget(engine, existing ?? new Collection(db, name), trial);
     return;
   }
-  const m = spec as Doc;
-  const on =
-    typeof m['on'] === 'string' ? [m['on']] : Array.isArray(m['on']) ? (m['on'] as string[]) : ['_id'];
-  const whenMatched = m['whenMatched'] ?? 'merge';
-  const whenNotMatched = m['whenNotMatched'] ?? 'insert';
-  refuseView(engine.collection(db, name));
-  // MongoDB parses a pipeline `whenMatched` as the update it sends for the first document, matched or not.
-  if (docs.length > 0) checkUpdatePipeline(whenMatched, mergeVariableNames(m, Object.keys(variables ?? {})));
-  const coll = engine.create(db, name);
-  for (const doc of docs) {
-    const state = engine.readState(coll, undefined);
-    const filter: Doc = {};
-    for (const f of on) filter[f] = doc[f];
-    const existing = matchDocs(state, filter).docs[0];
-    if (!existing) {
-      if (whenNotMatched === 'insert') insertOne(engine, coll, undefined, doc);
-      else if (whenNotMatched === 'fail')
-        throw new CommandError(13113, '$merge could not find a matching document in the target collection');
-      continue;
-    }
-    let next: Doc;
-    if (Array.isArray(whenMatched)) {
-      // A pipeline update of the matched document (makeBatchUpdateModification): it changes nothing
-      // when its result is the stored document, and is logged as any pipeline update is.
-      const update = applyUpdate(existing, whenMatched, {
-        variables: mergeVariables(m, doc, variables),
-      });
-      if (!update.changed) continue;
-      next = update.doc;
-    } else if (whenMatched === 'replace') next = { ...doc, _id: existing['_id'] };
-    else if (whenMatched === 'keepExisting') continue;
-    else if (whenMatched === 'fail') throw mergeDuplicate(coll, on, filter);
-    else if (whenMatched === 'merge') next = { ...existing, ...doc, _id: existing['_id'] };
-    else throw new CommandError(ErrorCodes.BadValue, 'unsupported $merge whenMatched');
-    // An aggregation's results may share their parts (aggregate.ts): each stored document gets its own.
-    next = idFirst(cloneValue(next));
-    const idKey = keyOf(existing['_id']);
-    engine.checkWrite(coll, idKey, undefined);
-    checkStorable(next, 'update');
-    validate(coll, next, existing);
-    coll.writable().put(coll.ns, next, idKey);
-    engine.touched(coll, idKey);
-    engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);
-    recordWrite(engine, coll, undefined, existing, next, whenMatched === 'replace', pipelineOf(whenMatched));
-  }
+  writeMerge(engine, db, name, spec as Doc, docs, variables);
 }
 
 /**
@@ -165,35 +113,4 @@ function storeTrial(
     trial.put(ns, prepared);
   }
   return trial;
-}
-
-/** The DuplicateKey error of `$merge` with `whenMatched: 'fail'`: the insert it attempts hits the `on` key. */
-function mergeDuplicate(coll: Collection, on: string[], keyValue: Doc): CommandError {
-  const keyPattern: Doc = {};
-  for (const f of on) keyPattern[f] = 1;
-  const index =
-    on.length === 1 && on[0] === '_id'
-      ? '_id_'
-      : (coll.state.indexes.find((i) => keyOf(i.spec.key) === keyOf(keyPattern))?.spec.name ??
-        defaultIndexName(keyPattern));
-  return duplicateKeyError(coll.ns, index, keyPattern, keyValue);
-}
-
-/**
- * The variables a `whenMatched` pipeline reads (mergeVariableNames): the `$merge` stage's `let` (default
- * `{ new: '$$ROOT' }`), each expression evaluated against the incoming document `doc`, over the command's
- * `variables`; `new` is the incoming document for `whenNotMatched: 'insert'` whatever the `let`.
- */
-function mergeVariables(stage: Doc, doc: Doc, variables: Doc | undefined): Doc {
-  const spec = isPlainObject(stage['let']) ? stage['let'] : { new: '$$ROOT' };
-  const options = mingoOptions(undefined, { variables: withSystemVariables(variables) }) as Options;
-  const out: Doc = { ...variables };
-  for (const [name, expr] of Object.entries(spec)) out[name] = evalExpr(doc, expr, options);
-  if ((stage['whenNotMatched'] ?? 'insert') === 'insert' && !('new' in spec)) out['new'] = doc;
-  return out;
-}
-
-/** The update a `$merge` write applies, for its change event: the pipeline, or none for the other modes. */
-function pipelineOf(whenMatched: unknown): unknown[] | undefined {
-  return Array.isArray(whenMatched) ? whenMatched : undefined;
 }
