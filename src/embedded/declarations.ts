@@ -18,7 +18,10 @@ export interface EmbeddedServerOptions {
   ttlIntervalMs?: number;
   /** Transactions idle longer than this are aborted, in milliseconds (default 60 000). */
   transactionLifetimeMs?: number;
-  /** How long a plain write waits for a transaction holding its document, in milliseconds (default 5 000). */
+  /**
+   * How long a plain write, `$out` or `$merge` waits for a transaction holding its target, in milliseconds
+   * (default 5 000); then it fails with WriteConflict (112).
+   */
   lockTimeoutMs?: number;
   /**
    * Data directory. When set, data survives restarts (append-only journal fsynced before each reply,

@@ -24,7 +24,7 @@ export interface ServerSettings {
   me: string;
   /** Replica-set name advertised in hello, or undefined for a standalone hello. */
   replicaSet: string | undefined;
-  /** How long a plain write waits for a transaction that owns its document, in ms. */
+  /** How long a plain write, `$out` or `$merge` waits for a transaction holding its target, in ms. */
   lockTimeoutMs: number;
   /** Transactions idle longer than this are aborted, in ms (MongoDB: 60 s). */
   transactionLifetimeMs: number;

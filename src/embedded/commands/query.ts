@@ -172,8 +172,15 @@ const aggregate: Handler = (cmd, ctx) => {
   ctx.core.opcounters.command++;
   // `bypassDocumentValidation` concerns the documents a final $out or $merge writes.
   const bypass = bypassesValidation(cmd);
-  if (isView(coll))
-    return withoutValidation(bypass, () => aggregateOnView(cmd, ctx, coll, pipeline as Doc[]));
+  // `$out` and `$merge` write nothing while an open transaction holds what they would write
+  // (out-stage.ts, merge-stage.ts): they wait and run again, as a plain write does.
+  const last: unknown = pipeline[pipeline.length - 1];
+  const writes = isPlainObject(last) && ('$out' in last || '$merge' in last);
+  if (isView(coll)) {
+    const onView = (): Doc =>
+      withoutValidation(bypass, () => aggregateOnView(cmd, ctx, coll, pipeline as Doc[]));
+    return writes ? retryBlocked(ctx, onView) : onView();
+  }
   const hint = checkHint(cmd['hint'], coll);
   const run = (): Doc[] =>
     withoutValidation(bypass, () =>
@@ -196,11 +203,7 @@ const aggregate: Handler = (cmd, ctx) => {
       lazyEnd: true,
     });
   };
-  // `$out` changes nothing before it replaces its target (out-stage.ts), so while an open transaction
-  // holds one of its documents it waits and runs again, as a plain write does. (A `$merge` may have
-  // written part of its documents when it is blocked: running it again could apply them twice.)
-  const last: unknown = pipeline[pipeline.length - 1];
-  if (isPlainObject(last) && '$out' in last) return retryBlocked(ctx, run).then(open);
+  if (writes) return retryBlocked(ctx, run).then(open);
   return open(run());
 };
 

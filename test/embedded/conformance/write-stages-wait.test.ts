@@ -1,0 +1,154 @@
+/**
+ * `$merge` outside a transaction, against a target an open transaction holds: it waits for it to commit
+ * or abort, writing nothing meanwhile, then runs (the manual's "Transactions and Operations": a write
+ * outside a transaction waits for the lock the transaction holds). A blocked `$merge` failed at once
+ * with BadValue (2), after part of its documents were written.
+ */
+import type { Db } from 'mongodb';
+import { describe, expect, it } from 'vitest';
+import { connect, drivers, external, failure } from '../helpers.js';
+
+/** The server's count of commands so far (serverStatus `opcounters.command`; the server counts aggregates). */
+async function commandCount(db: Db): Promise<number> {
+  return Number((await db.admin().command({ serverStatus: 1 }))['opcounters'].command);
+}
+
+/**
+ * Resolves once the server has started a command sent after `before` was counted. The server counts an
+ * aggregate as it starts it and runs it up to its first wait before it answers another command.
+ */
+async function started(db: Db, before: number): Promise<void> {
+  while ((await commandCount(db)) <= before) await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe.each(drivers)('write stages wait for open transactions ($name)', (driver) => {
+  const t = connect(driver, 'stagewait');
+
+  /** A source `name` holding `docs`, merged in `_id` order by the returned pipeline's `$merge`. */
+  async function source(name: string, docs: object[], merge: object): Promise<() => Promise<unknown>> {
+    await t.db.collection<any>(name).insertMany(docs as any[]);
+    return () =>
+      t.db
+        .collection(name)
+        .aggregate([{ $sort: { _id: 1 } }, { $merge: merge }])
+        .toArray();
+  }
+
+  it.each(['commit', 'abort'] as const)(
+    'makes $merge wait for a transaction holding one of its documents, then merge all (%s)',
+    async (end) => {
+      const target = t.db.collection<any>(`merge_target_${end}`);
+      await target.insertMany([
+        { _id: 1, v: 'old' },
+        { _id: 2, v: 'old' },
+      ]);
+      const merge = await source(
+        `merge_source_${end}`,
+        [
+          { _id: 1, m: 1 },
+          { _id: 2, m: 2 },
+          { _id: 3, m: 3 },
+        ],
+        { into: target.collectionName },
+      );
+      const s = t.client.startSession();
+      try {
+        s.startTransaction();
+        await target.updateOne({ _id: 2 }, { $set: { v: 'txn' } }, { session: s });
+        const before = await commandCount(t.db);
+        const merging = merge();
+        await started(t.db, before);
+        // Waiting, it has written nothing: not even the document before the held one.
+        expect(await target.find().sort({ _id: 1 }).toArray()).toEqual([
+          { _id: 1, v: 'old' },
+          { _id: 2, v: 'old' },
+        ]);
+        if (end === 'commit') await s.commitTransaction();
+        else await s.abortTransaction();
+        await merging;
+      } finally {
+        await s.endSession();
+      }
+      const v = end === 'commit' ? 'txn' : 'old';
+      expect(await target.find().sort({ _id: 1 }).toArray()).toEqual([
+        { _id: 1, v: 'old', m: 1 },
+        { _id: 2, v, m: 2 },
+        { _id: 3, m: 3 },
+      ]);
+    },
+  );
+
+  it('makes a $merge read from a view wait too', async () => {
+    const target = t.db.collection<any>('merge_view_target');
+    await target.insertOne({ _id: 1, v: 'old' });
+    await t.db.collection<any>('merge_view_source').insertOne({ _id: 1, m: 1 });
+    await t.db.command({ create: 'merge_view', viewOn: 'merge_view_source', pipeline: [] });
+    const s = t.client.startSession();
+    try {
+      s.startTransaction();
+      await target.updateOne({ _id: 1 }, { $set: { v: 'txn' } }, { session: s });
+      const before = await commandCount(t.db);
+      const merging = t.db
+        .collection('merge_view')
+        .aggregate([{ $merge: { into: target.collectionName } }])
+        .toArray();
+      await started(t.db, before);
+      await s.commitTransaction();
+      await merging;
+    } finally {
+      await s.endSession();
+    }
+    expect(await target.find().toArray()).toEqual([{ _id: 1, v: 'txn', m: 1 }]);
+  });
+
+  it('keeps a $merge that fails for a real reason as MongoDB does while a transaction holds a document', async () => {
+    // Manual, "$merge": it is not atomic; the documents it wrote before an error stay written. The
+    // duplicate comes before the held document, so MongoDB never reaches it and does not wait.
+    const target = t.db.collection<any>('merge_fail_target');
+    await target.insertMany([{ _id: 2 }, { _id: 9 }]);
+    const merge = await source('merge_fail_source', [{ _id: 1 }, { _id: 2 }, { _id: 9, m: 9 }], {
+      into: target.collectionName,
+      whenMatched: 'fail',
+    });
+    const s = t.client.startSession();
+    try {
+      s.startTransaction();
+      await target.updateOne({ _id: 9 }, { $set: { v: 'txn' } }, { session: s });
+      const error = await failure(merge);
+      expect(error['code']).toBe(11000);
+      expect(await target.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1 }, { _id: 2 }, { _id: 9 }]);
+      await s.abortTransaction();
+    } finally {
+      await s.endSession();
+    }
+  });
+});
+
+describe.skipIf(external).each(drivers)('a write stage that waits too long ($name)', (driver) => {
+  const t = connect(driver, 'stagewaitlong', { lockTimeoutMs: 100 });
+
+  it('fails a $merge with WriteConflict (112) once the lock timeout passes, having written nothing', async () => {
+    const target = t.db.collection<any>('merge_long_target');
+    await target.insertMany([{ _id: 1 }, { _id: 2 }]);
+    await t.db.collection<any>('merge_long_source').insertMany([
+      { _id: 1, m: 1 },
+      { _id: 2, m: 2 },
+    ]);
+    const s = t.client.startSession();
+    try {
+      s.startTransaction();
+      await target.updateOne({ _id: 2 }, { $set: { v: 'txn' } }, { session: s });
+      const error = await failure(() =>
+        t.db
+          .collection('merge_long_source')
+          .aggregate([{ $sort: { _id: 1 } }, { $merge: { into: target.collectionName } }])
+          .toArray(),
+      );
+      expect(error['code']).toBe(112);
+      await s.abortTransaction();
+    } finally {
+      await s.endSession();
+    }
+    expect(await target.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1 }, { _id: 2 }]);
+  });
+});
