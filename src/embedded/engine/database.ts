@@ -186,6 +186,15 @@ export class Engine {
   }
 
   /**
+   * Checks that a plain command may replace collection `ns` (MongoDB: take its exclusive lock).
+   * @throws BlockedByTransaction while an open transaction uses it (see {@link Transaction.uses}).
+   */
+  checkExclusive(ns: string): void {
+    for (const txn of this.openTransactions)
+      if (txn.state === 'active' && txn.uses(ns)) throw new BlockedByTransaction();
+  }
+
+  /**
    * Records a committed write of `idKey`. Only transactions compare against these sequence numbers, and
    * only writes made while one is open can conflict with it, so nothing is recorded when none is open.
    */

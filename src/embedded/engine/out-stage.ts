@@ -68,11 +68,13 @@ export function writeOut(
  * records an insert (a `put` for the journal, an insert for change streams), and each index as
  * `createIndexes` logs one, all in one journal record: a crash keeps the old target or the new one,
  * never a dropped or half-filled target.
- * @throws BlockedByTransaction, before anything changes, while an open transaction has written one
- * of the `_id`s into the target.
+ * @throws BlockedByTransaction, before anything changes, while an open transaction has read or written
+ * the target: MongoDB's rename over the target waits for the exclusive lock the transaction's intent
+ * lock keeps it from taking, so whatever the transaction commits lands in the target before it is
+ * replaced.
  */
 function replaceTarget(engine: Engine, target: Collection, trial: CollectionState): void {
-  for (const idKey of trial.docs.keys()) engine.checkWrite(target, idKey, undefined);
+  engine.checkExclusive(target.ns);
   engine.atomically(() => {
     engine.drop(target.db, target.name);
     // MongoDB's temporary collection copies the target's options (its validator among them).

@@ -34,6 +34,15 @@ export class Transaction {
     this.startSeq = startSeq;
   }
 
+  /**
+   * Whether the transaction has read, written or created collection `ns`. In MongoDB it then holds the
+   * collection's intent lock until it commits or aborts (transactions take no lock-free reads:
+   * supportsLockFreeRead in db_raii.cpp), which keeps a drop or a `$out` from replacing it meanwhile.
+   */
+  uses(ns: string): boolean {
+    return this.snapshots.has(ns) || this.privates.has(ns) || this.writes.has(ns) || this.created.has(ns);
+  }
+
   /** Releases pinned snapshots. */
   release(): void {
     for (const state of this.snapshots.values()) state.pins = Math.max(0, state.pins - 1);

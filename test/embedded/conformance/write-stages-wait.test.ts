@@ -1,8 +1,9 @@
 /**
- * `$merge` outside a transaction, against a target an open transaction holds: it waits for it to commit
- * or abort, writing nothing meanwhile, then runs (the manual's "Transactions and Operations": a write
- * outside a transaction waits for the lock the transaction holds). A blocked `$merge` failed at once
- * with BadValue (2), after part of its documents were written.
+ * `$merge` and `$out` outside a transaction, against a target an open transaction holds: they wait for
+ * it to commit or abort, writing nothing meanwhile, then run (MongoDB's transactions_block_ddl.js and
+ * the manual's "Transactions and Operations": a write outside a transaction waits for the lock the
+ * transaction holds). A blocked `$merge` failed at once with BadValue (2), after part of its documents
+ * were written; a `$out` went ahead unless the transaction held one of its own `_id`s.
  */
 import type { Db } from 'mongodb';
 import { describe, expect, it } from 'vitest';
@@ -121,6 +122,61 @@ describe.each(drivers)('write stages wait for open transactions ($name)', (drive
     } finally {
       await s.endSession();
     }
+  });
+
+  it.each(['commit', 'abort'] as const)(
+    'makes $out wait for a transaction that wrote another document of its target, then replace it (%s)',
+    async (end) => {
+      // The rename over the target needs the collection's exclusive lock, which the transaction's intent
+      // lock holds back until it ends; what it commits is then replaced with the rest of the target.
+      const target = t.db.collection<any>(`out_target_${end}`);
+      await target.insertOne({ _id: 1, v: 'old' });
+      const sourceName = `out_source_${end}`;
+      await t.db.collection<any>(sourceName).insertOne({ _id: 1, v: 'new' });
+      const s = t.client.startSession();
+      try {
+        s.startTransaction();
+        await target.insertOne({ _id: 'txn' }, { session: s });
+        const before = await commandCount(t.db);
+        const out = t.db
+          .collection(sourceName)
+          .aggregate([{ $out: target.collectionName }])
+          .toArray();
+        await started(t.db, before);
+        expect(await target.find().toArray()).toEqual([{ _id: 1, v: 'old' }]);
+        if (end === 'commit') await s.commitTransaction();
+        else await s.abortTransaction();
+        await out;
+      } finally {
+        await s.endSession();
+      }
+      expect(await target.find().toArray()).toEqual([{ _id: 1, v: 'new' }]);
+    },
+  );
+
+  it('makes $out wait for a transaction that has only read its target', async () => {
+    // A transaction's reads take the collection's intent lock too, held until it ends (MongoDB's
+    // supportsLockFreeRead, db_raii.cpp: no lock-free reads in multi-document transactions).
+    const target = t.db.collection<any>('out_read_target');
+    await target.insertOne({ _id: 1, v: 'old' });
+    await t.db.collection<any>('out_read_source').insertOne({ _id: 1, v: 'new' });
+    const s = t.client.startSession();
+    try {
+      s.startTransaction();
+      expect(await target.find({}, { session: s }).toArray()).toEqual([{ _id: 1, v: 'old' }]);
+      const before = await commandCount(t.db);
+      const out = t.db
+        .collection('out_read_source')
+        .aggregate([{ $out: target.collectionName }])
+        .toArray();
+      await started(t.db, before);
+      expect(await target.find().toArray()).toEqual([{ _id: 1, v: 'old' }]);
+      await s.commitTransaction();
+      await out;
+    } finally {
+      await s.endSession();
+    }
+    expect(await target.find().toArray()).toEqual([{ _id: 1, v: 'new' }]);
   });
 });
 
