@@ -157,6 +157,11 @@ export class Collection {
   state: CollectionState;
   /** Global write sequence of the last committed write per `_id` key (conflict detection). */
   readonly writeSeq = new Map<string, number>();
+  /**
+   * Global write sequence when the collection appeared under its name (created, renamed to it, put
+   * there by `$out`): a transaction that started before it may not write it (see Engine.checkWrite).
+   */
+  createdSeq = 0;
 
   constructor(db: string, name: string, options: CollectionOptions = {}, state?: CollectionState) {
     this.db = db;

@@ -10,7 +10,7 @@ import type { CollectionOptions } from './collection.js';
 import type { IndexSpec } from './indexes.js';
 import { checkCollectionName, checkDbName, splitNs } from './namespace.js';
 import type { Transaction } from './transaction.js';
-import { writeConflict } from './transaction.js';
+import { catalogChanged, writeConflict } from './transaction.js';
 import { cloneValue } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -85,6 +85,7 @@ export class Engine {
       return existing;
     }
     const coll = new Collection(db, name, options);
+    coll.createdSeq = ++this.seq;
     colls.set(name, coll);
     this.emit([{ op: 'create', ns: coll.ns, options }]);
     return coll;
@@ -136,6 +137,7 @@ export class Engine {
     if (this.databases.get(fdb)!.size === 0) this.databases.delete(fdb);
     const moved = new Collection(tdb, tname, source.options, source.state);
     for (const [k, v] of source.writeSeq) moved.writeSeq.set(k, v);
+    moved.createdSeq = ++this.seq;
     let colls = this.databases.get(tdb);
     if (!colls) this.databases.set(tdb, (colls = new Map<string, Collection>()));
     colls.set(tname, moved);
@@ -171,10 +173,13 @@ export class Engine {
 
   /**
    * Checks that `txn` (or a plain write when undefined) may write document `idKey`.
-   * @throws CommandError WriteConflict (112, TransientTransactionError) for transactions;
+   * @throws CommandError WriteConflict (112, TransientTransactionError) for transactions, among them
+   *   one that started before the collection appeared under its name (MongoDB compares the collection
+   *   the transaction's snapshot holds with the latest one: shard_role.cpp);
    *   BlockedByTransaction for plain writes to a document an open transaction has written.
    */
   checkWrite(coll: Collection, idKey: string, txn: Transaction | undefined): void {
+    if (txn && coll.createdSeq > txn.startSeq) throw catalogChanged(coll.ns);
     for (const other of this.openTransactions) {
       if (other === txn || other.state !== 'active') continue;
       if (other.writes.get(coll.ns)?.has(idKey)) {

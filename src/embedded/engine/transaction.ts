@@ -59,3 +59,15 @@ export function writeConflict(): CommandError {
     { labels: ['TransientTransactionError'] },
   );
 }
+
+/**
+ * The WriteConflict of a transaction writing collection `ns` after it was created, dropped and created
+ * again or replaced (`$out`) since the transaction started; MongoDB 7.0's message (shard_role.cpp).
+ */
+export function catalogChanged(ns: string): CommandError {
+  return new CommandError(
+    ErrorCodes.WriteConflict,
+    `Caused by :: Unable to write to collection '${ns}' due to catalog changes; please retry the operation :: Please retry your operation or multi-document transaction.`,
+    { labels: ['TransientTransactionError'] },
+  );
+}

@@ -154,6 +154,31 @@ describe.each(drivers)('write stages wait for open transactions ($name)', (drive
     },
   );
 
+  it('fails a transaction write into a target $out replaced after the transaction started', async () => {
+    // MongoDB compares the collection the transaction's snapshot holds under that name with the latest
+    // one and answers WriteConflict (shard_role.cpp: "Unable to write to collection … due to catalog
+    // changes"), so withTransaction starts over. The write was taken, and committed into the new target.
+    const target = t.db.collection<any>('out_late_target');
+    await target.insertOne({ _id: 1, v: 'old' });
+    await t.db.collection<any>('out_late_source').insertOne({ _id: 1, v: 'new' });
+    const s = t.client.startSession();
+    try {
+      s.startTransaction();
+      await t.db.collection<any>('out_late_other').insertOne({ _id: 1 }, { session: s });
+      await t.db
+        .collection('out_late_source')
+        .aggregate([{ $out: target.collectionName }])
+        .toArray();
+      const error = await failure(() => target.insertOne({ _id: 'txn' }, { session: s }));
+      expect(error['code']).toBe(112);
+      expect(error['hasErrorLabel']('TransientTransactionError')).toBe(true);
+      await s.abortTransaction().catch(() => undefined);
+    } finally {
+      await s.endSession();
+    }
+    expect(await target.find().toArray()).toEqual([{ _id: 1, v: 'new' }]);
+  });
+
   it('makes $out wait for a transaction that has only read its target', async () => {
     // A transaction's reads take the collection's intent lock too, held until it ends (MongoDB's
     // supportsLockFreeRead, db_raii.cpp: no lock-free reads in multi-document transactions).
