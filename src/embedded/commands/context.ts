@@ -8,6 +8,7 @@ import { CursorManager } from '../engine/cursors.js';
 import type { Collection } from '../engine/collection.js';
 import type { Engine } from '../engine/database.js';
 import { BlockedByTransaction } from '../engine/database.js';
+import { timeLeft } from '../engine/deadline.js';
 import { checkCollectionName } from '../engine/namespace.js';
 import type { Session } from '../engine/transactions.js';
 import type { Transaction } from '../engine/transaction.js';
@@ -137,16 +138,21 @@ export function docOption(cmd: Doc, field: string): Doc | undefined {
 }
 
 /**
- * Runs `fn`, retrying while it is blocked by an open transaction (up to the lock timeout; then
- * WriteConflict).
+ * Runs `fn`, retrying while it is blocked by an open transaction, up to the lock timeout or the
+ * command's `maxTimeMS`, whichever comes first; called while the command runs synchronously.
+ * @throws CommandError MaxTimeMSExpired (50) once `maxTimeMS` has passed, as MongoDB answers a write
+ * that waited that long for a lock; WriteConflict (112) once the lock timeout has.
  */
 export async function retryBlocked<T>(ctx: CommandContext, fn: () => T): Promise<T> {
   const deadline = Date.now() + ctx.core.settings.lockTimeoutMs;
+  const maxTime = Date.now() + timeLeft();
   for (;;) {
     try {
       return fn();
     } catch (error) {
       if (!(error instanceof BlockedByTransaction)) throw error;
+      if (Date.now() >= maxTime)
+        throw new CommandError(ErrorCodes.MaxTimeMSExpired, 'operation exceeded time limit');
       const left = deadline - Date.now();
       if (left <= 0)
         throw new CommandError(
@@ -154,7 +160,7 @@ export async function retryBlocked<T>(ctx: CommandContext, fn: () => T): Promise
           'Write conflict: the document is being written by an open transaction',
           { labels: [] },
         );
-      await ctx.core.engine.waitForTransactions(Math.min(left, 100));
+      await ctx.core.engine.waitForTransactions(Math.min(left, maxTime - Date.now(), 100));
     }
   }
 }

@@ -30,3 +30,11 @@ export function checkDeadline(): void {
     throw new CommandError(ErrorCodes.MaxTimeMSExpired, 'operation exceeded time limit');
   }
 }
+
+/**
+ * Milliseconds left before the running command's `maxTimeMS` passes (Infinity without one), read while
+ * it runs synchronously, for a command that then waits (a write blocked by a transaction).
+ */
+export function timeLeft(): number {
+  return deadline - performance.now();
+}

@@ -79,6 +79,32 @@ describe.each(drivers)('write stages wait for open transactions ($name)', (drive
     },
   );
 
+  it('fails a waiting $merge with MaxTimeMSExpired (50) once its maxTimeMS passes, having written nothing', async () => {
+    // transactions_block_ddl.js: a command waiting for a transaction's lock fails with MaxTimeMSExpired.
+    const target = t.db.collection<any>('merge_maxtime_target');
+    await target.insertMany([{ _id: 1 }, { _id: 2 }]);
+    await t.db.collection<any>('merge_maxtime_source').insertMany([
+      { _id: 1, m: 1 },
+      { _id: 2, m: 2 },
+    ]);
+    const s = t.client.startSession();
+    try {
+      s.startTransaction();
+      await target.updateOne({ _id: 2 }, { $set: { v: 'txn' } }, { session: s });
+      const error = await failure(() =>
+        t.db
+          .collection('merge_maxtime_source')
+          .aggregate([{ $sort: { _id: 1 } }, { $merge: { into: target.collectionName } }], { maxTimeMS: 200 })
+          .toArray(),
+      );
+      expect(error['code']).toBe(50);
+      await s.abortTransaction();
+    } finally {
+      await s.endSession();
+    }
+    expect(await target.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1 }, { _id: 2 }]);
+  });
+
   it('makes a $merge read from a view wait too', async () => {
     const target = t.db.collection<any>('merge_view_target');
     await target.insertOne({ _id: 1, v: 'old' });
