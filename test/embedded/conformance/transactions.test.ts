@@ -121,30 +121,6 @@ describe.each(drivers)('transaction conformance ($name)', (driver) => {
     expect(await coll.findOne({ _id: 1 })).toEqual({ _id: 1, n: 11 });
   });
 
-  it('makes $out wait for the transaction that holds a document of its target, then replace the target', async () => {
-    // MongoDB's $out renames its temporary collection over the target, which waits for the exclusive
-    // lock the transaction's write keeps it from taking. It failed at once with BadValue (2)
-    // "blocked by an open transaction".
-    const target = t.db.collection<any>('out_target');
-    await target.insertOne({ _id: 1, v: 'old' });
-    await t.db.collection<any>('out_source').insertOne({ _id: 1, v: 'new' });
-    const s = t.client.startSession();
-    try {
-      s.startTransaction();
-      await target.updateOne({ _id: 1 }, { $set: { v: 'txn' } }, { session: s });
-      const out = t.db
-        .collection('out_source')
-        .aggregate([{ $out: 'out_target' }])
-        .toArray();
-      await new Promise((r) => setTimeout(r, 50));
-      await s.commitTransaction();
-      await out;
-    } finally {
-      await s.endSession();
-    }
-    expect(await target.find().toArray()).toEqual([{ _id: 1, v: 'new' }]);
-  });
-
   it('aborts the transaction on a duplicate key inside it', async () => {
     const coll = t.db.collection<any>('dup_txn');
     await coll.insertOne({ _id: 1 });

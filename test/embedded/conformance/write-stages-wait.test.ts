@@ -5,9 +5,9 @@
  * transaction holds). A blocked `$merge` failed at once with BadValue (2), after part of its documents
  * were written; a `$out` went ahead unless the transaction held one of its own `_id`s.
  */
-import type { Db } from 'mongodb';
+import type { AggregateOptions, Db } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { connect, drivers, external, failure } from '../helpers.js';
+import { connect, drivers, external, failure, type Connected } from '../helpers.js';
 
 /** The server's count of commands so far (serverStatus `opcounters.command`; the server counts aggregates). */
 async function commandCount(db: Db): Promise<number> {
@@ -20,6 +20,40 @@ async function commandCount(db: Db): Promise<number> {
  */
 async function started(db: Db, before: number): Promise<void> {
   while ((await commandCount(db)) <= before) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * The error of a `$merge` (with aggregate options `options`) into `${name}_target` while a transaction
+ * holds the second of the two documents it would write and stays open; checks that it wrote nothing.
+ */
+async function mergeHeldUntilTimeout(
+  t: Connected,
+  name: string,
+  options: AggregateOptions = {},
+): Promise<Record<string, any>> {
+  const target = t.db.collection<any>(`${name}_target`);
+  await target.insertMany([{ _id: 1 }, { _id: 2 }]);
+  await t.db.collection<any>(`${name}_source`).insertMany([
+    { _id: 1, m: 1 },
+    { _id: 2, m: 2 },
+  ]);
+  const s = t.client.startSession();
+  let error: Record<string, any>;
+  try {
+    s.startTransaction();
+    await target.updateOne({ _id: 2 }, { $set: { v: 'txn' } }, { session: s });
+    error = await failure(() =>
+      t.db
+        .collection(`${name}_source`)
+        .aggregate([{ $sort: { _id: 1 } }, { $merge: { into: target.collectionName } }], options)
+        .toArray(),
+    );
+    await s.abortTransaction();
+  } finally {
+    await s.endSession();
+  }
+  expect(await target.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1 }, { _id: 2 }]);
+  return error;
 }
 
 describe.each(drivers)('write stages wait for open transactions ($name)', (driver) => {
@@ -81,28 +115,7 @@ describe.each(drivers)('write stages wait for open transactions ($name)', (drive
 
   it('fails a waiting $merge with MaxTimeMSExpired (50) once its maxTimeMS passes, having written nothing', async () => {
     // transactions_block_ddl.js: a command waiting for a transaction's lock fails with MaxTimeMSExpired.
-    const target = t.db.collection<any>('merge_maxtime_target');
-    await target.insertMany([{ _id: 1 }, { _id: 2 }]);
-    await t.db.collection<any>('merge_maxtime_source').insertMany([
-      { _id: 1, m: 1 },
-      { _id: 2, m: 2 },
-    ]);
-    const s = t.client.startSession();
-    try {
-      s.startTransaction();
-      await target.updateOne({ _id: 2 }, { $set: { v: 'txn' } }, { session: s });
-      const error = await failure(() =>
-        t.db
-          .collection('merge_maxtime_source')
-          .aggregate([{ $sort: { _id: 1 } }, { $merge: { into: target.collectionName } }], { maxTimeMS: 200 })
-          .toArray(),
-      );
-      expect(error['code']).toBe(50);
-      await s.abortTransaction();
-    } finally {
-      await s.endSession();
-    }
-    expect(await target.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1 }, { _id: 2 }]);
+    expect((await mergeHeldUntilTimeout(t, 'merge_maxtime', { maxTimeMS: 200 }))['code']).toBe(50);
   });
 
   it('makes a $merge read from a view wait too', async () => {
@@ -150,22 +163,30 @@ describe.each(drivers)('write stages wait for open transactions ($name)', (drive
     }
   });
 
-  it.each(['commit', 'abort'] as const)(
-    'makes $out wait for a transaction that wrote another document of its target, then replace it (%s)',
-    async (end) => {
+  it.each([
+    ['wrote another document of', 'commit'],
+    ['wrote another document of', 'abort'],
+    // A transaction's reads take the collection's intent lock too, held until it ends (MongoDB's
+    // supportsLockFreeRead, db_raii.cpp: no lock-free reads in multi-document transactions).
+    ['has only read', 'commit'],
+  ] as const)(
+    'makes $out wait for a transaction that %s its target, then replace it (%s)',
+    async (use, end) => {
       // The rename over the target needs the collection's exclusive lock, which the transaction's intent
       // lock holds back until it ends; what it commits is then replaced with the rest of the target.
-      const target = t.db.collection<any>(`out_target_${end}`);
+      const name = `out_${use === 'has only read' ? 'read' : 'write'}_${end}`;
+      const target = t.db.collection<any>(`${name}_target`);
       await target.insertOne({ _id: 1, v: 'old' });
-      const sourceName = `out_source_${end}`;
-      await t.db.collection<any>(sourceName).insertOne({ _id: 1, v: 'new' });
+      await t.db.collection<any>(`${name}_source`).insertOne({ _id: 1, v: 'new' });
       const s = t.client.startSession();
       try {
         s.startTransaction();
-        await target.insertOne({ _id: 'txn' }, { session: s });
+        if (use === 'has only read')
+          expect(await target.find({}, { session: s }).toArray()).toEqual([{ _id: 1, v: 'old' }]);
+        else await target.insertOne({ _id: 'txn' }, { session: s });
         const before = await commandCount(t.db);
         const out = t.db
-          .collection(sourceName)
+          .collection(`${name}_source`)
           .aggregate([{ $out: target.collectionName }])
           .toArray();
         await started(t.db, before);
@@ -204,58 +225,12 @@ describe.each(drivers)('write stages wait for open transactions ($name)', (drive
     }
     expect(await target.find().toArray()).toEqual([{ _id: 1, v: 'new' }]);
   });
-
-  it('makes $out wait for a transaction that has only read its target', async () => {
-    // A transaction's reads take the collection's intent lock too, held until it ends (MongoDB's
-    // supportsLockFreeRead, db_raii.cpp: no lock-free reads in multi-document transactions).
-    const target = t.db.collection<any>('out_read_target');
-    await target.insertOne({ _id: 1, v: 'old' });
-    await t.db.collection<any>('out_read_source').insertOne({ _id: 1, v: 'new' });
-    const s = t.client.startSession();
-    try {
-      s.startTransaction();
-      expect(await target.find({}, { session: s }).toArray()).toEqual([{ _id: 1, v: 'old' }]);
-      const before = await commandCount(t.db);
-      const out = t.db
-        .collection('out_read_source')
-        .aggregate([{ $out: target.collectionName }])
-        .toArray();
-      await started(t.db, before);
-      expect(await target.find().toArray()).toEqual([{ _id: 1, v: 'old' }]);
-      await s.commitTransaction();
-      await out;
-    } finally {
-      await s.endSession();
-    }
-    expect(await target.find().toArray()).toEqual([{ _id: 1, v: 'new' }]);
-  });
 });
 
 describe.skipIf(external).each(drivers)('a write stage that waits too long ($name)', (driver) => {
   const t = connect(driver, 'stagewaitlong', { lockTimeoutMs: 100 });
 
   it('fails a $merge with WriteConflict (112) once the lock timeout passes, having written nothing', async () => {
-    const target = t.db.collection<any>('merge_long_target');
-    await target.insertMany([{ _id: 1 }, { _id: 2 }]);
-    await t.db.collection<any>('merge_long_source').insertMany([
-      { _id: 1, m: 1 },
-      { _id: 2, m: 2 },
-    ]);
-    const s = t.client.startSession();
-    try {
-      s.startTransaction();
-      await target.updateOne({ _id: 2 }, { $set: { v: 'txn' } }, { session: s });
-      const error = await failure(() =>
-        t.db
-          .collection('merge_long_source')
-          .aggregate([{ $sort: { _id: 1 } }, { $merge: { into: target.collectionName } }])
-          .toArray(),
-      );
-      expect(error['code']).toBe(112);
-      await s.abortTransaction();
-    } finally {
-      await s.endSession();
-    }
-    expect(await target.find().sort({ _id: 1 }).toArray()).toEqual([{ _id: 1 }, { _id: 2 }]);
+    expect((await mergeHeldUntilTimeout(t, 'merge_long'))['code']).toBe(112);
   });
 });
