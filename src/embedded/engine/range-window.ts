@@ -43,58 +43,85 @@ export function checkRangeDirection(output: Doc, descending: boolean): void {
   if (ranged) throw new CommandError(5429404, 'Missing _sortExpr with range-based bounds');
 }
 
+/** The first index in [from, to) whose value passes `test`, or `to`; `test` must pass from some index on. */
+function firstPassing(values: unknown[], from: number, to: number, test: (v: unknown) => boolean): number {
+  let [low, high] = [from, to];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (test(values[middle])) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+/** The first index in [from, values.length) whose value passes `test`, or the length. */
+function firstFound(values: unknown[], from: number, test: (v: unknown) => boolean): number {
+  for (let i = from; i < values.length; i++) if (test(values[i])) return i;
+  return values.length;
+}
+
 /**
- * The indexes [first, last] of the range window of the document at `current`, or undefined when it is
- * empty. `values` are the sortBy values of the partition, sorted ascending.
+ * The range window of each document of a partition: for the document at `current`, the indexes
+ * [first, last] of its window, or undefined when the window is empty. `values` are the partition's
+ * sortBy values in sort order. When they ascend by compareBson (the usual case: a partition sorted on
+ * numbers or dates) every bound is found by bisection, so a window costs O(log n), not O(n): a running
+ * `range: ['unbounded', 'current']` over n documents was quadratic. Otherwise (strings under a collation,
+ * arrays sorted by an element) each bound is the first match scanned from the start.
  * @throws CommandError 5429413, 5429414 or 5429513 for a current value the window cannot measure from.
  */
-export function rangeBounds(
+export function rangeFrame(
   values: unknown[],
-  current: number,
   range: RangeWindow,
-): [number, number] | undefined {
-  const base = values[current];
+): (current: number) => [number, number] | undefined {
   const { unit } = range;
-  const fail = (code: number, message: string): never => {
-    throw new CommandError(code, `Invalid range: ${message}`);
-  };
-  if (unit !== undefined) {
-    if (!(base instanceof Date))
-      fail(5429513, `Expected the sortBy field to be a Date, but it was ${typeName(base)}`);
-  } else {
-    if (base instanceof Date)
-      fail(5429413, 'For windows that involve date or time ranges, a unit must be provided.');
-    if (numberKind(base) === undefined)
-      fail(5429414, `Expected the sortBy field to be a number, but it was ${typeName(base)}`);
-  }
+  const below = (a: unknown, b: unknown): boolean => compareBson(a, b) < 0;
+  const ascending = values.every((v, i) => i === 0 || !below(v, values[i - 1]));
+  const search = ascending
+    ? (from: number, test: (v: unknown) => boolean) => firstPassing(values, from, values.length, test)
+    : (from: number, test: (v: unknown) => boolean) => firstFound(values, from, test);
   const expected = (v: unknown): boolean =>
     unit !== undefined ? v instanceof Date : numberKind(v) !== undefined;
-  const threshold = (delta: unknown): unknown =>
-    unit !== undefined
-      ? new Date(dateAdd((base as Date).getTime(), unit, Math.trunc(Number(delta)), UTC))
-      : add([base, delta]);
-  const below = (a: unknown, b: unknown): boolean => compareBson(a, b) < 0;
+  // Values of one type sit together in ascending order: the block of the window's type, found once.
+  const typeStart = firstFound(values, 0, expected);
+  const typeEnd = ascending ? firstFound(values, typeStart, (v) => !expected(v)) : -1;
+  return (current) => {
+    const base = values[current];
+    const fail = (code: number, message: string): never => {
+      throw new CommandError(code, `Invalid range: ${message}`);
+    };
+    if (unit !== undefined) {
+      if (!(base instanceof Date))
+        fail(5429513, `Expected the sortBy field to be a Date, but it was ${typeName(base)}`);
+    } else {
+      if (base instanceof Date)
+        fail(5429413, 'For windows that involve date or time ranges, a unit must be provided.');
+      if (numberKind(base) === undefined)
+        fail(5429414, `Expected the sortBy field to be a number, but it was ${typeName(base)}`);
+    }
+    const threshold = (delta: unknown): unknown =>
+      unit !== undefined
+        ? new Date(dateAdd((base as Date).getTime(), unit, Math.trunc(Number(delta)), UTC))
+        : add([base, delta]);
 
-  let lower: number | undefined;
-  const [from, to] = range.range;
-  if (from === 'current') lower = current;
-  else if (from === 'unbounded') lower = values.findIndex(expected);
-  else {
-    const t = threshold(from);
-    lower = values.findIndex((v) => !below(v, t));
-    if (lower >= 0 && !expected(values[lower])) lower = -1;
-  }
-  if (lower < 0) return undefined;
+    let lower: number;
+    const [from, to] = range.range;
+    if (from === 'current') lower = current;
+    else if (from === 'unbounded') lower = typeStart;
+    else {
+      const t = threshold(from);
+      lower = search(0, (v) => !below(v, t));
+      if (lower < values.length && !expected(values[lower])) lower = values.length;
+    }
+    if (lower >= values.length) return undefined;
 
-  let upper: number;
-  if (to === 'current') upper = current;
-  else if (to === 'unbounded') {
-    const past = values.findIndex((v, i) => i >= lower && !expected(v));
-    upper = (past < 0 ? values.length : past) - 1;
-  } else {
-    const t = threshold(to);
-    const past = values.findIndex((v, i) => i >= lower && below(t, v));
-    upper = (past < 0 ? values.length : past) - 1;
-  }
-  return upper < lower ? undefined : [lower, upper];
+    let upper: number;
+    if (to === 'current') upper = current;
+    else if (to === 'unbounded')
+      upper = (ascending ? typeEnd : firstFound(values, lower, (v) => !expected(v))) - 1;
+    else {
+      const t = threshold(to);
+      upper = search(lower, (v) => below(t, v)) - 1;
+    }
+    return upper < lower ? undefined : [lower, upper];
+  };
 }

@@ -11,9 +11,10 @@
  * document and built every output before handing on the first: a whole-partition `$push` over n
  * documents held n arrays of n values and exhausted the heap.
  *
- * An output runs the context's accumulator of its name over the window's documents, or else its window
- * function (window-functions.ts and mingo's), which receives the current document, the window (the
- * whole partition when unbounded) and the call. The values are set as MongoDB sets them
+ * An output runs the context's accumulator of its name over the window's documents (over a bounded
+ * window, moving-window.ts keeps its state as the window moves), or else its window function
+ * (window-functions.ts and mingo's), which receives the current document, the window (the whole
+ * partition when unbounded) and the call. The values are set as MongoDB sets them
  * (MutableDocument::setNestedField): along a dotted path, a value that is not a document becomes one.
  */
 import { evalExpr, OpType } from 'mingo/core';
@@ -24,7 +25,9 @@ import { normalizeCollation } from './collation.js';
 import { checkOutputSize } from './limits.js';
 import { builtinStage } from './operator-types.js';
 import type { AccumulatorOp, WindowOp } from './operator-types.js';
-import { checkRangeDirection, rangeBounds } from './range-window.js';
+import { movingWindow } from './moving-window.js';
+import type { Frame } from './moving-window.js';
+import { checkRangeDirection, rangeFrame } from './range-window.js';
 import type { RangeWindow } from './range-window.js';
 import { sortByFields, sortFieldsOf } from './sort.js';
 import { numberOf } from './value-strings.js';
@@ -40,9 +43,6 @@ interface Output {
   args: unknown;
   window: Doc | undefined;
 }
-
-/** The window of the document at an index: [first, last] indexes, undefined when empty. */
-type Frame = (index: number) => [number, number] | undefined;
 
 /** The outputs of the stage's `output` (checked by window-checks.ts). */
 function outputsOf(output: Doc): Output[] {
@@ -76,7 +76,7 @@ function frameOf(
     const values = sortValues();
     const range: RangeWindow = { range: [lower, upper] };
     if (typeof window['unit'] === 'string') range.unit = window['unit'];
-    return (index) => rangeBounds(values, index, range);
+    return rangeFrame(values, range);
   }
   const offset = (bound: unknown, index: number, unbounded: number): number =>
     bound === 'unbounded' ? unbounded : bound === 'current' ? index : index + numberOf(bound);
@@ -105,7 +105,7 @@ function outputValues(
   };
   const accumulator = context.getOperator(OpType.ACCUMULATOR, output.op) as AccumulatorOp | null;
   if (accumulator) {
-    if (frame) return (index) => accumulator(windowAt(index), output.args, options);
+    if (frame) return movingWindow(output.op, output.args, accumulator, partition, frame, options);
     let whole: { value: unknown } | undefined;
     return () => (whole ??= { value: accumulator(partition, output.args, options) }).value;
   }
