@@ -12,6 +12,7 @@ import { checkFieldPath } from './field-path.js';
 import { checkMergeStage } from './merge-check.js';
 import { checkOperatorArguments, checkPercentileAccumulator } from './operator-arguments.js';
 import { checkProject } from './project-check.js';
+import { checkSortKeys } from './sort-pattern.js';
 import { checkStageVariables, lookupScope } from './stage-variables.js';
 import { bsonTypeName, isPlainObject } from './values.js';
 import { VariableScope } from './variable-scope.js';
@@ -34,23 +35,11 @@ function checkCount(stage: '$skip' | '$limit', value: unknown, code: number): vo
   if (reason) fail(code, `invalid argument to ${stage} stage: ${reason} ${stage}: ${bsonText(value)}`);
 }
 
+/** `$sort`: a document (15973) of at least one key (15976), each checked by sort-pattern.ts. */
 function checkSort(spec: unknown): void {
   if (!isPlainObject(spec)) fail(15973, 'the $sort key specification must be an object');
-  const keys = Object.entries(spec);
-  if (keys.length === 0) fail(15976, '$sort stage must have at least one sort key');
-  for (const [path, order] of keys) {
-    checkFieldPath(path);
-    if (isPlainObject(order)) {
-      if ('$meta' in order) continue;
-      fail(17312, '$meta is the only expression supported by $sort right now');
-    }
-    if (typeof order !== 'number') {
-      fail(15974, `Illegal key in $sort specification: ${path}: ${bsonText(order)}`);
-    }
-    if (order !== 1 && order !== -1) {
-      fail(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
-    }
-  }
+  if (Object.keys(spec).length === 0) fail(15976, '$sort stage must have at least one sort key');
+  checkSortKeys(spec);
 }
 
 /** `$lookup`: MongoDB's FailedToParse (9) checks, in its order. */

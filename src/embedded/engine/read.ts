@@ -8,8 +8,6 @@ import { Aggregator } from 'mingo/aggregator';
 import type { Options } from 'mingo/types';
 import type { CollectionState } from './collection.js';
 import type { Collation } from './collation.js';
-import { numberKind } from './arithmetic.js';
-import { elementText } from './bson-text.js';
 import { parseFilter, parseFind } from './find-parse.js';
 import { applyExclusionExtras, exclusionExtras, exclusionFlags } from './find-exclusion.js';
 import { checkFindSlices, integralSlices } from './find-slice.js';
@@ -23,6 +21,7 @@ import { withMemoryLimits } from './memory-limits.js';
 import { checkResultSize, startMeasuring } from './limits.js';
 import type { MemoryLimits } from './memory-limits.js';
 import { boundSort } from './sort.js';
+import { checkSortKey } from './sort-pattern.js';
 import { isMeta, metaExpression, metaSortField, TEXT_SCORE_FIELD } from './meta-fields.js';
 import type { MetaSources } from './meta-fields.js';
 import { parseTextQuery, textScore } from './text.js';
@@ -206,8 +205,10 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
       if (isPlainObject(v)) {
         const field = metaSortField(v, sources);
         if (field) s[field] = -1;
-      } else if (v === 1 || v === -1) s[k] = v;
-      else throw sortKeyError(k, v);
+      } else {
+        checkSortKey(k, v);
+        s[k] = v;
+      }
     }
     // A sort with a limit keeps only the first skip + limit documents (a top-k sort).
     if (limit > 0) boundSort(s, skip + limit);
@@ -272,13 +273,4 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     if (meta) delete c[TEXT_SCORE_FIELD];
     return idFirst(c);
   });
-}
-
-/** MongoDB's error for a sort key other than 1, -1 or `{ $meta: 'textScore' }`: 15974, 17312 or 15975. */
-function sortKeyError(field: string, value: unknown): CommandError {
-  if (isPlainObject(value))
-    return new CommandError(17312, '$meta is the only expression supported by $sort right now');
-  if (numberKind(value) === undefined)
-    return new CommandError(15974, `Illegal key in $sort specification: ${elementText(field, value)}`);
-  return new CommandError(15975, '$sort key ordering must be 1 (for ascending) or -1 (for descending)');
 }

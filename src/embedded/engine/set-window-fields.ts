@@ -137,10 +137,13 @@ function setValue(doc: Doc, path: string[], value: unknown): void {
   else setOwn(doc, key, value);
 }
 
-/** The partition's documents in sortBy order (mingo's `$sort` reports a sortBy the engine does not read). */
+/**
+ * The partition's documents in sortBy order; an empty sortBy sorts nothing, as MongoDB adds no sort for it
+ * (a `$meta` key goes to mingo's `$sort`).
+ */
 function sortPartition(docs: Doc[], stage: Doc, raw: Options): Doc[] {
   const sortBy = stage['sortBy'];
-  if (sortBy === undefined) return docs;
+  if (sortBy === undefined || (isPlainObject(sortBy) && Object.keys(sortBy).length === 0)) return docs;
   const fields = sortFieldsOf(sortBy);
   if (!fields) return builtinStage('$sort')(Lazy(docs), sortBy, raw).collect<Doc>();
   if (docs.length > 0 && isPlainObject(stage['output']))

@@ -42,12 +42,9 @@ export function checkSortMemory(docs: unknown[]): void {
 
 /** The `$sort` pipeline operator registered in the engine's context (same arguments as mingo's). */
 export const sortStage: PipelineOp = (collection, sortKeys, options) => {
-  const entries = isPlainObject(sortKeys) ? Object.entries(sortKeys) : [];
-  // Anything but a list of 1 / -1 keys goes to mingo, which reports what is wrong with it.
-  if (entries.length === 0 || !entries.every(([, dir]) => dir === 1 || dir === -1)) {
-    return builtinSort(collection, sortKeys, options);
-  }
-  const fields = entries.map(([path, dir]) => ({ path, descending: dir === -1 }));
+  const fields = sortFieldsOf(sortKeys);
+  // Anything but a list of 1 / -1 keys (`$meta` keys) goes to mingo.
+  if (!fields) return builtinSort(collection, sortKeys, options);
   const collation = normalizeCollation(options.collation);
   const keep = bounds.get(sortKeys as object);
   return collection.transform((items: unknown[]) => {

@@ -11,6 +11,7 @@ import { evalExpr } from 'mingo/core';
 import { Lazy } from 'mingo/lazy';
 import { compareBson } from './compare.js';
 import { windowPartition } from './set-window-fields.js';
+import { checkSortKeys } from './sort-pattern.js';
 import { checkWindowOutput } from './window-checks.js';
 import { checkSortMemory } from './sort.js';
 import type { Options } from 'mingo/types';
@@ -22,8 +23,10 @@ import { CommandError, ErrorCodes } from '../errors.js';
 
 /**
  * The stage's document as MongoDB's IDL parser checks it: FailedToParse (9) when not a document, 40415
- * for an unknown field, 40414 without `output`, 14 for an `output` that is not a document; then each
- * output's window function (window-checks.ts).
+ * for an unknown field, 40414 without `output`, 14 for an `output` or a `sortBy` that is not a document;
+ * then `sortBy` as a sort pattern (sort-pattern.ts: 15974 for `{ t: 'x' }`, 15975 for `{ t: 2 }`, as
+ * document_source_set_window_fields.cpp builds a SortPattern of it) and each output's window function
+ * (window-checks.ts).
  */
 function checkSetWindowFields(spec: unknown): asserts spec is Doc {
   const fail = (code: number, message: string): never => {
@@ -43,8 +46,18 @@ function checkSetWindowFields(spec: unknown): asserts spec is Doc {
       `BSON field '$setWindowFields.output' is the wrong type '${typeName(doc['output'])}', expected type 'object'`,
     );
   }
+  const { sortBy } = doc;
+  if (sortBy !== undefined) {
+    if (!isPlainObject(sortBy)) {
+      fail(
+        ErrorCodes.TypeMismatch,
+        `BSON field '$setWindowFields.sortBy' is the wrong type '${typeName(sortBy)}', expected type 'object'`,
+      );
+    }
+    checkSortKeys(sortBy as Doc);
+  }
   for (const [field, output] of Object.entries(doc['output'] as Doc))
-    checkWindowOutput(field, output, doc['sortBy']);
+    checkWindowOutput(field, output, sortBy);
 }
 
 /** True for a partitionBy that names no field or variable and computes nothing (`'x'`, `1`, `null`). */

@@ -3,10 +3,14 @@
  * (https://www.mongodb.com/docs/manual/reference/bson-type-comparison-order/; the stage sorts with
  * document_source_set_window_fields.cpp's `$sort`): null before numbers, NaN before every other number,
  * numbers of every BSON type by value, then strings, booleans, dates; documents with equal keys keep
- * their order.
+ * their order. The stage builds a SortPattern of `sortBy` when it is parsed
+ * (document_source_set_window_fields.cpp; src/mongo/db/query/sort_pattern.cpp), so a bad key fails
+ * as it does in `$sort`, even on an empty collection: 15974 for a direction that is not a number, 15975
+ * for a number other than 1 and -1 (of any number type: NumberLong(-1) is descending), 17312 for a
+ * document without `$meta`; a `sortBy` that is not a document is the IDL's 14.
  */
 import { describe, expect, it } from 'vitest';
-import { aggregateOn, connect, drivers } from '../helpers.js';
+import { aggregateOn, connect, drivers, failure } from '../helpers.js';
 
 describe.each(drivers)('setWindowFields sortBy order ($name)', (driver) => {
   const t = connect(driver, 'window_sort');
@@ -79,5 +83,39 @@ describe.each(drivers)('setWindowFields sortBy order ($name)', (driver) => {
       { _id: 3, r: 1, d: 1 },
       { _id: 4, r: 4, d: 2 },
     ]);
+  });
+
+  const sortBys: [string, unknown, number][] = [
+    ['a direction other than 1 or -1', { t: 2 }, 15975],
+    ['a string direction', { t: 'x' }, 15974],
+    ['a document without $meta', { t: { a: 1 } }, 17312],
+    ['an empty field path', { '': 1 }, 40352],
+    ['a sortBy that is not a document', 'x', 14],
+  ];
+
+  it.each(sortBys)('refuses %s when the pipeline is parsed', async (_name, sortBy, code) => {
+    const stage = { $setWindowFields: { sortBy, output: { n: { $sum: 1 } } } };
+    const error = await failure(() => aggregateOn(t.db, [], [stage]));
+    expect(error['code']).toBe(code);
+  });
+
+  it('reads directions of any number type, and sorts nothing for an empty sortBy', async () => {
+    const docs = [1, 3, 2].map((v) => ({ _id: v }));
+    const window = { documents: ['unbounded', 'current'] };
+    const running = (sortBy: unknown) => [
+      { $setWindowFields: { sortBy, output: { s: { $push: '$_id', window } } } },
+    ];
+    expect(await aggregateOn(t.db, docs, running({ _id: Long.fromNumber(-1) }))).toEqual([
+      { _id: 3, s: [3] },
+      { _id: 2, s: [3, 2] },
+      { _id: 1, s: [3, 2, 1] },
+    ]);
+    const sorted = await aggregateOn(t.db, docs, [{ $sort: { _id: Long.fromNumber(-1) } }]);
+    expect(sorted.map((doc) => doc['_id'])).toEqual([3, 2, 1]);
+    const unsorted = await aggregateOn(t.db, docs, [
+      { $setWindowFields: { sortBy: {}, output: { n: { $sum: 1 } } } },
+    ]);
+    expect(unsorted).toHaveLength(3);
+    expect(unsorted.every((doc) => doc['n'] === 3)).toBe(true);
   });
 });
