@@ -64,6 +64,10 @@ async function serve(file: string): Promise<void> {
     listener: Parameters<typeof createServer>[1];
   };
   const server = createServer(listener);
+  // Node's default of 5 s: on a busy machine a connection of the count could sit idle that long under
+  // valgrind, be closed by the server and reused by the client (ECONNRESET). A longer timeout takes
+  // the same code path per request, so the counts do not change.
+  server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1', () => console.log(`LISTENING ${(server.address() as AddressInfo).port}`));
   process.once('SIGTERM', () => process.exit(0));
 }
