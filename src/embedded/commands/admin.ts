@@ -8,7 +8,7 @@ import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import { parseCollation } from './collation.js';
 import type { CommandContext, Handler } from './context.js';
-import { collectionName } from './context.js';
+import { collectionName, exclusively } from './context.js';
 import { modifyIndex } from './index-mod.js';
 import { collectionIn, createIn } from '../engine/transaction-ddl.js';
 import { bsonText } from '../engine/bson-text.js';
@@ -83,19 +83,29 @@ const create: Handler = (cmd, ctx) => {
 
 const drop: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
-  const coll = ctx.core.engine.collection(ctx.db, name);
-  const nIndexesWas = coll ? coll.state.indexes.length + 1 : 0;
-  ctx.core.engine.drop(ctx.db, name);
-  // A view has no indexes to count.
-  if (isView(coll)) return { ns: `${ctx.db}.${name}`, ok: 1 };
-  return { nIndexesWas, ns: `${ctx.db}.${name}`, ok: 1 };
+  return exclusively(
+    ctx,
+    () => [`${ctx.db}.${name}`],
+    () => {
+      const coll = ctx.core.engine.collection(ctx.db, name);
+      const nIndexesWas = coll ? coll.state.indexes.length + 1 : 0;
+      ctx.core.engine.drop(ctx.db, name);
+      // A view has no indexes to count.
+      if (isView(coll)) return { ns: `${ctx.db}.${name}`, ok: 1 };
+      return { nIndexesWas, ns: `${ctx.db}.${name}`, ok: 1 };
+    },
+  );
 };
 
 const dropDatabase: Handler = (_cmd, ctx) => {
-  // MongoDB names the database it dropped, and answers a bare ok when there was none.
-  if (!ctx.core.engine.databases.has(ctx.db)) return { ok: 1 };
-  ctx.core.engine.dropDatabase(ctx.db);
-  return { dropped: ctx.db, ok: 1 };
+  const namespaces = (): string[] =>
+    [...(ctx.core.engine.databases.get(ctx.db)?.keys() ?? [])].map((name) => `${ctx.db}.${name}`);
+  return exclusively(ctx, namespaces, () => {
+    // MongoDB names the database it dropped, and answers a bare ok when there was none.
+    if (!ctx.core.engine.databases.has(ctx.db)) return { ok: 1 };
+    ctx.core.engine.dropDatabase(ctx.db);
+    return { dropped: ctx.db, ok: 1 };
+  });
 };
 
 const listIndexes: Handler = (cmd, ctx) => {
@@ -108,6 +118,14 @@ const listIndexes: Handler = (cmd, ctx) => {
 const dropIndexes: Handler = (cmd, ctx) => {
   const name = indexCommandTarget(cmd, 'dropIndexes', ctx.db);
   const which = dropIndexesArgument(cmd);
+  return exclusively(
+    ctx,
+    () => [`${ctx.db}.${name}`],
+    () => dropIndexesNow(ctx, name, which),
+  );
+};
+
+function dropIndexesNow(ctx: CommandContext, name: string, which: string | string[] | Doc): Doc {
   const coll = ctx.core.engine.collection(ctx.db, name);
   if (!coll) throw new CommandError(ErrorCodes.NamespaceNotFound, `ns not found ${ctx.db}.${name}`);
   refuseView(coll);
@@ -134,7 +152,7 @@ const dropIndexes: Handler = (cmd, ctx) => {
   state.indexes = state.indexes.filter((i) => !names.includes(i.spec.name));
   ctx.core.engine.emit(names.map((n) => ({ op: 'dropIndex' as const, ns: coll.ns, name: n })));
   return { nIndexesWas: was, ok: 1 };
-};
+}
 
 function collectionSize(coll: Collection): { count: number; size: number } {
   let size = 0;

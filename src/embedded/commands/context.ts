@@ -138,6 +138,20 @@ export function docOption(cmd: Doc, field: string): Doc | undefined {
 }
 
 /**
+ * Runs a command that drops, renames or changes the catalog entry of the collections `namespaces`
+ * names (read when it runs) once no open transaction uses any of them, waiting as {@link retryBlocked}
+ * does: MongoDB takes each collection's exclusive lock, which a transaction's intent lock holds back
+ * until it commits or aborts (so a transaction never commits into a collection dropped under it).
+ * @throws what `retryBlocked` throws once the wait is over, and what `fn` throws.
+ */
+export function exclusively<T>(ctx: CommandContext, namespaces: () => string[], fn: () => T): Promise<T> {
+  return retryBlocked(ctx, () => {
+    for (const ns of namespaces()) ctx.core.engine.checkExclusive(ns);
+    return fn();
+  });
+}
+
+/**
  * Runs `fn`, retrying while it is blocked by an open transaction, up to the lock timeout or the
  * command's `maxTimeMS`, whichever comes first; called while the command runs synchronously.
  * @throws CommandError MaxTimeMSExpired (50) once `maxTimeMS` has passed, as MongoDB answers a write

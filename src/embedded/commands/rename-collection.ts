@@ -9,6 +9,7 @@ import { splitNs } from '../engine/namespace.js';
 import { isView } from '../engine/views.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import type { Handler } from './context.js';
+import { exclusively } from './context.js';
 
 /** True for `db.collection` with both parts non-empty (MongoDB's `NamespaceString::isValid`, simplified). */
 function validNamespace(ns: string): boolean {
@@ -48,6 +49,12 @@ export const renameCollection: Handler = (cmd, ctx) => {
   // The manual's "Views" page: views cannot be renamed.
   if (isView(ctx.core.engine.collection(fromDb, fromName)))
     throw new CommandError(ErrorCodes.CommandNotSupportedOnView, `cannot rename view: ${from}`);
-  ctx.core.engine.rename(from, to, drops);
-  return { ok: 1 };
+  return exclusively(
+    ctx,
+    () => [from, to],
+    () => {
+      ctx.core.engine.rename(from, to, drops);
+      return { ok: 1 };
+    },
+  );
 };
