@@ -10,14 +10,12 @@ import { GeneralError } from '../errors/index.js';
 import type { FollowOptions, SyncOptions, SyncRecord, SyncedEvent } from './declarations.js';
 import { followFeed, openFeed, type Feed } from './feed.js';
 import { checkPayload, contextPayload } from './payload.js';
-import { notWritten, writeBatch } from './write.js';
+import { Outbox } from './outbox.js';
 
 /** Events EventEmitter uses for itself; they stay local. */
 const LOCAL_EVENTS = new Set(['newListener', 'removeListener', 'error']);
 /** Default largest event, in bytes. */
 const DEFAULT_MAX_EVENT_BYTES = 1024 * 1024;
-/** Most events written by one insertMany. */
-const BATCH = 1000;
 /** Default longest wait of `close()` for queued writes, in milliseconds. */
 const DEFAULT_TEARDOWN_TIMEOUT_MS = 3000;
 /** How long a failed feed waits before it reopens, in milliseconds (doubled after each failed reopen). */
@@ -49,16 +47,11 @@ export class Sync {
   private readonly teardownTimeoutMs: number;
   private readonly originals = new WeakMap<object, Emit>();
   private published = 0;
-  private readonly pending: SyncRecord[] = [];
-  private draining: Promise<void> | undefined;
-  /** Records of the batch being written (not yet known to be written). */
-  private writing = 0;
+  private readonly outbox: Outbox;
   private readonly lastSeen = new Map<string, number>();
   private feed: Feed | undefined;
   private position: string | undefined;
   private closed = false;
-  /** Set once `close()` began: queued writes are then not retried. */
-  private closing = false;
   private reopenTimer: NodeJS.Timeout | undefined;
   /** Failures of the feed in a row: the one that ended a working stream, then each failed reopen. */
   private reopens = 0;
@@ -76,6 +69,7 @@ export class Sync {
       return collection;
     });
     this.collection.catch((error: unknown) => this.report(error));
+    this.outbox = new Outbox(this.collection, (error) => this.report(error));
     this.ready = this.collection.then(async () => this.open()).catch(() => undefined);
   }
 
@@ -109,27 +103,7 @@ export class Sync {
       ...payload,
       at: new Date(),
     };
-    this.pending.push(record);
-    this.draining ??= this.drain();
-  }
-
-  /** Writes queued events in batches, in emit order (one ordered insertMany per batch). */
-  private async drain(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending.splice(0, BATCH);
-      if (this.closed) continue;
-      const report = (error: unknown): void => this.report(error);
-      this.writing = batch.length;
-      const written = await this.collection.then(
-        async (collection) => writeBatch(collection, batch, report, () => this.closing),
-        (error: unknown) => (report(notWritten(batch.length, error)), false),
-      );
-      this.writing = 0;
-      // Closing with the database out of reach: each batch would wait for it again.
-      if (!written && this.closing && this.pending.length > 0)
-        report(notWritten(this.pending.splice(0).length, 'the database is out of reach'));
-    }
-    this.draining = undefined;
+    this.outbox.push(record);
   }
 
   /** Emits an event another instance published, once, on this instance's service. */
@@ -240,7 +214,7 @@ export class Sync {
 
   /** Waits until every event emitted so far is written to the sync collection. */
   async flush(): Promise<void> {
-    while (this.draining) await this.draining;
+    await this.outbox.flush();
   }
 
   /**
@@ -248,18 +222,7 @@ export class Sync {
    * `app.teardown()`). Events still unwritten at that point are reported as not written.
    */
   async close(): Promise<void> {
-    this.closing = true;
-    let timer: NodeJS.Timeout | undefined;
-    const expired = new Promise<boolean>(
-      (resolve) => (timer = setTimeout(resolve, this.teardownTimeoutMs, true)),
-    );
-    const gaveUp = await Promise.race([this.flush().then(() => false), expired]);
-    clearTimeout(timer);
-    if (gaveUp) {
-      const count = this.writing + this.pending.splice(0).length;
-      const reason = `teardown stopped waiting for the database after ${this.teardownTimeoutMs} ms (teardownTimeoutMs)`;
-      this.report(notWritten(count, reason));
-    }
+    await this.outbox.close(this.teardownTimeoutMs);
     this.closed = true;
     clearTimeout(this.reopenTimer);
     await this.feed?.close();
