@@ -7,17 +7,26 @@
  * The size measured is kept for the result's check (limits.ts `checkResultSize`) unless a later stage
  * may change the document in place: see {@link changingStages}.
  */
+import { checkDeadline } from './deadline.js';
 import { checkOutputSize, forgetOutputSize } from './limits.js';
 import type { PipelineOp } from './operator-types.js';
 
-/** `stages`, each with every document it outputs passed through `output`. */
+/**
+ * `stages`, each with every document it outputs passed through `output`, after a check of the command's
+ * `maxTimeMS` (deadline.ts): MongoDB checks for interrupts as each stage produces a document, so a long
+ * pipeline stops with 50 rather than running past its time limit.
+ */
 function mapOutputs(
   stages: Record<string, PipelineOp>,
   output: (doc: unknown) => unknown,
 ): Record<string, PipelineOp> {
+  const checked = (doc: unknown): unknown => {
+    checkDeadline();
+    return output(doc);
+  };
   return Object.fromEntries(
     Object.entries(stages).map(([name, stage]) => {
-      const mapped: PipelineOp = (collection, expr, options) => stage(collection, expr, options).map(output);
+      const mapped: PipelineOp = (collection, expr, options) => stage(collection, expr, options).map(checked);
       return [name, mapped];
     }),
   );

@@ -22,6 +22,7 @@ import type { Context } from 'mingo/core';
 import { Lazy } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
 import { normalizeCollation } from './collation.js';
+import { checkDeadline } from './deadline.js';
 import { checkOutputSize } from './limits.js';
 import { builtinStage } from './operator-types.js';
 import type { AccumulatorOp, WindowOp } from './operator-types.js';
@@ -178,6 +179,8 @@ export function* windowPartition(docs: Doc[], stage: Doc, options: Options): Gen
       memory.setState(k, value);
       setValue(doc, paths[k]!, value);
     }
+    // One output at a time, each after a check of maxTimeMS, as checked-stages.ts does for the others.
+    checkDeadline();
     yield checkOutputSize(doc, sizes);
   }
 }
