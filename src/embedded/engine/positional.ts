@@ -94,16 +94,22 @@ function withValue(doc: unknown, parts: readonly string[], value: unknown): unkn
 }
 
 /**
- * Whether one part of an update path is a positional operator: `$`, `$[]` or `$[identifier]`. Other
- * parts that start with `$` (`a.$x`) are field names, which MongoDB 5.0+ allows below the top level.
+ * Whether one part of an update path is an array operator, `$[]` or `$[identifier]`. (The positional
+ * `$` is replaced by a field name before any path is read: {@link withMatchedField}.) Other parts that
+ * start with `$` (`a.$x`) are field names, which MongoDB 5.0+ allows below the top level.
  */
-export function isPositionalPart(part: string): boolean {
-  return part === '$' || (part.startsWith('$[') && part.endsWith(']'));
+function isPositionalPart(part: string): boolean {
+  return part.startsWith('$[') && part.endsWith(']');
 }
 
-/** Whether an update path holds a positional operator (see {@link isPositionalPart}). */
+/** Whether an update path holds `$[]` or `$[identifier]` (see {@link isPositionalPart}). */
 export function hasPositional(path: string): boolean {
   return path.split('.').some(isPositionalPart);
+}
+
+/** Whether an update path holds the positional `$`, which {@link withMatchedField} replaces. */
+export function holdsMatchedField(path: string): boolean {
+  return path.split('.').includes('$');
 }
 
 /** What resolving positional paths needs besides the document. */
@@ -180,8 +186,7 @@ export function withMatchedField(update: Doc, matchedField: string | undefined):
     }
     const concrete: Doc = {};
     for (const [path, value] of Object.entries(fields)) {
-      const parts = path.split('.');
-      if (!parts.includes('$')) {
+      if (!holdsMatchedField(path)) {
         concrete[path] = value;
         continue;
       }
@@ -190,7 +195,10 @@ export function withMatchedField(update: Doc, matchedField: string | undefined):
           ErrorCodes.BadValue,
           'The positional operator did not find the match needed from the query.',
         );
-      const resolved = parts.map((part) => (part === '$' ? matchedField : part)).join('.');
+      const resolved = path
+        .split('.')
+        .map((part) => (part === '$' ? matchedField : part))
+        .join('.');
       for (const other of paths) {
         if (other === path) continue;
         const shorter = other.length < resolved.length ? other : resolved;

@@ -7,7 +7,7 @@
  */
 import { checkArrayPadding } from './array-padding.js';
 import { elemMatchKey } from './elem-match-key.js';
-import { expandPositional, hasPositional, withMatchedField } from './positional.js';
+import { expandPositional, hasPositional, holdsMatchedField, withMatchedField } from './positional.js';
 import type { PositionalContext } from './positional.js';
 import { plainNumbers } from './numbers.js';
 import { preparePullCondition } from './query.js';
@@ -36,7 +36,7 @@ export function validateOperators(
 ): Doc {
   // `$` is the position the query recorded on the stored document, with MongoDB's canonical (sorted)
   // query (update_stage.cpp); an upsert's insert has none (its update runs with an empty matchedField).
-  if (Object.values(update).some((f) => isPlainObject(f) && Object.keys(f).some(holdsDollar)))
+  if (Object.values(update).some((f) => isPlainObject(f) && Object.keys(f).some(holdsMatchedField)))
     update = withMatchedField(
       update,
       inserting ? undefined : elemMatchKey(context.filter ?? {}, doc, true, context.collation),
@@ -134,9 +134,6 @@ function checkPositionalPath(doc: Doc, path: string, context: PositionalContext)
     checkArrayPadding(doc, each);
   }
 }
-
-/** Whether an update path holds the positional `$`. */
-const holdsDollar = (path: string): boolean => path.split('.').includes('$');
 
 /**
  * The checks `$pull`, `$pullAll` and `$pop` make of the value they meet (pull_node.cpp,
