@@ -9,7 +9,19 @@
 import { RE2JS } from 're2js';
 import { checkDeadline } from './deadline.js';
 import type { QueryOp } from './operator-types.js';
-import { CommandError } from '../errors.js';
+import { CommandError, ErrorCodes } from '../errors.js';
+
+/**
+ * The longest pattern MongoDB takes, in UTF-8 bytes (RegexMatchExpression::kMaxPatternSize in
+ * src/mongo/db/matcher/expression_leaf.h). It also bounds what a client's pattern costs here: RE2
+ * compiles a 1 MB literal in seconds, during which the server answers no one.
+ */
+export const MAX_PATTERN_BYTES = 32_764;
+
+/** Whether `pattern` is longer than MongoDB takes (counting UTF-8 bytes only when it could be). */
+export function isTooLong(pattern: string): boolean {
+  return pattern.length * 3 > MAX_PATTERN_BYTES && Buffer.byteLength(pattern, 'utf8') > MAX_PATTERN_BYTES;
+}
 
 /** The RE2 flags of MongoDB's `i`, `m`, `s` options (`x` is applied before, `u` and `l` change nothing). */
 function re2Flags(flags: string): number {
@@ -31,10 +43,11 @@ export class LinearRegExp extends RegExp {
 
   /**
    * Compiles `pattern` with MongoDB options already reduced to `i`, `m`, `s`.
-   * @throws CommandError 51091 when the pattern is invalid, or RE2 cannot run it (a backreference or
-   *   lookaround).
+   * @throws CommandError BadValue (2) 'Regular expression is too long' past {@link MAX_PATTERN_BYTES};
+   *   51091 when the pattern is invalid, or RE2 cannot run it (a backreference or lookaround).
    */
   static compile(pattern: string, flags: string): LinearRegExp {
+    if (isTooLong(pattern)) throw new CommandError(ErrorCodes.BadValue, 'Regular expression is too long');
     try {
       new RegExp(pattern, flags);
     } catch (error) {

@@ -7,7 +7,7 @@ import { Query } from 'mingo/query';
 import { mingoOptions } from './mingo-options.js';
 import { checkFilter } from './filter-check.js';
 import { checkFilterSchemas } from './schema-check.js';
-import { LinearRegExp } from './linear-regex.js';
+import { isTooLong, LinearRegExp } from './linear-regex.js';
 import { withWritten } from './regex-values.js';
 import { stripExtended } from './regex-extended.js';
 import { rewritePathless } from './pathless-operators.js';
@@ -23,9 +23,20 @@ import { CommandError, ErrorCodes } from '../errors.js';
 /**
  * Builds a RegExp from a MongoDB pattern and options string (`i m s x` and `u`); it matches in linear
  * time (linear-regex.ts).
- * @throws CommandError 51108 on an unknown option, 51091 on a pattern RE2 cannot run.
+ * @throws CommandError BadValue (2) for a pattern past 32,764 UTF-8 bytes or a NUL byte in the pattern or
+ *   options (MongoDB's RegexMatchExpression), 51108 on an unknown option, 51091 on a pattern RE2
+ *   cannot run.
  */
 export function makeRegExp(source: string, options: string): RegExp {
+  // RegexMatchExpression::_init's checks, in its order, on the pattern as written (before `x`).
+  if (isTooLong(source)) throw new CommandError(ErrorCodes.BadValue, 'Regular expression is too long');
+  if (source.includes('\0'))
+    throw new CommandError(ErrorCodes.BadValue, 'Regular expression cannot contain an embedded null byte');
+  if (options.includes('\0'))
+    throw new CommandError(
+      ErrorCodes.BadValue,
+      'Regular expression options string cannot contain an embedded null byte',
+    );
   let flags = '';
   let pattern = source;
   for (const opt of options) {

@@ -13,7 +13,7 @@ import type { ExpressionOp } from './operator-types.js';
 import { bsonTag, isPlainObject } from './values.js';
 import { isNullish, typeName } from './value-strings.js';
 import { stripExtended } from './regex-extended.js';
-import { LinearRegExp } from './linear-regex.js';
+import { isTooLong, LinearRegExp } from './linear-regex.js';
 import { CommandError } from '../errors.js';
 
 const fail = (code: number, message: string): never => {
@@ -77,6 +77,10 @@ export function compileRegex(name: string, regex: unknown, options: unknown): Re
     else if (flag === 'x') source = stripExtended(source);
     else if (flag !== 'u') fail(51108, `${name} invalid flag in regex options: ${flag}`);
   }
+  // MongoDB compiles with PCRE2 built with LINK_SIZE=2 (src/third_party/pcre2/SConscript), which refuses
+  // a compiled pattern past 64 K code units with this message; a literal character takes two, so the
+  // query's limit on the written pattern is where MongoDB's falls for plain text.
+  if (isTooLong(pattern)) fail(51111, `Invalid Regex in ${name}: regular expression is too large`);
   try {
     new RegExp(source, jsFlags);
   } catch (error) {
