@@ -148,6 +148,13 @@ export class CollectionState {
   }
 }
 
+/** A committed write's sequence number and the document it replaced or deleted (undefined: an insert). */
+export interface Replaced {
+  seq: number;
+  idKey: string;
+  prior: Doc | undefined;
+}
+
 /** A collection: its live state plus metadata. */
 export class Collection {
   readonly db: string;
@@ -162,6 +169,11 @@ export class Collection {
    * there by `$out`): a transaction that started before it may not write it (see Engine.checkWrite).
    */
   createdSeq = 0;
+  /**
+   * The documents committed writes replaced, oldest first, kept while an open transaction that has not
+   * read the collection yet may need the state from before them (transaction-snapshot.ts).
+   */
+  readonly replaced: Replaced[] = [];
 
   constructor(db: string, name: string, options: CollectionOptions = {}, state?: CollectionState) {
     this.db = db;

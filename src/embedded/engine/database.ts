@@ -11,6 +11,7 @@ import type { IndexSpec } from './indexes.js';
 import { checkCollectionName, checkDbName, splitNs } from './namespace.js';
 import type { Transaction } from './transaction.js';
 import { catalogChanged, writeConflict } from './transaction.js';
+import { keepReplaced, snapshotAtStart } from './transaction-snapshot.js';
 import { cloneValue } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -145,19 +146,18 @@ export class Engine {
     this.history.append([{ op: 'rename', db: fdb, coll: fname, to: { db: tdb, coll: tname } }]);
   }
 
-  /** The state a reader sees: a transaction's private copy or snapshot, else the live state. */
+  /**
+   * The state a reader sees: a transaction's private copy, else its snapshot (every collection as of
+   * the transaction's first operation, see transaction-snapshot.ts), else the live state.
+   */
   readState(coll: Collection, txn: Transaction | undefined): CollectionState {
     if (!txn) return coll.state;
     const priv = txn.privates.get(coll.ns);
     if (priv) return priv;
-    let snap = txn.snapshots.get(coll.ns);
-    if (!snap && txn.pointInTime) return new CollectionState();
-    if (!snap) {
-      snap = coll.state;
-      snap.pins++;
-      txn.snapshots.set(coll.ns, snap);
-    }
-    return snap;
+    const snap = txn.snapshots.get(coll.ns);
+    if (snap) return snap;
+    if (txn.pointInTime) return new CollectionState();
+    return snapshotAtStart(coll, txn);
   }
 
   /** The state a writer changes: a transaction's private copy (made on first write), else the live state. */
@@ -200,13 +200,19 @@ export class Engine {
   }
 
   /**
-   * Records a committed write of `idKey`. Only transactions compare against these sequence numbers, and
-   * only writes made while one is open can conflict with it, so nothing is recorded when none is open.
+   * Records a committed write of `idKey`, which replaced `prior` (undefined: an insert). Only
+   * transactions compare against these sequence numbers and read the replaced documents, and only writes
+   * made while one is open can matter to it, so nothing is recorded when none is open.
    */
-  touched(coll: Collection, idKey: string): void {
+  touched(coll: Collection, idKey: string, prior: Doc | undefined): void {
     ++this.seq;
-    if (this.openTransactions.size > 0) coll.writeSeq.set(idKey, this.seq);
-    else if (coll.writeSeq.size > 0) coll.writeSeq.clear();
+    if (this.openTransactions.size > 0) {
+      coll.writeSeq.set(idKey, this.seq);
+      keepReplaced(this, coll, this.seq, idKey, prior);
+    } else {
+      if (coll.writeSeq.size > 0) coll.writeSeq.clear();
+      if (coll.replaced.length > 0) coll.replaced.length = 0;
+    }
   }
 
   /** Wakes writers blocked by a transaction. */

@@ -84,7 +84,7 @@ export function writeMerge(
     update(existing, next) {
       const idKey = checkUpdate(engine, coll, existing, next);
       coll.writable().put(coll.ns, next, idKey);
-      engine.touched(coll, idKey);
+      engine.touched(coll, idKey, existing);
       engine.emit([{ op: 'put', ns: coll.ns, doc: next }]);
       const { whenMatched } = plan;
       recordWrite(

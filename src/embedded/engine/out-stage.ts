@@ -84,7 +84,7 @@ function replaceTarget(engine: Engine, target: Collection, trial: CollectionStat
       trial.indexes.map((index) => ({ op: 'createIndex' as const, ns: coll.ns, spec: index.spec })),
     );
     for (const [idKey, doc] of trial.docs) {
-      engine.touched(coll, idKey);
+      engine.touched(coll, idKey, undefined);
       engine.emit([{ op: 'put', ns: coll.ns, doc }]);
       recordWrite(engine, coll, undefined, undefined, doc);
     }

@@ -15,7 +15,10 @@ export class Transaction {
   state: 'active' | 'committed' | 'aborted' = 'active';
   /** Global write sequence at the first operation. */
   startSeq: number;
-  /** Pinned live states, by namespace. */
+  /**
+   * The states it reads, by namespace, each as of its first operation: a live state it pinned, or one
+   * rebuilt for it (transaction-snapshot.ts).
+   */
   readonly snapshots = new Map<string, CollectionState>();
   /** Private copies the transaction has written to, by namespace. */
   readonly privates = new Map<string, CollectionState>();
@@ -43,7 +46,7 @@ export class Transaction {
     return this.snapshots.has(ns) || this.privates.has(ns) || this.writes.has(ns) || this.created.has(ns);
   }
 
-  /** Releases pinned snapshots. */
+  /** Unpins the live states it read (a rebuilt state has no pin and nothing else holds it). */
   release(): void {
     for (const state of this.snapshots.values()) state.pins = Math.max(0, state.pins - 1);
     this.snapshots.clear();

@@ -1,7 +1,8 @@
 /**
  * Logical sessions and multi-document transactions.
- * A transaction reads from a snapshot (the collection states pinned at its first touch of each
- * namespace) and writes to private copies; commit replays its writes onto the live collections.
+ * A transaction reads from a snapshot (every collection as of its first operation, see
+ * transaction-snapshot.ts) and writes to private copies; commit replays its writes onto the live
+ * collections.
  * Writing a document that another session changed since the snapshot, or that another open transaction
  * has written, fails with WriteConflict (112) labelled TransientTransactionError.
  */
@@ -10,6 +11,7 @@ import type { Change, Engine } from './database.js';
 import { splitNs } from './namespace.js';
 import { Transaction, writeConflict } from './transaction.js';
 import { publishCreated } from './transaction-ddl.js';
+import { forgetReplaced } from './transaction-snapshot.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -39,7 +41,7 @@ export function noSuchTransaction(txnNumber: number, transient = true): CommandE
   );
 }
 
-/** Starts a transaction on a session (the snapshot is taken lazily per namespace). */
+/** Starts a transaction on a session: its first operation, whose point in time it reads. */
 export function beginTransaction(engine: Engine, session: Session, txnNumber: number): Transaction {
   if (session.transaction?.state === 'active') abortTransaction(engine, session.transaction);
   const txn = new Transaction(txnNumber, engine.seq);
@@ -51,8 +53,14 @@ export function beginTransaction(engine: Engine, session: Session, txnNumber: nu
 /** Ends a transaction without applying its writes. */
 export function abortTransaction(engine: Engine, txn: Transaction): void {
   if (txn.state === 'active') txn.state = 'aborted';
+  end(engine, txn);
+}
+
+/** Unpins what `txn` read, drops what only it needed, and wakes the writers it held back. */
+function end(engine: Engine, txn: Transaction): void {
   txn.release();
   engine.openTransactions.delete(txn);
+  forgetReplaced(engine);
   engine.wake();
 }
 
@@ -100,10 +108,8 @@ function commitNow(engine: Engine, txn: Transaction): void {
     if (error instanceof CommandError && error.code === ErrorCodes.DuplicateKey) throw writeConflict();
     throw error;
   }
-  for (const { coll, idKey } of undo) engine.touched(coll, idKey);
+  for (const { coll, idKey, prior } of undo) engine.touched(coll, idKey, prior);
   txn.state = 'committed';
   engine.emit(changes);
-  txn.release();
-  engine.openTransactions.delete(txn);
-  engine.wake();
+  end(engine, txn);
 }

@@ -32,7 +32,7 @@ export function expireDocuments(engine: Engine, now = Date.now()): number {
           }
           const old = coll.writable().remove(idKey);
           if (!old) continue;
-          engine.touched(coll, idKey);
+          engine.touched(coll, idKey, old);
           engine.emit([{ op: 'delete', ns: coll.ns, id: old['_id'] }]);
           recordWrite(engine, coll, undefined, old, undefined);
           deleted++;

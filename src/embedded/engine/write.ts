@@ -88,7 +88,7 @@ function put(
   engine.writeState(coll, txn).put(coll.ns, doc, oldIdKey);
   // Journaled before change streams hear of it: a write the journal refuses is never an event.
   if (!txn) {
-    engine.touched(coll, idKey);
+    engine.touched(coll, idKey, before);
     engine.emit([{ op: 'put', ns: coll.ns, doc }]);
   }
   recordWrite(engine, coll, txn, before, doc, replacement, update);
@@ -104,7 +104,7 @@ function remove(
   const old = engine.writeState(coll, txn).remove(idKey);
   if (!old) return undefined;
   if (!txn) {
-    engine.touched(coll, idKey);
+    engine.touched(coll, idKey, old);
     engine.emit([{ op: 'delete', ns: coll.ns, id: old['_id'] }]);
   }
   recordWrite(engine, coll, txn, old, undefined);
