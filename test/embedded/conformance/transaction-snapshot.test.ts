@@ -4,8 +4,8 @@
  * (https://www.mongodb.com/docs/manual/reference/read-concern-snapshot/: a query "returns
  * majority-committed data as it appears across shards from a specific single point in time"), and
  * "Transactions and Read Concern" (https://www.mongodb.com/docs/manual/core/transactions/#transactions-and-read-concern:
- * the transaction's operations read from one snapshot); the driver spec
- * transactions/tests/unified/read-concern.yml runs reads of one transaction against that snapshot.
+ * the transaction's operations read from one snapshot); MongoDB's jstests/core/txns/read_concern.js
+ * (whatever its readConcern, a transaction does not see a document inserted after its first read).
  */
 import { describe, expect, it } from 'vitest';
 import type { ClientSession, Collection, Db } from 'mongodb';
