@@ -8,7 +8,7 @@ import { CursorManager } from '../engine/cursors.js';
 import type { Collection } from '../engine/collection.js';
 import type { Engine } from '../engine/database.js';
 import { BlockedByTransaction } from '../engine/database.js';
-import { timeLeft } from '../engine/deadline.js';
+import { runUntil } from '../engine/deadline.js';
 import { checkCollectionName } from '../engine/namespace.js';
 import type { Session } from '../engine/transactions.js';
 import type { Transaction } from '../engine/transaction.js';
@@ -59,6 +59,11 @@ export interface CommandContext {
   txn: Transaction | undefined;
   /** The command's `txnNumber` (undefined without one). */
   txnNumber?: number;
+  /**
+   * The `performance.now()` time at which the command's `maxTimeMS` passes (deadline.ts
+   * `deadlineAfter`); undefined without a limit.
+   */
+  deadline?: number;
   connectionId: number;
 }
 
@@ -152,21 +157,23 @@ export function exclusively<T>(ctx: CommandContext, namespaces: () => string[], 
 }
 
 /**
- * Runs `fn`, retrying while it is blocked by an open transaction, up to the lock timeout or the
- * command's `maxTimeMS`, whichever comes first; called while the command runs synchronously.
+ * Runs `fn` (synchronous) under the command's `maxTimeMS` (deadline.ts `runUntil`), retrying while it is
+ * blocked by an open transaction, up to the lock timeout or the command's `maxTimeMS`, whichever comes
+ * first. Each statement of a write batch runs through it, so a statement after an `await` is held to
+ * the command's time limit as the first is.
  * @throws CommandError MaxTimeMSExpired (50) once `maxTimeMS` has passed, as MongoDB answers a write
  * that waited that long for a lock; WriteConflict (112) once the lock timeout has.
  */
 export async function retryBlocked<T>(ctx: CommandContext, fn: () => T): Promise<T> {
   const deadline = Date.now() + ctx.core.settings.lockTimeoutMs;
-  const maxTime = Date.now() + timeLeft();
+  const maxTime = ctx.deadline ?? Infinity;
   for (;;) {
     try {
-      return fn();
+      return runUntil(maxTime, fn);
     } catch (error) {
       if (!(error instanceof BlockedByTransaction)) throw error;
-      if (Date.now() >= maxTime)
-        throw new CommandError(ErrorCodes.MaxTimeMSExpired, 'operation exceeded time limit');
+      const timeLeft = maxTime - performance.now();
+      if (timeLeft <= 0) throw new CommandError(ErrorCodes.MaxTimeMSExpired, 'operation exceeded time limit');
       const left = deadline - Date.now();
       if (left <= 0)
         throw new CommandError(
@@ -174,7 +181,7 @@ export async function retryBlocked<T>(ctx: CommandContext, fn: () => T): Promise
           'Write conflict: the document is being written by an open transaction',
           { labels: [] },
         );
-      await ctx.core.engine.waitForTransactions(Math.min(left, maxTime - Date.now(), 100));
+      await ctx.core.engine.waitForTransactions(Math.min(left, timeLeft, 100));
     }
   }
 }

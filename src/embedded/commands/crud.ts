@@ -1,5 +1,6 @@
 /** Write commands: insert, update, delete, findAndModify. */
 import type { Collection } from '../engine/collection.js';
+import { checkDeadline } from '../engine/deadline.js';
 import { evaluateLet } from '../engine/let-variables.js';
 import { checkUpdatePipeline } from '../engine/pipeline-update.js';
 import { createIn } from '../engine/transaction-ddl.js';
@@ -32,7 +33,13 @@ function target(cmd: Doc, ctx: CommandContext): Collection {
   return createIn(ctx.core.engine, ctx.db, collectionName(cmd), ctx.txn);
 }
 
-/** Runs statements with MongoDB's ordered/unordered semantics; in a transaction the first error aborts. */
+/**
+ * Runs statements with MongoDB's ordered/unordered semantics; in a transaction the first error aborts.
+ * The command's `maxTimeMS` is checked before each statement and while it runs: once it has passed,
+ * the command fails with MaxTimeMSExpired (50), ordered or not, keeping the statements applied before,
+ * as MongoDB 7.0 fails the whole batch on an interruption (write_ops_exec.cpp `handleError`) instead
+ * of reporting a write error.
+ */
 async function runBatch<T>(
   cmd: Doc,
   ctx: CommandContext,
@@ -47,13 +54,15 @@ async function runBatch<T>(
     try {
       // A view takes no write: each statement fails (CommandNotSupportedOnView), as in MongoDB.
       await retryBlocked(ctx, () => {
+        checkDeadline();
         refuseView(coll);
         withoutValidation(bypass, () => run(list[i]!, i));
       });
     } catch (error) {
       if (ctx.txn) throw error;
       const e = toCommandError(error);
-      if (e.code === ErrorCodes.WriteConflict || e.labels.length > 0) throw e;
+      if (e.code === ErrorCodes.WriteConflict || e.code === ErrorCodes.MaxTimeMSExpired) throw e;
+      if (e.labels.length > 0) throw e;
       errors.push(writeError(i, error));
       if (ordered) break;
     }

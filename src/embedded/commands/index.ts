@@ -9,7 +9,7 @@ import {
   commitTransaction,
   noSuchTransaction,
 } from '../engine/transactions.js';
-import { runWithin } from '../engine/deadline.js';
+import { deadlineAfter, runUntil } from '../engine/deadline.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes, toCommandError } from '../errors.js';
 import { adminCommands } from './admin.js';
@@ -165,14 +165,24 @@ async function execute(handler: Handler, name: string, cmd: Doc, ctx: CommandCon
       );
     }
     session.txnNumber = txnNumber;
-    const reply = await handler(cmd, ctx);
+    const reply = await withinMaxTime(handler, cmd, ctx);
     session.retryReply = { txnNumber, reply };
     return reply;
   }
+  return await withinMaxTime(handler, cmd, ctx);
+}
+
+/**
+ * Runs `handler` held to the command's `maxTimeMS` (checked by checkMaxTimeMS): its synchronous part
+ * here, the parts after an `await` through `ctx.deadline` (context.ts `retryBlocked`).
+ */
+function withinMaxTime(handler: Handler, cmd: Doc, ctx: CommandContext): Doc | Promise<Doc> {
   // checkMaxTimeMS has made it a whole number of any BSON number type.
   const maxTimeMS =
     cmd['maxTimeMS'] === undefined
       ? undefined
       : Number((cmd['maxTimeMS'] as { toString(): string }).toString());
-  return await runWithin(maxTimeMS, () => handler(cmd, ctx));
+  const deadline = deadlineAfter(maxTimeMS);
+  if (deadline !== Infinity) ctx.deadline = deadline;
+  return runUntil(deadline, () => handler(cmd, ctx));
 }

@@ -8,6 +8,7 @@ import { Aggregator } from 'mingo/aggregator';
 import type { Options } from 'mingo/types';
 import type { CollectionState } from './collection.js';
 import type { Collation } from './collation.js';
+import { tickDeadline } from './deadline.js';
 import { parseFilter, parseFind } from './find-parse.js';
 import { applyExclusionExtras, exclusionExtras, exclusionFlags } from './find-exclusion.js';
 import { checkFindSlices, integralSlices } from './find-slice.js';
@@ -139,6 +140,8 @@ function matchParsed(
   if (query) {
     let n = 0;
     for (const doc of source) {
+      // MongoDB checks for interrupts as its scan advances: a long scan stops at `maxTimeMS`.
+      tickDeadline();
       n++;
       if (query.test(doc)) docs.push(doc);
     }

@@ -8,6 +8,7 @@ import { CollectionState } from './collection.js';
 import type { Collection } from './collection.js';
 import type { Engine } from './database.js';
 import type { Collation } from './collation.js';
+import { tickDeadline } from './deadline.js';
 import { checkIdField } from './id-field.js';
 import { checkStorable } from './limits.js';
 import { checkArrayFilters, positionalField, positionalQuery } from './positional.js';
@@ -158,8 +159,9 @@ export interface UpdateResult {
 
 /**
  * Runs one update statement.
- * @throws CommandError on invalid updates, duplicates, conflicts; BlockedByTransaction for plain writes
- *   to a document an open transaction owns (nothing has been changed then).
+ * @throws CommandError on invalid updates, duplicates, conflicts; MaxTimeMSExpired (50) once the
+ *   command's `maxTimeMS` passes while documents are matched or updated; BlockedByTransaction for plain
+ *   writes to a document an open transaction owns (nothing has been changed in either case).
  */
 export function updateStatement(
   engine: Engine,
@@ -200,6 +202,7 @@ export function updateStatement(
   }
   const updates: { idKey: string; doc: Doc }[] = [];
   for (const old of matched) {
+    tickDeadline();
     const idKey = keyOf(old['_id']);
     engine.checkWrite(coll, idKey, txn);
     const { doc, changed } = applyUpdate(old, st.u, {
