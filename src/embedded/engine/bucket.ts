@@ -6,7 +6,9 @@
  * order it found.
  */
 import type { Collation } from './collation.js';
+import { normalizeCollation } from './collation.js';
 import { compareBson, typeRank } from './compare.js';
+import type { PipelineOp } from './operator-types.js';
 import { typeName, valueText } from './value-strings.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -132,4 +134,18 @@ export function rewriteBucket(stage: Doc, collation: Collation | undefined): Doc
   const $switch =
     'default' in defaults ? { branches, default: { $literal: defaults.default } } : { branches };
   return [{ $group: { _id: { $switch }, ...output } }, { $sort: { _id: 1 } }];
+}
+
+/**
+ * `$bucket` as a pipeline stage, for the sub-pipelines of `$lookup`, `$unionWith` and `$facet` (a
+ * top-level `$bucket` is rewritten before the pipeline runs, aggregate.ts): the `$group` and `$sort` of
+ * {@link rewriteBucket}, run by the engine's own `group` and `sort` stages, so a sub-pipeline's `$bucket`
+ * is checked and answers as a top-level one.
+ * @throws CommandError 40191–40202 as {@link rewriteBucket}.
+ */
+export function bucketStage(group: PipelineOp, sort: PipelineOp): PipelineOp {
+  return (collection, expr, options) => {
+    const [grouping, sorting] = rewriteBucket({ $bucket: expr }, normalizeCollation(options.collation));
+    return sort(group(collection, grouping!['$group'], options), sorting!['$sort'], options);
+  };
 }

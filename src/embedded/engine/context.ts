@@ -80,6 +80,7 @@ import { checkSchema } from './schema-check.js';
 import { sortStage } from './sort.js';
 import { sortArrayExpression } from './sort-array.js';
 import { bucketAutoStage } from './bucket-auto.js';
+import { bucketStage } from './bucket.js';
 import { strictExpressions } from './strict-expressions.js';
 import { conversionExpressions } from './convert.js';
 import { timestampExpressions } from './timestamp-expressions.js';
@@ -303,7 +304,7 @@ export const CONTEXT: Context = Context.init({
     $sort: sortStage,
     ...checkedStages({
       $addFields: addFieldsStage,
-      $bucket: builtinStage('$bucket'),
+      $bucket: bucketStage(groupStage, sortStage),
       $bucketAuto: bucketAutoStage,
       $documents: builtinStage('$documents'),
       $facet: facetStage,
