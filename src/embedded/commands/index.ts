@@ -103,7 +103,7 @@ export async function runCommand(
 async function snapshotRead(handler: Handler, cmd: Doc, ctx: CommandContext): Promise<Doc> {
   const rc = cmd['readConcern'] as Doc;
   const { reader, time } = snapshotReader(ctx.core.engine, rc['atClusterTime']);
-  const reply = await handler(cmd, { ...ctx, txn: reader });
+  const reply = await withinMaxTime(handler, cmd, { ...ctx, txn: reader });
   const cursor = reply['cursor'];
   if (cursor && typeof cursor === 'object') (cursor as Doc)['atClusterTime'] = time;
   return { ...reply, atClusterTime: time };
@@ -148,7 +148,9 @@ async function execute(handler: Handler, name: string, cmd: Doc, ctx: CommandCon
     }
     ctx.txn.lastUsed = Date.now();
     try {
-      return await handler(cmd, ctx);
+      // A statement stopped by its maxTimeMS aborts the transaction below, as any error does in
+      // MongoDB (service_entry_point_common.cpp), so what it half wrote to the private state is dropped.
+      return await withinMaxTime(handler, cmd, ctx);
     } catch (error) {
       if (ctx.txn.state === 'active' && name !== 'commitTransaction') abortTransaction(core.engine, ctx.txn);
       throw error;
@@ -174,7 +176,9 @@ async function execute(handler: Handler, name: string, cmd: Doc, ctx: CommandCon
 
 /**
  * Runs `handler` held to the command's `maxTimeMS` (checked by checkMaxTimeMS): its synchronous part
- * here, the parts after an `await` through `ctx.deadline` (context.ts `retryBlocked`).
+ * here, the parts after an `await` through `ctx.deadline` (context.ts `retryBlocked`). Statements of a
+ * transaction and snapshot reads go through it too: MongoDB sets an operation's deadline
+ * (service_entry_point_common.cpp `execCommandDatabase`) before it checks out the session.
  */
 function withinMaxTime(handler: Handler, cmd: Doc, ctx: CommandContext): Doc | Promise<Doc> {
   // checkMaxTimeMS has made it a whole number of any BSON number type.
