@@ -35,7 +35,9 @@ export function bsonTypeName(value: unknown): string {
     case 'boolean':
       return 'bool';
     case 'number':
-      return Number.isInteger(value) && value >= -2147483648 && value <= 2147483647 ? 'int' : 'double';
+      return Number.isInteger(value) && value >= -2147483648 && value <= 2147483647 && !Object.is(value, -0)
+        ? 'int'
+        : 'double';
     case 'bigint':
       return 'long';
     default:

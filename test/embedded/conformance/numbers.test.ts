@@ -113,6 +113,20 @@ for (const driver of drivers) {
       expect([stats!['d']._bsontype, Number(stats!['d'])]).toEqual(['Double', 2]);
     });
 
+    it('types a stored -0 as a double, as it is on the wire', async () => {
+      // Manual, "$type (Aggregation)": a double -0 is 'double'; $sum of doubles is a double.
+      const { Double } = driver.bson;
+      const coll = await collection([{ _id: 1, v: new Double(-0) }]);
+      const [doc] = await coll
+        .aggregate([{ $project: { type: { $type: '$v' }, sum: { $sum: ['$v', 1] } } }], {
+          promoteValues: false,
+        })
+        .toArray();
+      expect(doc!['type']).toBe('double');
+      expect([doc!['sum']._bsontype, Number(doc!['sum'])]).toEqual(['Double', 1]);
+      expect((await coll.find({ v: { $type: 'int' } }).toArray()).length).toBe(0);
+    });
+
     it('matches $type long (18) only for int64 values', async () => {
       const coll = await collection([
         { _id: 1, v: Long.fromNumber(5) },
