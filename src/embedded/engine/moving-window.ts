@@ -7,9 +7,8 @@
  * (window-state.ts). The engine used to run the accumulator over every document's whole window, so a
  * running `$sum` over n documents evaluated n²/2 arguments: 20,000 documents took minutes.
  *
- * Functions without a state (`$push`, `$addToSet`, `$stdDevPop`/`$stdDevSamp`), and `$sum`/`$avg` when
- * their state cannot answer exactly, run the accumulator over the window's evaluated values, in O(window)
- * but without evaluating an argument twice; `$first` and `$last` read one document. The others
+ * Functions without a state (`$push`, `$addToSet`, `$stdDevPop`/`$stdDevSamp`) run the accumulator over
+ * the window's evaluated values, in O(window) but without evaluating an argument twice; `$first` and `$last` read one document. The others
  * (`$minN`, `$topN`, `$median` …) run over the window's documents as before.
  */
 import type { Options } from 'mingo/types';
@@ -31,7 +30,9 @@ const OVER_LISTS = new Set(['$push', '$addToSet']);
 /**
  * The value of the accumulator `op` (`accumulator`, its argument `args`) over the window `frame` gives
  * each document of `docs`, for the documents asked in ascending index order (any order is answered
- * right, in-order calls in O(1) each for the functions with a state).
+ * right, in-order calls in O(1) each for the functions with a state). `removable` says whether documents
+ * leave the window (its lower bound is not `'unbounded'`), which types a `$sum` as MongoDB's removable
+ * state does (window-state.ts).
  */
 export function movingWindow(
   op: string,
@@ -39,6 +40,7 @@ export function movingWindow(
   accumulator: AccumulatorOp,
   docs: Doc[],
   frame: Frame,
+  removable: boolean,
   options: Options,
 ): (index: number) => unknown {
   const over = (window: Doc[]): unknown => accumulator(window, args, options);
@@ -71,7 +73,7 @@ export function movingWindow(
     return accumulator(values, null, options);
   };
   const fresh = (): WindowState | undefined =>
-    windowState(op, args, normalizeCollation((options as { collation?: unknown }).collation));
+    windowState(op, args, normalizeCollation((options as { collation?: unknown }).collation), removable);
   const initial = fresh();
   if (!initial) {
     return (index) => {
@@ -79,26 +81,43 @@ export function movingWindow(
       return bounds ? recompute(bounds[0], bounds[1]) : over([]);
     };
   }
-  // The documents [first, last] the state holds.
-  let state = initial;
+  return slidingWindow(
+    frame,
+    valueAt,
+    () => fresh()!,
+    () => over([]),
+  );
+}
+
+/**
+ * The value a window function's state (`fresh` makes one) gives each document's window `frame`, for
+ * documents asked in ascending index order: as MongoDB's removable executors do
+ * (window_function_exec_removable_document.cpp and …_range.cpp `update`), the documents that enter the
+ * window are added, then those that leave are removed, each once, so n documents cost O(n) state
+ * updates whatever the window's size; an empty window answers `empty()` and its documents leave the
+ * state. `valueAt` gives a document's value (the function's evaluated argument). A window that moves
+ * back (an out-of-order call) starts a fresh state.
+ */
+export function slidingWindow(
+  frame: Frame,
+  valueAt: (index: number) => unknown,
+  fresh: () => WindowState,
+  empty: () => unknown,
+): (index: number) => unknown {
+  let state = fresh();
+  // The documents the state holds are [first, last] (none when first > last); every document up to
+  // `last` has entered it.
   let [first, last] = [0, -1];
   return (index) => {
     const bounds = frame(index);
-    if (!bounds) return over([]);
-    const [from, to] = bounds;
-    if (from < first || to < last || from > last) {
-      state = fresh()!;
-      [first, last] = [from, from - 1];
+    if (bounds && (bounds[0] < first || bounds[1] < last)) {
+      state = fresh();
+      [first, last] = [bounds[0], bounds[0] - 1];
     }
-    while (last < to) {
-      last++;
-      state.add(last, valueAt(last));
-    }
-    while (first < from) {
-      state.remove(first, valueAt(first));
-      first++;
-    }
-    const result = state.result();
-    return result ? result.value : recompute(from, to);
+    const [from, to] = bounds ?? [last + 1, last];
+    for (let i = Math.max(last + 1, from); i <= to; i++) state.add(i, valueAt(i));
+    for (let i = first; i <= Math.min(from - 1, last); i++) state.remove(i, valueAt(i));
+    [first, last] = [from, Math.max(last, to)];
+    return bounds ? state.result() : empty();
   };
 }

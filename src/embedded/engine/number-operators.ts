@@ -13,17 +13,17 @@ import * as expressionOperators from 'mingo/operators/expression';
 import type { Options } from 'mingo/types';
 import { Decimal128, Long } from 'bson';
 import type { AccumulatorOp, ExpressionOp, QueryOp } from './operator-types.js';
-import { add, divideDecimal, multiply, numberKind, subtract, widestOf } from './arithmetic.js';
+import { add, multiply, numberKind, subtract, widestOf } from './arithmetic.js';
 import type { NumberKind } from './arithmetic.js';
 import { exactNumberOperators } from './decimal-operators.js';
 import { soleOperand } from './expression-arity.js';
 import { mathOperators } from './math-operators.js';
-import { decimalAverageTotal, decimalSum } from './decimal-sum.js';
 import { modQuery } from './mod-query.js';
 import { pathOperators } from './path-operators.js';
 import { WHOLE_VALUE } from './query-path.js';
 import { asDouble, plainFields, plainNumbers } from './numbers.js';
 import { rangeExpression } from './range-expression.js';
+import { SumState } from './sum-state.js';
 import { CommandError } from '../errors.js';
 
 const expressions = expressionOperators as unknown as Record<string, ExpressionOp>;
@@ -219,20 +219,11 @@ function doubleAccumulator(op: AccumulatorOp, least: number): AccumulatorOp {
 
 const isNumber = (value: unknown): boolean => numberKind(value) !== undefined;
 
-const isDecimal = (value: unknown): boolean => numberKind(value) === 'decimal';
-
-/** `$sum` of the numbers among `values` (others are ignored, as in MongoDB); 0 when there are none. */
-function sum(values: unknown[]): unknown {
-  const numbers = values.filter(isNumber);
-  return numbers.some(isDecimal) ? decimalSum(numbers) : add(numbers);
-}
-
-/** `$avg` of the numbers among `values`: a decimal when one is a decimal, a double otherwise; null when none. */
-function average(values: unknown[]): unknown {
-  const numbers = values.filter(isNumber);
-  if (numbers.length === 0) return null;
-  if (numbers.some(isDecimal)) return divideDecimal(decimalAverageTotal(numbers), numbers.length);
-  return asDouble(Number(String(add(numbers))) / numbers.length);
+/** The `$sum` and `$avg` state (sum-state.ts) of `values`, in order; anything but a number is ignored. */
+function sumOf(values: unknown[]): SumState {
+  const state = new SumState(false);
+  for (const value of values) state.add(value);
+  return state;
 }
 
 /**
@@ -291,8 +282,10 @@ export const numberExpressions: Record<string, ExpressionOp> = {
 /** Accumulators registered over mingo's. */
 export const numberAccumulators: Record<string, AccumulatorOp> = {
   $sum: (collection, expr, options) =>
-    typeof expr === 'number' ? multiply([expr, collection.length]) : sum(collect(collection, expr, options)),
-  $avg: (collection, expr, options) => average(collect(collection, expr, options)),
+    typeof expr === 'number'
+      ? multiply([expr, collection.length])
+      : sumOf(collect(collection, expr, options)).sum(),
+  $avg: (collection, expr, options) => sumOf(collect(collection, expr, options)).average(),
   $stdDevPop: doubleAccumulator(accumulators['$stdDevPop']!, 1),
   $stdDevSamp: doubleAccumulator(accumulators['$stdDevSamp']!, 2),
 };

@@ -59,6 +59,12 @@ function boundValue(bound: unknown, options: Options): unknown {
   return isPlainObject(bound) ? evalExpr({}, bound, options) : bound;
 }
 
+/** The lower bound of a `documents` or `range` window as evaluated. */
+function lowerBound(window: Doc | undefined, options: Options): unknown {
+  const bounds = window?.['documents'] ?? window?.['range'];
+  return Array.isArray(bounds) ? boundValue(bounds[0], options) : 'unbounded';
+}
+
 /**
  * The frame of `window` over a partition of `size` documents, or undefined for the whole partition.
  * `sortValues` gives the sortBy values a range window is measured on.
@@ -106,7 +112,10 @@ function outputValues(
   };
   const accumulator = context.getOperator(OpType.ACCUMULATOR, output.op) as AccumulatorOp | null;
   if (accumulator) {
-    if (frame) return movingWindow(output.op, output.args, accumulator, partition, frame, options);
+    if (frame) {
+      const removable = lowerBound(output.window, options) !== 'unbounded';
+      return movingWindow(output.op, output.args, accumulator, partition, frame, removable, options);
+    }
     let whole: { value: unknown } | undefined;
     return () => (whole ??= { value: accumulator(partition, output.args, options) }).value;
   }

@@ -5,24 +5,17 @@
  * and …Range; a window whose lower bound is `'unbounded'` only ever adds, WindowFunctionExecNonRemovable).
  * The answers are the accumulators' (number-operators.ts, ordered-accumulators.ts) to the last bit:
  * - `$count`, and `$sum` of a constant (`{ $sum: 1 }`): the number of documents in the window;
- * - `$sum` and `$avg`: counts of each number type (the result's type follows the values in the window,
- *   window_function_sum.h), the exact sum of the ints and longs, and the doubles summed in the order the
- *   accumulator sums them. MongoDB removes a double by adding its negation to a compensated sum; the
- *   engine's accumulator sums from the window's first value on, and taking a double off a rounded sum
- *   does not give that sum, so after a removal the doubles still in the window are summed again from
- *   the first (a loop over numbers, O(window)) when the result needs them (a double in the window or
- *   an int64 overflow). A sum with a decimal answers undefined: the caller recomputes it over the
- *   window (decimal-sum.ts);
+ * - `$sum` and `$avg`: sum-state.ts's state, MongoDB's double-double and decimal totals, from which a
+ *   value leaves by adding its negation (RemovableSum, window_function_sum.h), typed by the values still
+ *   in the window when the window's lower bound is not `'unbounded'`;
  * - `$min` and `$max`: the candidates in window order, each better than every later one (a monotonic
  *   queue, where window_function_min_max.h keeps a multiset), so the front is the earliest of the best
  *   values, the one the accumulator keeps among equal values (1 and NumberLong(1)).
  */
-import { Long } from 'bson';
 import type { Collation } from './collation.js';
-import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, multiply, numberKind } from './arithmetic.js';
-import type { NumberKind } from './arithmetic.js';
+import { multiply } from './arithmetic.js';
 import { compareBson } from './compare.js';
-import { asDouble } from './numbers.js';
+import { SumState } from './sum-state.js';
 
 /**
  * A window function's state. `add` and `remove` take a document's index in the partition and the value
@@ -31,8 +24,8 @@ import { asDouble } from './numbers.js';
 export interface WindowState {
   add(index: number, value: unknown): void;
   remove(index: number, value: unknown): void;
-  /** The function's value over the window, or undefined when the state cannot give it exactly. */
-  result(): { value: unknown } | undefined;
+  /** The function's value over the window. */
+  result(): unknown;
 }
 
 /** The number of documents in the window; with a constant `factor`, factor × that number. */
@@ -41,80 +34,16 @@ function countState(factor: unknown): WindowState {
   return {
     add: () => void count++,
     remove: () => void count--,
-    result: () => ({ value: factor === undefined ? count : multiply([factor, count]) }),
+    result: () => (factor === undefined ? count : multiply([factor, count])),
   };
 }
 
-/** The numbers of a `$sum` or `$avg` window (see the file comment). */
-class NumberTotal {
-  readonly kinds: Record<NumberKind, number> = { int: 0, long: 0, double: 0, decimal: 0 };
-  count = 0;
-  private exact = 0n;
-  /** Each number in the window as a double, by index in the partition (for folding again). */
-  private readonly doubles: (number | undefined)[] = [];
-  private first = 0;
-  private last = -1;
-  private folded = 0;
-  private foldable = true;
-
-  add(index: number, value: unknown): void {
-    this.last = index;
-    const kind = numberKind(value);
-    if (kind === undefined) return;
-    this.kinds[kind]++;
-    this.count++;
-    if (kind === 'int' || kind === 'long') this.exact += BigInt(String(value));
-    const double = Number(String(value));
-    this.doubles[index] = double;
-    this.folded += double;
-  }
-
-  remove(index: number, value: unknown): void {
-    this.first = index + 1;
-    const kind = numberKind(value);
-    if (kind === undefined) return;
-    this.kinds[kind]--;
-    this.count--;
-    if (kind === 'int' || kind === 'long') this.exact -= BigInt(String(value));
-    this.foldable = false;
-  }
-
-  /** The doubles summed from the window's first on, as the accumulator sums them. */
-  private fold(): { value: unknown } {
-    if (!this.foldable) {
-      let sum = 0;
-      for (let i = this.first; i <= this.last; i++) {
-        const double = this.doubles[i];
-        if (double !== undefined) sum += double;
-      }
-      this.folded = sum;
-      this.foldable = true;
-    }
-    return { value: asDouble(this.folded) };
-  }
-
-  /** What arithmetic.ts `add` answers for the numbers in the window, or undefined with a decimal. */
-  sum(): { value: unknown } | undefined {
-    if (this.kinds.decimal > 0) return undefined;
-    if (this.kinds.double > 0) return this.fold();
-    if (this.kinds.long === 0 && this.exact >= INT32_MIN && this.exact <= INT32_MAX)
-      return { value: Number(this.exact) };
-    if (this.exact >= INT64_MIN && this.exact <= INT64_MAX) return { value: Long.fromBigInt(this.exact) };
-    return this.fold();
-  }
-}
-
-function sumState(average: boolean): WindowState {
-  const total = new NumberTotal();
+function sumState(average: boolean, removable: boolean): WindowState {
+  const total = new SumState(removable);
   return {
-    add: (index, value) => total.add(index, value),
-    remove: (index, value) => total.remove(index, value),
-    result: () => {
-      if (!average) return total.sum();
-      if (total.count === 0) return { value: null };
-      const sum = total.sum();
-      return sum && { value: asDouble(Number(String(sum.value)) / total.count) };
-    },
+    add: (_index, value) => total.add(value),
+    remove: (_index, value) => total.remove(value),
+    result: () => (average ? total.average() : total.sum()),
   };
 }
 
@@ -137,26 +66,29 @@ function extremeState(sign: 1 | -1, collation: Collation | undefined): WindowSta
         head = 0;
       }
     },
-    result: () => ({ value: queue.length > head ? queue[head]!.value : null }),
+    result: () => (queue.length > head ? queue[head]!.value : null),
   };
 }
 
 /**
  * A fresh state for the window function `op` with argument `args`, or undefined for a function without
- * one (the caller computes those over each window).
+ * one (the caller computes those over each window). `removable` says whether documents leave the
+ * window (its lower bound is not `'unbounded'`): MongoDB then keeps a removable state, whose `$sum`
+ * is typed by the values still in the window.
  */
 export function windowState(
   op: string,
   args: unknown,
   collation: Collation | undefined,
+  removable: boolean,
 ): WindowState | undefined {
   switch (op) {
     case '$count':
       return countState(undefined);
     case '$sum':
-      return typeof args === 'number' ? countState(args) : sumState(false);
+      return typeof args === 'number' ? countState(args) : sumState(false, removable);
     case '$avg':
-      return sumState(true);
+      return sumState(true, removable);
     case '$min':
       return extremeState(1, collation);
     case '$max':
