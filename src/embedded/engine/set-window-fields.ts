@@ -26,6 +26,7 @@ import { checkDeadline } from './deadline.js';
 import { checkOutputSize } from './limits.js';
 import { builtinStage } from './operator-types.js';
 import type { AccumulatorOp, WindowOp } from './operator-types.js';
+import { integralWindow } from './integral-window.js';
 import { movingWindow } from './moving-window.js';
 import type { Frame } from './moving-window.js';
 import { checkRangeDirection, rangeFrame } from './range-window.js';
@@ -34,6 +35,7 @@ import { sortByFields, sortFieldsOf } from './sort.js';
 import { numberOf } from './value-strings.js';
 import { getPath, isPlainObject, setOwn } from './values.js';
 import type { Doc } from './values.js';
+import { unitMs } from './window-functions.js';
 import { WindowMemory } from './window-memory.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -105,11 +107,20 @@ function outputValues(
   const sortField = Object.keys(isPlainObject(stage['sortBy']) ? stage['sortBy'] : {})[0] ?? '';
   const sortValues = (): unknown[] => partition.map((doc) => getPath(doc, sortField));
   const frame = frameOf(output.window, partition.length, sortValues, options);
+  // $derivative reads only its window's first and last documents (window_function_exec_derivative.cpp):
+  // handing it those two, not a copy of the window, keeps a sliding derivative O(1) per document.
+  const ends = output.op === '$derivative';
   const windowAt = (index: number): Doc[] => {
     if (!frame) return partition;
     const bounds = frame(index);
-    return bounds ? partition.slice(bounds[0], bounds[1] + 1) : [];
+    if (!bounds) return [];
+    return ends ? [partition[bounds[0]]!, partition[bounds[1]]!] : partition.slice(bounds[0], bounds[1] + 1);
   };
+  if (output.op === '$integral') {
+    const args = output.args as Doc;
+    const ms = unitMs('$integral', args);
+    return integralWindow(partition, frame, sortField, args['input'], ms, options);
+  }
   const accumulator = context.getOperator(OpType.ACCUMULATOR, output.op) as AccumulatorOp | null;
   if (accumulator) {
     if (frame) {

@@ -1,10 +1,9 @@
 /**
  * The `$setWindowFields` functions whose arithmetic MongoDB 7.0 defines to the last bit, computed in its
- * order (mingo's round differently, so the manual's documented outputs came out a digit off):
+ * order (mingo's round differently, so the manual's documented outputs came out a digit off; `$integral`
+ * is integral-window.ts):
  * - `$derivative`: (last − first input) ÷ (last − first sortBy), then × the unit's milliseconds
  *   (window_function_exec_derivative.cpp);
- * - `$integral`: the trapezoids ((y₁ + y₂) × (x₂ − x₁)) ÷ 2 summed with compensation, then ÷ the unit's
- *   milliseconds (window_function_integral.cpp);
  * - `$expMovingAvg`: in decimal128, `value × α + previous × (1 − α)` with α = 2 ÷ (N + 1) or the given
  *   `alpha`, returned as a double unless an input was a decimal (accumulator_exp_moving_avg.cpp).
  * And `$linearFill` is mingo's after MongoDB's checks of the sortBy values; `$rank` and `$denseRank` tie
@@ -47,11 +46,12 @@ function position(value: unknown): number | undefined {
 }
 
 /**
- * The milliseconds of the call's `unit`, or undefined without one.
+ * The milliseconds of the `unit` of `$derivative` or `$integral` (`op`) with argument `args`, or
+ * undefined without one.
  * @throws CommandError FailedToParse for a unit that is not a fixed length of time.
  */
-function unitMs(op: string, expr: WindowCall): number | undefined {
-  const unit = expr.inputExpr['unit'];
+export function unitMs(op: string, args: Record<string, unknown>): number | undefined {
+  const unit = args['unit'];
   if (unit === undefined) return undefined;
   const ms = typeof unit === 'string' ? UNIT_MS[unit] : undefined;
   if (ms === undefined) {
@@ -68,7 +68,7 @@ const derivative: WindowOp = (_obj, window, expr, options) => {
   const left = window[0]!;
   const right = window[window.length - 1]!;
   const [x1, x2] = [sortValue(left, expr), sortValue(right, expr)];
-  const ms = unitMs('$derivative', expr);
+  const ms = unitMs('$derivative', expr.inputExpr);
   if (ms !== undefined) {
     if (!(x1 instanceof Date && x2 instanceof Date))
       fail(5624900, "$derivative with 'unit' expects the sortBy field to be a Date");
@@ -91,40 +91,6 @@ const derivative: WindowOp = (_obj, window, expr, options) => {
   }
   const slope = Number(rise) / run;
   return asDouble(ms === undefined ? slope : slope * ms);
-};
-
-const integral: WindowOp = (_obj, window, expr, options) => {
-  if (window.length === 0) return null;
-  const ms = unitMs('$integral', expr);
-  const input = expr.inputExpr['input'];
-  const points = window.map((doc) => {
-    const x = sortValue(doc, expr);
-    const y = evalExpr(doc, input, options);
-    if (numberKind(y) === undefined || !(x instanceof Date || numberKind(x) !== undefined)) {
-      fail(
-        5423900,
-        'The input value of $integral window function must be a vector of 2 value, the first value must be numeric or date type and the second must be numeric.',
-      );
-    }
-    if (ms !== undefined && !(x instanceof Date))
-      fail(5423901, "$integral with 'outputUnit' expects the sortBy field to be a Date");
-    if (ms === undefined && !(numberKind(x) !== undefined))
-      fail(5423902, "$integral (with no 'outputUnit') expects the sortBy field to be numeric");
-    return [position(x)!, Number(y)] as const;
-  });
-  // Neumaier's compensated sum, as MongoDB sums in double-double.
-  let sum = 0;
-  let compensation = 0;
-  for (let i = 1; i < points.length; i++) {
-    const [x1, y1] = points[i - 1]!;
-    const [x2, y2] = points[i]!;
-    const area = ((y2 + y1) * (x2 - x1)) / 2;
-    const total = sum + area;
-    compensation += Math.abs(sum) >= Math.abs(area) ? sum - total + area : area - total + sum;
-    sum = total;
-  }
-  const result = sum + compensation;
-  return asDouble(ms === undefined ? result : result / ms);
 };
 
 /**
@@ -256,7 +222,6 @@ function rankOf(dense: boolean): WindowOp {
 /** The window functions registered over mingo's. */
 export const windowFunctions: Record<string, WindowOp> = {
   $derivative: derivative,
-  $integral: integral,
   $expMovingAvg: expMovingAvg,
   $linearFill: linearFill,
   $rank: rankOf(false),
