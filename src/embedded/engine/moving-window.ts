@@ -7,7 +7,7 @@
  * (window-state.ts). The engine used to run the accumulator over every document's whole window, so a
  * running `$sum` over n documents evaluated n²/2 arguments: 20,000 documents took minutes.
  *
- * Functions without a state (`$push`, `$addToSet`, `$stdDevPop`/`$stdDevSamp`) run the accumulator over
+ * Functions without a state (`$push`, `$addToSet`) run the accumulator over
  * the window's evaluated values, in O(window) but without evaluating an argument twice; `$first` and `$last` read one document. The others
  * (`$minN`, `$topN`, `$median` …) run over the window's documents as before.
  */

@@ -8,6 +8,8 @@
  * - `$sum` and `$avg`: sum-state.ts's state, MongoDB's double-double and decimal totals, from which a
  *   value leaves by adding its negation (RemovableSum, window_function_sum.h), typed by the values still
  *   in the window when the window's lower bound is not `'unbounded'`;
+ * - `$stdDevPop` and `$stdDevSamp`: stddev-state.ts's, Welford's running deviation in a growing window,
+ *   MongoDB's removable one otherwise;
  * - `$min` and `$max`: the candidates in window order, each better than every later one (a monotonic
  *   queue, where window_function_min_max.h keeps a multiset), so the front is the earliest of the best
  *   values, the one the accumulator keeps among equal values (1 and NumberLong(1)).
@@ -15,6 +17,7 @@
 import type { Collation } from './collation.js';
 import { multiply } from './arithmetic.js';
 import { compareBson } from './compare.js';
+import { stdDevState } from './stddev-state.js';
 import { SumState } from './sum-state.js';
 
 /**
@@ -89,6 +92,10 @@ export function windowState(
       return typeof args === 'number' ? countState(args) : sumState(false, removable);
     case '$avg':
       return sumState(true, removable);
+    case '$stdDevPop':
+      return stdDevState(false, removable);
+    case '$stdDevSamp':
+      return stdDevState(true, removable);
     case '$min':
       return extremeState(1, collation);
     case '$max':
