@@ -56,7 +56,8 @@ export type ClientMiddleware = (request: ClientRequest, next: () => Promise<unkn
 /**
  * The events of a Server-Sent Events endpoint as an async iterator: each `data:` event's JSON value
  * in order. `for await` ends when the server ends the stream; leaving the loop (or `close()`) closes
- * the connection. An `event: error` from the server is thrown as its plume error class.
+ * the connection. An `event: error` from the server is thrown as its plume error class, except one
+ * carrying a 503 while the stream can reconnect (see `EventStreamParams.reconnect`).
  */
 export interface EventStream<T = unknown> extends AsyncIterableIterator<T> {
   /** The `id:` of the last event received (`''` when the server sends none); sent as `Last-Event-ID` on reconnect. */
@@ -67,7 +68,11 @@ export interface EventStream<T = unknown> extends AsyncIterableIterator<T> {
 
 /** Options of `client.events(path, params)`. */
 export interface EventStreamParams<Q = Query> extends ClientParams<Q> {
-  /** Reconnect when the connection drops after the server sent event ids (`Last-Event-ID`). Default true. */
+  /**
+   * Reconnect when the connection drops after the server sent event ids (`Last-Event-ID`), also after
+   * an `event: error` with a 503, and retry 503 answers after their `Retry-After`; 5 failed attempts in
+   * a row end the stream with `Unavailable`. Default true.
+   */
   reconnect?: boolean;
   /** Milliseconds before reconnecting when the server sent no `retry:` field. Default 1000. */
   retryDelay?: number;

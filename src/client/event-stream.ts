@@ -70,10 +70,28 @@ function errorFromEvent(data: unknown): PlumeError {
 }
 
 /**
+ * Milliseconds a `Retry-After` value asks to wait (delay-seconds or an HTTP-date, RFC 9110 section
+ * 10.2.3), or undefined when there is none or it cannot be read.
+ */
+function retryAfterMs(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+function gaveUp(failures: number, cause: unknown): Unavailable {
+  return new Unavailable(`The event stream could not reconnect after ${failures} attempts`, { cause });
+}
+
+/**
  * The events of an open `text/event-stream` response as an `EventStream`. When the server has sent
  * event ids and the connection ends or drops, `reconnect(lastEventId)` opens a new one after the
- * server's `retry:` delay (else `retryDelay` ms), up to 5 failed attempts in a row (then `Unavailable`);
- * an HTTP error answer ends the stream with its plume error and a 204 ends it quietly (as EventSource does).
+ * server's `retry:` delay (else `retryDelay` ms), up to 5 failed attempts in a row (then `Unavailable`).
+ * A 503 answer (the server cannot serve the stream yet, e.g. its database is down) counts as a failed
+ * attempt, retried after its `Retry-After` (else the same delay), and an `event: error` carrying a 503
+ * as a dropped connection; any other HTTP error answer ends the stream with its plume error and a 204
+ * ends it quietly (as EventSource does).
  */
 export function eventStream<T>(
   first: Attempt,
@@ -109,9 +127,18 @@ export function eventStream<T>(
         for await (const event of parseEvents(attempt.response.body)) {
           if (event.id !== undefined) lastEventId = event.id;
           if (event.retry !== undefined) delay = event.retry;
+          if (event.type === 'error' && event.data !== undefined) {
+            const error = errorFromEvent(parseData(event.data));
+            if (error.code !== 503) throw error;
+            // The server ends the stream after an error event; one that says "try again later" is
+            // a dropped connection, and a failed attempt (a server that keeps failing so is given up).
+            if (++failures >= RECONNECT_ATTEMPTS) throw gaveUp(failures, error);
+            dropped = error;
+            attempt.controller.abort();
+            break;
+          }
           failures = 0;
           if (event.data === undefined) continue;
-          if (event.type === 'error') throw errorFromEvent(parseData(event.data));
           yield parseData(event.data) as T;
         }
       } catch (error: unknown) {
@@ -125,21 +152,24 @@ export function eventStream<T>(
         if (dropped !== undefined) throw dropped;
         return undefined;
       }
-      for (;;) {
-        await sleep(delay);
+      for (let wait = delay; ;) {
+        await sleep(wait);
         if (closed) return undefined;
+        let failed: unknown;
         try {
           attempt = await reconnect(lastEventId);
-          break;
+          const { response } = attempt;
+          if (response.status !== 503) break;
+          failed = errorOf(503, response.statusText, await response.text());
+          attempt.finish();
+          wait = retryAfterMs(response.headers.get('retry-after')) ?? delay;
         } catch (error: unknown) {
           if (closed) return undefined;
           if (attempt.cancelled()) throw error;
-          if (++failures >= RECONNECT_ATTEMPTS) {
-            throw new Unavailable(`The event stream could not reconnect after ${failures} attempts`, {
-              cause: error,
-            });
-          }
+          failed = error;
+          wait = delay;
         }
+        if (++failures >= RECONNECT_ATTEMPTS) throw gaveUp(failures, failed);
       }
       const { response } = attempt;
       if (response.status === 204) return undefined;

@@ -9,6 +9,7 @@ import type {
   Collection,
   Document,
 } from 'mongodb';
+import { handleDriverError } from '../docdb/index.js';
 import { BadRequest, Gone } from '../errors/index.js';
 import type { FollowOptions, SyncRecord, SyncedEvent } from './declarations.js';
 
@@ -128,9 +129,22 @@ const UNREADABLE_POSITION = new Set([2, 9, 260]);
 const HISTORY_LOST = 286;
 
 /**
+ * The plume error DocDbService gives for a driver error (`handleDriverError`): above all `Unavailable`
+ * (503) 'The database is unavailable' while the database cannot be reached, so an HTTP client
+ * following the feed gets a status it may retry instead of a 500.
+ */
+export function databaseError(error: unknown): unknown {
+  try {
+    handleDriverError(error);
+  } catch (mapped: unknown) {
+    return mapped;
+  }
+}
+
+/**
  * The error a follower gets when the database refuses to open the feed after `after`, a position
  * that usually comes from a client (an SSE `Last-Event-ID`): 400 for one it cannot read, 410 for one
- * older than its change history; any other failure (the database unreachable) as it is.
+ * older than its change history; any other failure (the database unreachable) as `databaseError`.
  */
 function positionError(error: unknown, after: string): unknown {
   const code = (error as { code?: unknown } | null)?.code;
@@ -139,12 +153,13 @@ function positionError(error: unknown, after: string): unknown {
     return new BadRequest(`'${shown}' is not a position of this feed`, { cause: error });
   if (code === HISTORY_LOST)
     return new Gone(`Position '${shown}' is older than the database's change history`, { cause: error });
-  return error;
+  return databaseError(error);
 }
 
 /**
  * The events of a feed as an async iterator; `return()` closes the feed. Its `ready` rejects when
- * the feed cannot be opened (see `positionError` for a refused `after`).
+ * the feed cannot be opened (see `positionError` for a refused `after`), and `next()` throws when the
+ * stream fails, with plume errors (see `databaseError`).
  */
 export function followFeed(
   collection: Collection<Document>,
@@ -162,12 +177,12 @@ export function followFeed(
       wake?.();
     },
     (error) => {
-      failure = error;
+      failure = databaseError(error);
       wake?.();
     },
   );
   const ready = feed.ready.catch((error: unknown) => {
-    throw options.after === undefined ? error : positionError(error, options.after);
+    throw options.after === undefined ? databaseError(error) : positionError(error, options.after);
   });
   ready.catch(() => undefined);
   return {

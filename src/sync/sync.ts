@@ -8,7 +8,7 @@ import type { Collection, Document } from 'mongodb';
 import { getLogger, stripSlashes, type Application, type Service } from '../core/index.js';
 import { GeneralError } from '../errors/index.js';
 import type { FollowOptions, SyncOptions, SyncRecord, SyncedEvent } from './declarations.js';
-import { followFeed, openFeed, type Feed } from './feed.js';
+import { databaseError, followFeed, openFeed, type Feed } from './feed.js';
 import { checkPayload, contextPayload } from './payload.js';
 import { Outbox } from './outbox.js';
 
@@ -180,11 +180,18 @@ export class Sync {
    * client's `Last-Event-ID`. Iterate from `ready` on to see every event committed after it.
    * `ready` rejects when the feed cannot be opened: `BadRequest` (400) for an `after` the database
    * cannot read as a position, `Gone` (410) for one older than its change history
-   * (ChangeStreamHistoryLost), the database's error otherwise; `next()` then throws that error too.
+   * (ChangeStreamHistoryLost), otherwise the plume error DocDbService gives for the database's error
+   * (`Unavailable` (503) while it cannot be reached); `next()` then throws that error too, as it does
+   * when the stream fails later.
    */
   follow(options: FollowOptions = {}): AsyncIterableIterator<SyncedEvent> & { ready: Promise<void> } {
     let inner: (AsyncIterableIterator<SyncedEvent> & { ready: Promise<void> }) | undefined;
-    const opened = this.collection.then((collection) => (inner = followFeed(collection, options)));
+    const opened = this.collection.then(
+      (collection) => (inner = followFeed(collection, options)),
+      (error: unknown) => {
+        throw databaseError(error);
+      },
+    );
     const ready = opened.then(async (feed) => feed.ready);
     // A follower that never awaits `ready` gets the failure from `next()` instead.
     ready.catch(() => undefined);

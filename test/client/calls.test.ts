@@ -194,6 +194,52 @@ describe('plume/client failures', () => {
     expect(events.lastEventId).toBe('2');
   });
 
+  it('an event stream takes an error event with 503 for a dropped connection and retries a 503 answer', async () => {
+    const unavailable = '{"name":"Unavailable","message":"The database is unavailable","code":503}';
+    const seen: (string | undefined)[] = [];
+    const server = await rawServer((request, response) => {
+      const last = request.headers['last-event-id'] as string | undefined;
+      seen.push(last);
+      if (last === undefined) {
+        response.writeHead(200, { 'content-type': 'text/event-stream' });
+        response.end(`retry: 1\nid: 1\ndata: 1\n\nevent: error\ndata: ${unavailable}\n\n`);
+      } else if (last === '1' && seen.length === 2) {
+        response.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' }).end(unavailable);
+      } else if (last === '1') {
+        response.writeHead(200, { 'content-type': 'text/event-stream' }).end('retry: 1\nid: 2\ndata: 2\n\n');
+      } else response.writeHead(204).end();
+    });
+    closers.push(() => server.close());
+    const events = await createClient(server.url).events<number>('ticks');
+    const received: number[] = [];
+    for await (const event of events) received.push(event);
+    expect(received).toEqual([1, 2]);
+    expect(seen).toEqual([undefined, '1', '1', '2']);
+  });
+
+  it('an event stream answered 503 five times in a row gives up with Unavailable', async () => {
+    let requests = 0;
+    const server = await rawServer((_request, response) => {
+      if (requests++ === 0) {
+        response.writeHead(200, { 'content-type': 'text/event-stream' }).end('id: 1\ndata: 1\n\n');
+      } else {
+        response
+          .writeHead(503, { 'content-type': 'application/json' })
+          .end('{"name":"Unavailable","message":"The database is unavailable","code":503}');
+      }
+    });
+    closers.push(() => server.close());
+    const events = await createClient(server.url).events<number>('ticks', { retryDelay: 1 });
+    expect(await events.next()).toEqual({ done: false, value: 1 });
+    const error = await events.next().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Unavailable);
+    expect(error).toMatchObject({
+      message: 'The event stream could not reconnect after 5 attempts',
+      cause: { name: 'Unavailable', message: 'The database is unavailable' },
+    });
+    expect(requests).toBe(6);
+  });
+
   it('an event stream without ids ends with the connection; an error event is thrown as its class', async () => {
     const server = await rawServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });

@@ -18,15 +18,16 @@ interface Received {
 /**
  * Reads `url`'s event stream as an `EventSource` does: each `data:` event with its `id:`, and when
  * the stream ends, a new request with `Last-Event-ID: <last id>` once `retry()` resolves (an
- * EventSource waits its retry delay); a non-200 answer ends it for good.
+ * EventSource waits its retry delay); a non-200 answer ends it for good. `after` is the
+ * `Last-Event-ID` of the first request, if any.
  */
-function readStream(url: string, retry: () => Promise<void> = async () => undefined) {
+function readStream(url: string, retry: () => Promise<void> = async () => undefined, after?: string) {
   const abort = new AbortController();
   const state = { events: [] as Received[], errors: [] as string[], connections: 0, failure: '' };
   void (async () => {
     while (!abort.signal.aborted) {
       if (state.connections > 0) await retry();
-      const last = state.events.at(-1)?.id;
+      const last = state.events.at(-1)?.id ?? after;
       const response = await fetch(url, {
         signal: abort.signal,
         headers: last === undefined ? {} : { 'last-event-id': last },
@@ -145,7 +146,7 @@ describe('examples/api messages/stream across a database restart', () => {
   it('ends the stream of an outage longer than the driver waits; the client reconnecting with Last-Event-ID misses nothing', async () => {
     // B's driver gives up on the database after 300 ms, so its change stream cannot be resumed: the
     // stream ends with an `event: error` while the database is down (docs/sync.md). The client
-    // reconnects once B's driver sees the database again (before that, B answers 500).
+    // reconnects once B's driver sees the database again (before that, B answers 503).
     const state = await acrossRestart(
       300,
       async (b) => {
@@ -156,5 +157,47 @@ describe('examples/api messages/stream across a database restart', () => {
     expect(state.events.map((event) => event.text)).toEqual(['before', 'after']);
     expect(state.errors).toHaveLength(1);
     expect(state.connections).toBe(2);
+  });
+
+  it('answers a client connecting while the database is down 503 with a JSON error; after the restart it resumes with Last-Event-ID', async () => {
+    const a = await instance(5000);
+    const b = await instance(300);
+    const token = await signup(a, `user${++users}@example.com`);
+    const first = readStream(`${b.url}/messages/stream`);
+    readers.push(first);
+    await until(() => first.state.connections === 1);
+    expect((await post(a, '/messages', { text: 'before' }, token)).status).toBe(201);
+    await until(() => first.state.events.length === 1);
+    first.close();
+    const last = first.state.events[0]!.id;
+    let down: { status: number; type: string | null; body: unknown } | undefined;
+    await embedded.restart(async () => {
+      // B's driver gives up on the database after 300 ms: plume/sync rejects the follow() with the
+      // error DocDbService gives for an unreachable database (src/docdb/error-handler.ts).
+      const response = await fetch(`${b.url}/messages/stream`, { headers: { 'last-event-id': last } });
+      down = {
+        status: response.status,
+        type: response.headers.get('content-type'),
+        body: await response.json(),
+      };
+    });
+    expect(down).toEqual({
+      status: 503,
+      type: expect.stringMatching(/^application\/json/),
+      body: {
+        name: 'Unavailable',
+        message: 'The database is unavailable',
+        code: 503,
+        className: 'unavailable',
+      },
+    });
+    expect((await post(a, '/messages', { text: 'after' }, token)).status).toBe(201);
+    const databaseB = databases[1]!;
+    while ((await databaseB.db.command({ ping: 1 }).catch(() => false)) === false);
+    const again = readStream(`${b.url}/messages/stream`, undefined, last);
+    readers.push(again);
+    await until(() => again.state.events.length === 1 || again.state.failure !== '');
+    expect(again.state.failure).toBe('');
+    expect(again.state.events.map((event) => event.text)).toEqual(['after']);
   });
 });

@@ -202,7 +202,7 @@ describe('plume/sync when the database goes away', () => {
     expect(report!.message).toMatch(/teardownTimeoutMs/);
   });
 
-  it('ends a follow() iterator whose stream cannot be resumed with the error, then resumes after its last event', async () => {
+  it('ends a follow() iterator whose stream cannot be resumed with Unavailable (503), then resumes after its last event', async () => {
     const name = `events_${collectionName}`;
     const a = await instance(name);
     const b = await instance(name, { serverSelectionTimeoutMS: 300 });
@@ -215,7 +215,13 @@ describe('plume/sync when the database goes away', () => {
       failure = await feed.next().catch((error: unknown) => error);
       await a.app.service('notes').create({ text: 'while down' });
     });
-    expect(failure).toMatchObject({ name: expect.stringMatching(/^Mongo/) });
+    // The error DocDbService gives for an unreachable database (src/docdb/error-handler.ts).
+    expect(failure).toMatchObject({
+      name: 'Unavailable',
+      code: 503,
+      message: 'The database is unavailable',
+      cause: { name: expect.stringMatching(/^Mongo/) },
+    });
     expect(await feed.next()).toEqual({ value: undefined, done: true });
     // A client reconnecting with the last position it got (Last-Event-ID) misses nothing (once B's
     // driver, which gives up after 300 ms, sees the database again).
