@@ -56,7 +56,8 @@ export interface EmbeddedServerOptions {
   /**
    * Called when the server stops serving because its journal cannot be written (a full disk, a failing
    * disk), as mongod stops: the write that failed and every command after it are answered with that
-   * error (code 14031 OutOfDiskSpace, or 1 InternalError), connections are closed, new ones refused,
+   * error (code 14031 OutOfDiskSpace, or 1 InternalError), connections are closed as `stop()` closes
+   * them (idle ones at once, busy ones 50 ms later), new ones refused,
    * and `stop()` releases the data directory without writing to it. Every write acknowledged before is
    * on disk; the failed one is not. Default: one line on stderr. Not called with `worker: true` (the
    * worker logs to stderr).

@@ -107,17 +107,31 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
     }
   }, 1_000);
   reaper.unref();
-  if (persistence) {
-    persistence.onFailure = (error) => {
-      core.failure = error;
+  let closed: Promise<void> | undefined;
+  /**
+   * Stops serving, for `stop()` and for a journal that cannot be written alike: new connections are
+   * refused, idle ones closed at once and those with a request in progress 50 ms later (see
+   * closeConnections: replies on their way out go out, and the driver sees its idle monitoring
+   * connection closed first, which it needs to recover once the server is back). Resolves once every
+   * connection is closed.
+   */
+  const stopServing = (): Promise<void> =>
+    (closed ??= new Promise<void>((resolve) => {
       clearInterval(ttl);
       clearInterval(reaper);
-      server.close();
-      // Once the reply in flight (the failed write's error) has gone out.
-      setImmediate(() => {
-        for (const socket of sockets) socket.end();
-        (options.onFatalError ?? logFatalError)(error);
+      server.close(() => resolve());
+      closeConnections(sockets, () => {
+        core.cursors.close();
+        engine.history.close();
       });
+    }));
+  if (persistence) {
+    persistence.onFailure = (error) => {
+      // Every command from now on, the failed write's included, is answered with this error.
+      core.failure = error;
+      void stopServing();
+      // Outside the failed write's call stack: what the callback does (or throws) is not that write's.
+      setImmediate(() => (options.onFatalError ?? logFatalError)(error));
     };
   }
   let stopped: Promise<void> | undefined;
@@ -126,22 +140,9 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
     port: address.port,
     host,
     stop() {
-      stopped ??= new Promise<void>((resolve, reject) => {
-        clearInterval(ttl);
-        clearInterval(reaper);
-        server.close(() => {
-          try {
-            historyStore?.close();
-            persistence?.close();
-            resolve();
-          } catch (error) {
-            reject(error instanceof Error ? error : new Error(String(error)));
-          }
-        });
-        closeConnections(sockets, () => {
-          core.cursors.close();
-          engine.history.close();
-        });
+      stopped ??= stopServing().then(() => {
+        historyStore?.close();
+        persistence?.close();
       });
       return stopped;
     },

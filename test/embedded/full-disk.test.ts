@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startEmbeddedServer } from 'plume/embedded';
 import type { EmbeddedServer } from 'plume/embedded';
 import { tempDir } from '../support/temp-dir.js';
+import { until } from '../support/until.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -77,6 +78,78 @@ describe.skipIf(process.platform === 'win32')('a full disk (embedded only)', () 
       expect(ids.sort((a, b) => a - b)).toEqual(acknowledged);
     } finally {
       await again.close();
+    }
+  }, 30_000);
+
+  it('answers the requests in flight when the journal fails or closes their connections cleanly, and the driver is served again by a server on that port', async () => {
+    // The server stops serving as stop() does (src/embedded/index.ts): idle connections at once, those
+    // with a request in progress (here a change stream's waiting getMore) a moment later, so the driver
+    // sees its monitoring connection closed first. Closed all at once, the Node.js driver's monitor
+    // hung on its closed connection and every later operation failed server selection, even against
+    // a server that is back (see closeConnections in src/embedded/server.ts).
+    const dbPath = tempDir('plume-full-');
+    const fixture = path.join(root, 'test/embedded/fixtures/fatal-child.ts');
+    const capped = startCapped(512, ['--conditions=source', '--import', 'tsx', fixture, dbPath]);
+    const uri = await capped.uri;
+    const client = new MongoClient(`${uri}?replicaSet=plume`, { serverSelectionTimeoutMS: 2000 });
+    const reads: { error?: unknown }[] = [];
+    let refusal: unknown;
+    try {
+      const items = client.db('app').collection<{ _id: number; text: string }>('items');
+      const changes = client.db('app').collection('quiet').watch([], { maxAwaitTimeMS: 3000 });
+      await changes.tryNext();
+      const next = changes.next().then(
+        () => 'event',
+        (error: unknown) => error,
+      );
+      // The driver checks the server again at once when a request fails 500 ms (minHeartbeatFrequencyMS) after its last check.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const reader = async (): Promise<void> => {
+        while (refusal === undefined) {
+          const read: { error?: unknown } = await items
+            .find()
+            .toArray()
+            .then(
+              (found) => {
+                // A torn reply would not decode: every document is whole.
+                expect(found.every((item) => item.text.length === 4000)).toBe(true);
+                return {};
+              },
+              (error: unknown) => ({ error }),
+            );
+          reads.push(read);
+          if (read.error !== undefined) return;
+        }
+      };
+      const writer = async (): Promise<void> => {
+        for (let i = 0; refusal === undefined && i < 1000; i++) {
+          await items
+            .insertOne({ _id: i, text: 'x'.repeat(4000) })
+            .catch((error: unknown) => (refusal = error));
+        }
+      };
+      await Promise.all([writer(), reader(), reader()]);
+      expect(refusal).toMatchObject({ code: 14031, codeName: 'OutOfDiskSpace' });
+      await until(() => capped.stderr().includes('fatal: '));
+      // Each read was answered (whole, or with the journal's error), saw its connection closed, or found no server.
+      for (const { error } of reads) {
+        if (error !== undefined)
+          expect(error).toMatchObject({
+            name: expect.stringMatching(/^Mongo(Server|Network|ServerSelection)Error$/),
+          });
+      }
+      // The failed server holds its data directory until stopped; another one takes its port.
+      const server = await startEmbeddedServer({ port: Number(new URL(uri).port) });
+      servers.push(server);
+      // The same client, whose connections the failed server closed, works against the new one.
+      await items.insertOne({ _id: 0, text: 'x'.repeat(4000) });
+      expect(await items.countDocuments()).toBe(1);
+      await changes.close();
+      expect(await next).toBeDefined();
+    } finally {
+      await client.close();
+      capped.child.kill('SIGKILL');
+      await capped.exited;
     }
   }, 30_000);
 
