@@ -90,6 +90,7 @@ describe('public exports', () => {
         "createHandler",
         "createPreflightResponse",
         "decodeBodyText",
+        "duplicateHostError",
         "errorHandler",
         "findScalarBody",
         "findUnstorableNumber",

@@ -16,7 +16,7 @@ import type {
   FrameworkServiceOptions,
   ServiceMiddleware,
 } from './declarations.js';
-import { missingHostError } from '../http/index.js';
+import { duplicateHostError, missingHostError } from '../http/index.js';
 import { errorHandler } from './error-handler.js';
 import { createAppServer } from './native-classes.js';
 import { queryParser } from './query-parser.js';
@@ -249,12 +249,13 @@ export function serverFramework(app?: unknown, existing?: unknown): unknown {
     },
 
     handle(this: Express, req: Request, res: Response, next?: NextFunction): void {
-      // Reaches here only from a server created with `requireHostHeader: false` (as `listen`'s is).
+      // A missing Host reaches here only from a server created with `requireHostHeader: false` (as
+      // `listen`'s is); Node lets a repeated one through on any server, keeping the first.
       // Answered before Express prepares `req` and `res`, so without Express' `res.json`.
-      const missingHost = req.headers.host === undefined ? missingHostError(req) : undefined;
-      if (missingHost !== undefined) {
+      const refused = req.headers.host === undefined ? missingHostError(req) : duplicateHostError(req);
+      if (refused !== undefined) {
         res.writeHead(400, { 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify(missingHost.toJSON()));
+        res.end(JSON.stringify(refused.toJSON()));
         return;
       }
       // Here rather than as a middleware: every middleware layer costs each request a router pass.

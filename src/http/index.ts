@@ -31,6 +31,6 @@ export {
 export { createEventStream, isAsyncIterable } from '../core/index.js';
 export { accessLog, type AccessLogOptions } from './access-log.js';
 // The Host rule plume/express applies too, so both transports answer a request without one alike.
-export { missingHostError } from './missing-host.js';
+export { duplicateHostError, missingHostError } from './host-header.js';
 export { toRuntimeHandler, type RuntimeHandlerOptions, type RuntimeListener } from './runtime-handler.js';
 export type { CompressionOptions, ContentEncoding } from './compression.js';

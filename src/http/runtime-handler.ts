@@ -10,7 +10,7 @@ import { applyCors, getHandlerCorsPolicy } from './cors.js';
 import { getResponder } from './create-handler.js';
 import type { RequestHandler, Responder, ResponseCallback } from './declarations.js';
 import { createErrorResponse } from './error-handler.js';
-import { missingHostError } from './missing-host.js';
+import { duplicateHostError, missingHostError } from './host-header.js';
 import { writeResponse } from './write-response.js';
 import {
   createRuntimeRequest,
@@ -283,10 +283,8 @@ function serve(
   try {
     const target = req.url ?? '/';
     const host = headers.host;
-    if (host === undefined) {
-      const missing = missingHostError(req);
-      if (missing !== undefined) throw missing;
-    }
+    const refused = host === undefined ? missingHostError(req) : duplicateHostError(req);
+    if (refused !== undefined) throw refused;
     const origin = getOrigin(req, host ?? '', target);
     const method = req.method ?? 'GET';
     const mode = getBodyMode(headers, method, limit);

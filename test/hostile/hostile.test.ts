@@ -398,6 +398,12 @@ const cases: Record<string, HostileCase[]> = {
       status: 400,
     },
     {
+      // Node kept the first Host and dropped the other; RFC 9112 §3.2 asks for a 400.
+      name: 'two Host header lines',
+      request: () => rawGet('/messages', 'Host: attacker.example\r\n'),
+      status: 400,
+    },
+    {
       // Node answered 417 itself, with no body.
       name: 'Expect: 999-nope',
       request: () => rawGet('/messages', 'Expect: 999-nope\r\n'),
