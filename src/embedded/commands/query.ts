@@ -11,6 +11,7 @@ import { matchDocs, queryStats, runQuery } from '../engine/read.js';
 import { withoutValidation } from '../engine/write.js';
 import { bypassesValidation } from './idl-fields.js';
 import { parseFilter, parseFind } from '../engine/find-parse.js';
+import { checkFindSort } from '../engine/sort-pattern.js';
 import { prepareFilter } from '../engine/query.js';
 import {
   checkCountTarget,
@@ -90,18 +91,24 @@ const find: Handler = (cmd, ctx) => {
   const skip = findCount(cmd, 'skip') ?? 0;
   const filter = docOption(cmd, 'filter');
   ctx.core.opcounters.query++;
-  const docs = coll
-    ? runQuery(hintedState(ctx.core.engine.readState(coll, ctx.txn), hinted), {
-        filter,
-        sort: docOption(cmd, 'sort'),
-        projection: docOption(cmd, 'projection'),
-        skip,
-        limit,
-        collation: collationFor(cmd, coll),
-        variables: evaluateLet(cmd['let']),
-        memory: memoryLimitsFor(cmd, ctx),
-      })
-    : (parseFind(filter, docOption(cmd, 'projection'), evaluateLet(cmd['let'])), []);
+  const sort = docOption(cmd, 'sort');
+  let docs: Doc[] = [];
+  if (coll) {
+    docs = runQuery(hintedState(ctx.core.engine.readState(coll, ctx.txn), hinted), {
+      filter,
+      sort,
+      projection: docOption(cmd, 'projection'),
+      skip,
+      limit,
+      collation: collationFor(cmd, coll),
+      variables: evaluateLet(cmd['let']),
+      memory: memoryLimitsFor(cmd, ctx),
+    });
+  } else {
+    // MongoDB parses the query before it looks for the collection.
+    parseFind(filter, docOption(cmd, 'projection'), evaluateLet(cmd['let']));
+    checkFindSort(sort);
+  }
   return ctx.core.cursors.open(ns, docs, cursorOwner(ctx), {
     batchSize: batchSizeOf(cmd['batchSize'], 'FindCommandRequest.batchSize'),
     singleBatch,

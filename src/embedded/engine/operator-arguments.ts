@@ -1,6 +1,6 @@
 /**
  * Arguments of the expression operators that take a document of named arguments (`$firstN`/`$lastN`/
- * `$maxN`/`$minN`, `$median`/`$percentile`, `$let`, `$map`, `$filter`, `$reduce`, `$rand` (none), `$zip`,
+ * `$maxN`/`$minN`, `$median`/`$percentile`, the accumulators `$top`/`$bottom`/`$topN`/`$bottomN`, `$let`, `$map`, `$filter`, `$reduce`, `$rand` (none), `$zip`,
  * `$sortArray` (array-expressions.ts, sort-array.ts), the date
  * operators of date-arguments.ts and the field operators of field-operator-arguments.ts), checked as MongoDB
  * 7.0 checks them when it parses the expression, with its codes and messages.
@@ -11,6 +11,7 @@ import { checkDateArguments, isCheckedDateOperator } from './date-arguments.js';
 import { checkBoundName } from './expression-paths.js';
 import { checkFieldOperatorArguments, isFieldOperator } from './field-operator-arguments.js';
 import { sortArrayOrder } from './sort-array.js';
+import { checkSortKeys } from './sort-pattern.js';
 import { bsonTypeName, isPlainObject } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -25,6 +26,26 @@ function checkN(name: string, arg: unknown, fail: Fail): void {
   }
   if (!('n' in arg)) fail(5787906, "Missing value for 'n'");
   if (!('input' in arg)) fail(5787907, "Missing value for 'input'");
+}
+
+/**
+ * `$top`/`$bottom`/`$topN`/`$bottomN`, as accumulatorNParseArgs and parseAccumulatorTopBottomNSortBy
+ * (accumulator_multi.cpp) parse them: `output`, `sortBy` (a document: 10065) and, for the N forms, `n`,
+ * nothing else; the sortBy is a SortPattern (sort-pattern.ts: 15974, 15975, 17312, a field path).
+ */
+function checkTopBottom(name: string, arg: unknown, fail: Fail): void {
+  if (!isPlainObject(arg)) fail(5788001, `specification must be an object; found ${elementText(name, arg)}`);
+  const single = name === '$top' || name === '$bottom';
+  for (const [key, value] of Object.entries(arg)) {
+    if (key === 'sortBy' && !isPlainObject(value))
+      fail(10065, 'invalid parameter: expected an object (sortBy)');
+    if (key !== 'output' && key !== 'sortBy' && (single || key !== 'n'))
+      fail(5788002, `Unknown argument to ${name} '${key}'`);
+  }
+  if (!single && !('n' in arg)) fail(5788003, "Missing value for 'n'");
+  if (!('output' in arg)) fail(5788004, "Missing value for 'output'");
+  if (!('sortBy' in arg)) fail(5788005, "Missing value for 'sortBy'");
+  checkSortKeys(arg['sortBy'] as Args);
 }
 
 function checkPercentile(name: string, arg: unknown, fail: Fail): void {
@@ -150,6 +171,11 @@ export function checkOperatorArguments(name: string, arg: unknown, prefix = ''):
     case '$median':
     case '$percentile':
       return checkPercentile(name, arg, fail);
+    case '$top':
+    case '$bottom':
+    case '$topN':
+    case '$bottomN':
+      return checkTopBottom(name, arg, fail);
     case '$let':
       return checkLet(arg, fail, prefix);
     case '$map':

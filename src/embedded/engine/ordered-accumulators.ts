@@ -12,6 +12,7 @@ import { normalizeCollation } from './collation.js';
 import { compareBson } from './compare.js';
 import { collect } from './number-operators.js';
 import { sortByFields, sortFieldsOf } from './sort.js';
+import { patternDirection } from './sort-pattern.js';
 import type { SortField } from './sort.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -36,7 +37,7 @@ const groupIdOf = (options: Options): unknown =>
   (options as { local?: { groupId?: unknown } }).local?.groupId;
 
 function sortFields(name: string, sortBy: unknown): SortField[] {
-  const fields = sortFieldsOf(sortBy);
+  const fields = sortFieldsOf(sortBy, patternDirection);
   if (fields) return fields;
   throw new CommandError(ErrorCodes.FailedToParse, `${name} requires a sortBy of 1 / -1 fields`);
 }

@@ -125,7 +125,16 @@ function checkUnwind(spec: unknown): void {
 const UNARY_ACCUMULATORS = new Set(['$sum', '$avg', '$first', '$last', '$max', '$min', '$push', '$addToSet']);
 
 /** Accumulators that take `{ input, n }`. */
-const N_ACCUMULATORS = new Set(['$firstN', '$lastN', '$maxN', '$minN']);
+const N_ACCUMULATORS = new Set([
+  '$firstN',
+  '$lastN',
+  '$maxN',
+  '$minN',
+  '$top',
+  '$bottom',
+  '$topN',
+  '$bottomN',
+]);
 
 function checkGroup(spec: unknown, scope: VariableScope): void {
   if (!isPlainObject(spec)) fail(15947, "a group's fields must be specified in an object");
@@ -145,7 +154,8 @@ function checkGroup(spec: unknown, scope: VariableScope): void {
     if (!isAccumulatorOperator(name)) fail(15952, `unknown group operator '${name}'`);
     if (UNARY_ACCUMULATORS.has(name) && Array.isArray(value[name]))
       fail(40237, `The ${name} accumulator is a unary operator`);
-    // The n-accumulators parse `{ input, n }` as their expression forms do (accumulator_multi.cpp).
+    // The n-accumulators parse `{ input, n }` as their expression forms do, and the top/bottom ones their
+    // `{ output, sortBy, n }` (accumulator_multi.cpp).
     if (N_ACCUMULATORS.has(name)) checkOperatorArguments(name, value[name]);
     // The percentile accumulators parse the IDL spec of their expression forms, with codes of their own.
     if (name === '$median' || name === '$percentile') checkPercentileAccumulator(name, value[name]);

@@ -6,7 +6,7 @@
  */
 import type { Collation } from './collation.js';
 import { compareBson } from './compare.js';
-import { integralValue } from './arithmetic.js';
+import { integralValue, numberKind } from './arithmetic.js';
 import { sortByFields, sortFieldsOf } from './sort.js';
 import type { SortField } from './sort.js';
 import { bsonTypeName, cloneValue, isPlainObject } from './values.js';
@@ -14,15 +14,44 @@ import { CommandError, ErrorCodes } from '../errors.js';
 
 const MODIFIERS = new Set(['$each', '$position', '$sort', '$slice']);
 
-const isDirection = (value: unknown): boolean => {
-  const n = integralValue(value);
-  return n === 1 || n === -1;
+const elementValueError = (): never => {
+  throw new CommandError(ErrorCodes.BadValue, 'The $sort element value must be either 1 or -1');
 };
 
-function sortFields(spec: unknown): SortField[] | 'whole' {
-  if (isDirection(spec)) return 'whole';
-  const fields = sortFieldsOf(spec);
-  if (fields) return fields;
+/** A `$sort` direction as push_node.cpp reads it: the number's double value, exactly 1 or -1. */
+function pushDirection(value: unknown): 1 | -1 | undefined {
+  if (numberKind(value) === undefined) return undefined;
+  const n = Number(value);
+  return n === 1 || n === -1 ? n : undefined;
+}
+
+/**
+ * The `$sort` modifier, checked as MongoDB 7.0's PushNode::init and checkSortClause (push_node.cpp) check
+ * it when the update is parsed: a document of `field: 1 | -1` (an empty one, a direction that is not 1 or
+ * -1, of any number type, or an empty field name or part is BadValue) or a whole-element 1 or -1.
+ */
+function sortOrder(spec: unknown): SortField[] | 1 | -1 {
+  if (isPlainObject(spec)) {
+    const entries = Object.entries(spec);
+    if (entries.length === 0) {
+      throw new CommandError(
+        ErrorCodes.BadValue,
+        'The $sort pattern is empty when it should be a set of fields.',
+      );
+    }
+    for (const [path, direction] of entries) {
+      if (pushDirection(direction) === undefined) elementValueError();
+      if (path === '') throw new CommandError(ErrorCodes.BadValue, 'The $sort field cannot be empty');
+      if (path.split('.').includes('')) {
+        throw new CommandError(
+          ErrorCodes.BadValue,
+          `The $sort field is a dotted field but has an empty part: ${path}`,
+        );
+      }
+    }
+    return sortFieldsOf(spec, pushDirection)!;
+  }
+  if (numberKind(spec) !== undefined) return pushDirection(spec) ?? elementValueError();
   throw new CommandError(
     ErrorCodes.BadValue,
     'The $sort is invalid: use 1/-1 to sort the whole element, or {field:1/-1} to sort embedded fields',
@@ -75,11 +104,9 @@ export function computePush(
     next = [...existing.slice(0, at), ...added, ...existing.slice(at)];
   }
   if (value['$sort'] !== undefined) {
-    const fields = sortFields(value['$sort']);
-    if (fields === 'whole') {
-      const sign = Number(value['$sort']);
-      next = next.sort((a, b) => sign * compareBson(a, b, collation));
-    } else next = sortByFields(next, fields, collation);
+    const order = sortOrder(value['$sort']);
+    if (Array.isArray(order)) next = sortByFields(next, order, collation);
+    else next = next.sort((a, b) => order * compareBson(a, b, collation));
   }
   if (value['$slice'] !== undefined) {
     const slice = integerModifier('$slice', value['$slice']);

@@ -22,7 +22,7 @@ import { withMemoryLimits } from './memory-limits.js';
 import { checkResultSize, startMeasuring } from './limits.js';
 import type { MemoryLimits } from './memory-limits.js';
 import { boundSort } from './sort.js';
-import { checkSortKey } from './sort-pattern.js';
+import { checkSortKey, decimalDirectionsRead } from './sort-pattern.js';
 import { isMeta, metaExpression, metaSortField, TEXT_SCORE_FIELD } from './meta-fields.js';
 import type { MetaSources } from './meta-fields.js';
 import { parseTextQuery, textScore } from './text.js';
@@ -180,7 +180,10 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   const prepared = parseFind(spec.filter, spec.projection, spec.variables);
   const { docs: matched, scores } = matchParsed(state, prepared, spec.collation, spec.variables);
   // Specs compare flags and counts as numbers: `{ name: Double(1) }` includes `name` like `{ name: 1 }`.
-  let sort = spec.sort && Object.keys(spec.sort).length > 0 ? plainNumbers(spec.sort) : undefined;
+  let sort =
+    spec.sort && Object.keys(spec.sort).length > 0
+      ? plainNumbers(decimalDirectionsRead(spec.sort) as Doc)
+      : undefined;
   let docs = matched;
   if (sort && '$natural' in sort) {
     // Natural order is the order documents are stored in; -1 reads it backwards.

@@ -32,6 +32,7 @@ import type { Frame } from './moving-window.js';
 import { checkRangeDirection, rangeFrame } from './range-window.js';
 import type { RangeWindow } from './range-window.js';
 import { sortByFields, sortFieldsOf } from './sort.js';
+import { patternDirection } from './sort-pattern.js';
 import { numberOf } from './value-strings.js';
 import { getPath, isPlainObject, setOwn } from './values.js';
 import type { Doc } from './values.js';
@@ -165,7 +166,7 @@ function setValue(doc: Doc, path: string[], value: unknown): void {
 function sortPartition(docs: Doc[], stage: Doc, raw: Options): Doc[] {
   const sortBy = stage['sortBy'];
   if (sortBy === undefined || (isPlainObject(sortBy) && Object.keys(sortBy).length === 0)) return docs;
-  const fields = sortFieldsOf(sortBy);
+  const fields = sortFieldsOf(sortBy, patternDirection);
   if (!fields) return builtinStage('$sort')(Lazy(docs), sortBy, raw).collect<Doc>();
   if (docs.length > 0 && isPlainObject(stage['output']))
     checkRangeDirection(stage['output'], fields[0]!.descending);

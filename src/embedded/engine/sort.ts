@@ -14,6 +14,7 @@ import type { Collation } from './collation.js';
 import { integralValue } from './arithmetic.js';
 import { compareSortKeys, sortKey } from './compare.js';
 import { approximateSize, blockingTracker, sortExceeded } from './memory-limits.js';
+import { patternDirection } from './sort-pattern.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
@@ -42,7 +43,7 @@ export function checkSortMemory(docs: unknown[]): void {
 
 /** The `$sort` pipeline operator registered in the engine's context (same arguments as mingo's). */
 export const sortStage: PipelineOp = (collection, sortKeys, options) => {
-  const fields = sortFieldsOf(sortKeys);
+  const fields = sortFieldsOf(sortKeys, patternDirection);
   // Anything but a list of 1 / -1 keys (`$meta` keys) goes to mingo.
   if (!fields) return builtinSort(collection, sortKeys, options);
   const collation = normalizeCollation(options.collation);
@@ -61,17 +62,27 @@ export interface SortField {
   descending: boolean;
 }
 
+/** A direction that is exactly 1 or -1, of any number type (`Long(-1)`, `Double(1)`). */
+function exactDirection(value: unknown): 1 | -1 | undefined {
+  const n = integralValue(value);
+  return n === 1 || n === -1 ? n : undefined;
+}
+
 /**
- * The keys of a sort document `{ path: 1 | -1, … }` (directions of any number type: `Long(-1)`,
- * `Double(1)`), or undefined when `spec` is not a non-empty one.
+ * The keys of a sort document `{ path: 1 | -1, … }`, or undefined when `spec` is not a non-empty one.
+ * `directionOf` reads each direction: by default 1 or -1 of any number type (`Long(-1)`, `Double(1)`);
+ * the sorts MongoDB parses as a SortPattern pass sort-pattern.ts' `patternDirection`.
  */
-export function sortFieldsOf(spec: unknown): SortField[] | undefined {
+export function sortFieldsOf(
+  spec: unknown,
+  directionOf: (value: unknown) => 1 | -1 | undefined = exactDirection,
+): SortField[] | undefined {
   const entries = isPlainObject(spec) ? Object.entries(spec) : [];
   if (entries.length === 0) return undefined;
   const fields: SortField[] = [];
   for (const [path, direction] of entries) {
-    const n = integralValue(direction);
-    if (path === '' || (n !== 1 && n !== -1)) return undefined;
+    const n = directionOf(direction);
+    if (path === '' || n === undefined) return undefined;
     fields.push({ path, descending: n === -1 });
   }
   return fields;

@@ -1,9 +1,11 @@
 /**
  * Numbers in the specs of operations (pipeline stages, projections): flags, counts and boundaries are read
  * by value, so `{ $limit: Double(5) }` or `{ $project: { a: Double(1) } }` from a client that sends doubles
- * (or int64s) work like `5` and `1`, while literal values in expressions keep their BSON types.
+ * (or int64s) work like `5` and `1`, while literal values in expressions keep their BSON types. A decimal
+ * sort direction is read first as MongoDB reads it (sort-pattern.ts): as a double, `1.5` would sort.
  */
 import { plainNumbers } from './numbers.js';
+import { decimalDirectionsRead } from './sort-pattern.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 
@@ -41,6 +43,10 @@ function normalizeStage(stage: unknown): unknown {
   if (keys.length !== 1) return stage;
   const name = keys[0]!;
   const spec = stage[name];
+  if (name === '$sort') return { $sort: plainNumbers(decimalDirectionsRead(spec)) };
+  if (name === '$setWindowFields' && isPlainObject(spec) && 'sortBy' in spec) {
+    return { $setWindowFields: plainNumbers({ ...spec, sortBy: decimalDirectionsRead(spec['sortBy']) }) };
+  }
   if (COUNT_STAGES.has(name)) return { [name]: plainNumbers(spec) };
   if (name === '$project') return { $project: projectionFlags(spec) };
   if (name === '$facet' && isPlainObject(spec)) {

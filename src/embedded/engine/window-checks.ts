@@ -4,7 +4,7 @@
  * them: mingo answered some of these with code 2 or a JavaScript TypeError, and ran others (`$shift` or
  * `$rank` with a window, `$rank` without a `sortBy`) where MongoDB refuses them.
  */
-import { checkPercentileAccumulator } from './operator-arguments.js';
+import { checkOperatorArguments, checkPercentileAccumulator } from './operator-arguments.js';
 import { checkWindowBounds } from './window-bounds.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -47,6 +47,8 @@ const WINDOW_FUNCTIONS = new Set([
 ]);
 /** `ExpressionFromRankAccumulator`: no window, `{}` as the argument, a one-field sortBy. */
 const RANK_FUNCTIONS = new Set(['$rank', '$denseRank', '$documentNumber']);
+/** The accumulators whose `sortBy` is a SortPattern (operator-arguments.ts). */
+const TOP_BOTTOM = new Set(['$top', '$bottom', '$topN', '$bottomN']);
 /** Functions that take every document before the current one and refuse a `window` field. */
 const UNWINDOWED = new Set(['$linearFill', '$locf']);
 
@@ -112,6 +114,8 @@ export function checkWindowOutput(field: string, spec: unknown, sortBy: unknown)
     if (sortBy === undefined) parseError("$expMovingAvg requires an explicit 'sortBy'");
   } else if (name === '$median' || name === '$percentile') {
     checkPercentileAccumulator(name, spec[name]);
+  } else if (TOP_BOTTOM.has(name)) {
+    checkOperatorArguments(name, spec[name]);
   } else if (name === '$derivative' || name === '$integral') {
     if (sortBy === undefined) parseError(`${name} requires a sortBy`);
     if (sortFields !== 1) parseError(`${name} requires a non-compound sortBy`);
