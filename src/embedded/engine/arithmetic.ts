@@ -115,6 +115,16 @@ export type LongOverflow = 'double' | 'throw';
 /** Thrown by {@link add}/{@link multiply} for a long overflow when asked to (`'throw'`). */
 export class LongOverflowError extends RangeError {}
 
+/**
+ * MongoDB's `coerceToDouble()` of a number of any BSON type: longs beyond 2^53 rounded, decimals to the
+ * nearest double, a double's negative zero kept (`String(-0)` is `'0'`).
+ */
+export function doubleOf(value: unknown): number {
+  if (typeof value === 'number') return value;
+  const tag = bsonTag(value);
+  return tag === 'Double' || tag === 'Int32' ? (value as Double).value : Number(String(value));
+}
+
 function combine(
   values: readonly unknown[],
   kind: NumberKind,
@@ -130,12 +140,12 @@ function combine(
   if (kind === 'decimal') {
     return fromDec(values.map(toDec).reduce((a, b) => roundDec(ops.dec(a, b)), toDec(identity)));
   }
-  if (kind === 'double') return asDouble(values.map((v) => Number(String(v))).reduce(ops.num, identity));
+  if (kind === 'double') return asDouble(values.map(doubleOf).reduce(ops.num, identity));
   const result = values.map((v) => BigInt(String(v))).reduce(ops.big, BigInt(identity));
   if (kind === 'int' && result >= INT32_MIN && result <= INT32_MAX) return Number(result);
   if (result >= INT64_MIN && result <= INT64_MAX) return Long.fromBigInt(result);
   if (onOverflow === 'throw') throw new LongOverflowError('integer overflow');
-  return asDouble(values.map((v) => Number(String(v))).reduce(ops.num, identity));
+  return asDouble(values.map(doubleOf).reduce(ops.num, identity));
 }
 
 /** The widest of number types (int < long < double < decimal); an unknown one counts as a double. */
@@ -187,16 +197,18 @@ export function multiply(
   );
 }
 
-/** `a − b` for numbers of any BSON type, typed as MongoDB types it. */
+/**
+ * `a − b` for numbers of any BSON type, typed as MongoDB types it. Doubles are subtracted, not added
+ * negated, so that `-0.0 - 0` is -0.0 as in MongoDB; an int is negated as `0 - b`, as -0 would be a double.
+ */
 export function subtract(a: unknown, b: unknown): number | Double | Long | Decimal128 {
+  if (widestKind([a, b]) === 'double') return asDouble(doubleOf(a) - doubleOf(b));
   const negated =
     numberKind(b) === 'decimal'
       ? multiply([b, -1])
       : numberKind(b) === 'long'
         ? (b as Long).negate()
-        : numberKind(b) === 'double'
-          ? new Double(-Number(b))
-          : -Number(b);
+        : 0 - Number(b);
   return add([a, negated]);
 }
 

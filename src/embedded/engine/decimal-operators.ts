@@ -7,7 +7,7 @@
  * errors.
  */
 import { Decimal128, Long } from 'bson';
-import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, numberKind, toDec } from './arithmetic.js';
+import { INT32_MAX, INT32_MIN, INT64_MAX, INT64_MIN, doubleOf, numberKind, toDec } from './arithmetic.js';
 import { exactDouble } from './decimal.js';
 import { absDecimal, divideDecimal, moduloDecimal, quantizeDecimal } from './decimal-operations.js';
 import { decimalParts, decToParts, roundParts, toDecimal128 } from './decimal-round.js';
@@ -134,7 +134,7 @@ function quantizeNumber(name: string, value: unknown, exp: number): unknown {
       return toDecimal128(quantizeDecimal(dec, exp, mode));
     }
     case 'double': {
-      const n = Number(String(value));
+      const n = doubleOf(value);
       if (!Number.isFinite(n)) return value;
       if (name === '$ceil' || name === '$floor')
         return asDouble(name === '$ceil' ? Math.ceil(n) : Math.floor(n));

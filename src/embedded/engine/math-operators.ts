@@ -7,7 +7,7 @@
  * hands to mingo for its errors.
  */
 import { Decimal128 } from 'bson';
-import { numberKind } from './arithmetic.js';
+import { doubleOf, numberKind } from './arithmetic.js';
 import { divideDecimal } from './decimal-operations.js';
 import { asDecimal } from './decimal-operators.js';
 import { float, isZero, logDecimal, powDecimal, sqrtDecimal } from './decimal-functions.js';
@@ -27,8 +27,6 @@ const nullish = (value: unknown): boolean => value === null || value === undefin
 const isNumber = (value: unknown): boolean => numberKind(value) !== undefined;
 const isDecimal = (value: unknown): value is Decimal128 => numberKind(value) === 'decimal';
 const decimalOf = (value: Decimal128): DecimalValue => decimalParts(value.toString());
-/** MongoDB's `coerceToDouble()`: longs beyond 2^53 rounded, decimals to the nearest double. */
-const doubleOf = (value: unknown): number => Number(String(value));
 
 /** Whether a decimal is above zero (`Decimal128::isGreater(kNormalizedZero)`: NaN is not). */
 const positive = (x: DecimalValue): boolean =>

@@ -70,6 +70,8 @@ function callPlain(op: ExpressionOp, obj: unknown, evaluated: unknown, options: 
 
 /** A JS number result as a value of MongoDB's result type (computed in double precision). */
 function castTo(kind: NumberKind, n: number): unknown {
+  // JS arithmetic can give -0 where MongoDB's integer arithmetic gives 0 (-4 % 2).
+  if (n === 0 && (kind === 'int' || kind === 'long')) n = 0;
   switch (kind) {
     case 'int':
       if (!Number.isInteger(n)) return n;

@@ -35,6 +35,7 @@ export function bsonTypeName(value: unknown): string {
     case 'boolean':
       return 'bool';
     case 'number':
+      // The encoder writes -0 as a double (an int has no negative zero), as MongoDB types it.
       return Number.isInteger(value) && value >= -2147483648 && value <= 2147483647 && !Object.is(value, -0)
         ? 'int'
         : 'double';
