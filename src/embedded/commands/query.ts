@@ -246,7 +246,7 @@ const distinct: Handler = (cmd, ctx) => {
     return { values: [], ok: 1 };
   }
   const { docs, collation } = isView(coll)
-    ? distinctOnView(cmd, ctx, coll)
+    ? distinctOnView(cmd, ctx, coll, key)
     : {
         collation: collationFor(cmd, coll),
         docs: matchDocs(

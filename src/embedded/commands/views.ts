@@ -10,6 +10,8 @@ import type { Collation } from '../engine/collation.js';
 import { sameCollation } from '../engine/collation.js';
 import type { Collection } from '../engine/collection.js';
 import type { Engine } from '../engine/database.js';
+import { checkFieldPath } from '../engine/field-path.js';
+import { parseFilter } from '../engine/find-parse.js';
 import { evaluateLet } from '../engine/let-variables.js';
 import { subPipelines } from '../engine/pipeline-check.js';
 import { findCount } from '../engine/read-arguments.js';
@@ -236,16 +238,28 @@ export function countOnView(cmd: Doc, ctx: CommandContext, view: Collection): Do
   return { n: docs.length, ok: 1 };
 }
 
-/** The documents of a view a `distinct` reads (those its `query` keeps), with the collation to use. */
+/**
+ * The documents of a view a `distinct` on `key` reads (those its `query` keeps), with the collation to
+ * use. MongoDB 7.0 runs it as an aggregation (parsed_distinct.cpp, asAggregationCommand: `$match` of the
+ * query, `$replaceRoot` of `$_internalFindAllValuesAtPath` (the values a collection's distinct reads),
+ * `$unwind`, `$group` with `$addToSet`), under the view's collation; building it makes `key` a FieldPath,
+ * so a key a collection's distinct takes (`''`, `'$a'`, `'a..b'`) fails on a view once the query is
+ * parsed, before a document is read.
+ * @throws CommandError 167 for a collation other than the view's; 40352, 15998, 40353, 16410 for the key.
+ */
 export function distinctOnView(
   cmd: Doc,
   ctx: CommandContext,
   view: Collection,
+  key: string,
 ): { docs: Doc[]; collation: Collation | undefined } {
   const collation = readCollation(cmd, view);
+  const query = docOption(cmd, 'query');
+  parseFilter(query ?? {}, undefined);
+  checkFieldPath(key, '', false, true);
   const docs = readView(ctx.core.engine, {
     view,
-    pipeline: matchStage(docOption(cmd, 'query')),
+    pipeline: matchStage(query),
     txn: ctx.txn,
     memory: memoryLimitsFor(cmd, ctx),
   });

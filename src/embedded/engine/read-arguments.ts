@@ -59,7 +59,8 @@ export function checkFindOptions(cmd: Doc): void {
 
 /**
  * `distinct`'s collection, `key` and `query`, in MongoDB's order.
- * @throws CommandError InvalidNamespace (73), TypeMismatch (14) or 40414 (a missing key).
+ * @throws CommandError InvalidNamespace (73), TypeMismatch (14), 40414 (a missing key) or 31032 (a key
+ *   holding a NUL character).
  */
 export function checkDistinct(cmd: Doc, db: string): string {
   const target = cmd['distinct'];
@@ -77,6 +78,8 @@ export function checkDistinct(cmd: Doc, db: string): string {
   const query = cmd['query'];
   if (query !== undefined && query !== null && !isPlainObject(query))
     throw wrongType('distinct.query', query, 'object');
+  // parsed_distinct.cpp checks this after the IDL parse, before the query is parsed.
+  if (key.includes('\0')) throw new CommandError(31032, 'Key field cannot contain an embedded null byte');
   return key;
 }
 
