@@ -11,7 +11,7 @@ import { DBREF_FIELDS } from './dbref-fields.js';
 import { checkFieldPath, MIDDLE_POSITIONAL } from './field-path.js';
 import { fieldRole, findSliceFailure, operatorKind } from './projection-field.js';
 import type { ProjectionKind } from './projection-field.js';
-import { isPlainObject } from './values.js';
+import { bsonTypeName, isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import type { VariableScope } from './variable-scope.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -30,6 +30,8 @@ interface State {
   kind?: Kind;
   /** A find projection's positional field, once one is parsed (31276 for a second one). */
   positional?: string;
+  /** Whether a find projection's `$elemMatch` has been parsed (31256 for a positional field after it). */
+  elemMatch?: boolean;
 }
 
 /**
@@ -134,9 +136,11 @@ function operatorField(
   operator: string,
   value: Doc,
   node: Inner,
+  isRoot: boolean,
   state: State,
   policy: Policy,
 ): void {
+  if (policy.find && operator === '$elemMatch') checkFindElemMatch(field, value, isRoot, state, policy);
   const kind = operatorKind(operator, value, policy.find);
   if (policy.find && (operator === '$slice' || operator === '$elemMatch')) {
     if (kind !== undefined) findSlice(value, state, policy);
@@ -156,14 +160,39 @@ function operatorField(
 }
 
 /**
- * A find projection's positional path as projection_parser.cpp parses it: no part after the `$`
- * (31394, parseElement), and one positional field per projection (31276, parseInclusion).
+ * A find projection's `$elemMatch` as parseSubObjectAsExpression (projection_parser.cpp) checks it: a
+ * document argument (31274), no positional field before it (31255), a top-level field (31275).
  */
-function checkFindPositional(field: string, state: State, policy: Policy): void {
+function checkFindElemMatch(field: string, value: Doc, isRoot: boolean, state: State, policy: Policy): void {
+  const arg = value['$elemMatch'];
+  if (!isPlainObject(arg)) {
+    fail(policy, 31274, `elemMatch: Invalid argument, object required, but got ${bsonTypeName(arg)}`);
+  }
+  if (state.positional !== undefined)
+    fail(policy, 31255, 'Cannot specify positional operator and $elemMatch.');
+  if (!isRoot || field.includes('.'))
+    fail(policy, 31275, 'Cannot use $elemMatch projection on a nested field.');
+  state.elemMatch = true;
+}
+
+/**
+ * A find projection's positional field `field: value` as projection_parser.cpp's parseElement and
+ * parseInclusion check it: no part after the `$` (31394); a value that is an inclusion flag, not a
+ * document (31271), another literal (31308) or an exclusion flag (31395); one positional field per
+ * projection (31276) and no `$elemMatch` before it (31256).
+ */
+function checkFindPositional(field: string, value: unknown, state: State, policy: Policy): void {
   if (field.includes('.$.')) fail(policy, 31394, MIDDLE_POSITIONAL);
   if (!field.endsWith('.$')) return;
+  if (isPlainObject(value)) {
+    fail(policy, 31271, 'positional projection cannot be used with an expression or sub object');
+  }
+  const role = fieldRole(value);
+  if (role.role !== 'flag') fail(policy, 31308, 'positional projection cannot be used with a literal');
+  if (role.kind === 'exclusion') fail(policy, 31395, 'positional projection cannot be used with exclusion');
   if (state.positional !== undefined)
     fail(policy, 31276, 'Cannot specify more than one positional projection per query.');
+  if (state.elemMatch) fail(policy, 31256, 'Cannot specify positional operator and $elemMatch.');
   state.positional = field;
 }
 
@@ -173,7 +202,7 @@ function walk(spec: Doc, isRoot: boolean, state: State, node: Inner, policy: Pol
     const positional = policy.find && field.endsWith('.$');
     const nodePath = positional ? field.slice(0, -2) : field;
     if (!policy.find) checkFieldPath(field, policy.prefix, true, true);
-    else checkFindPositional(field, state, policy);
+    else checkFindPositional(field, value, state, policy);
     const role = fieldRole(value);
     if (role.role === 'flag') {
       addNode(node, nodePath, 'leaf', policy);
@@ -185,7 +214,7 @@ function walk(spec: Doc, isRoot: boolean, state: State, node: Inner, policy: Pol
     } else if (role.role === 'empty') {
       fail(policy, 51270, 'An empty sub-projection is not a valid value. Found empty object at path');
     } else if (role.role === 'operator') {
-      operatorField(field, role.operator, value as Doc, node, state, policy);
+      operatorField(field, role.operator, value as Doc, node, isRoot, state, policy);
     } else {
       // A sub-projection, whose node is placed before its fields are parsed.
       const inner = subProjectionNode(node, field, policy);

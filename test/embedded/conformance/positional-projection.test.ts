@@ -85,6 +85,12 @@ describe.each(drivers)('positional projection paths ($name)', (driver) => {
   // part after the `$` (31394: `a.$.value`, and a second `$` after one, `a.$.b.$`), parseInclusion a
   // second positional field (31276). The embedded engine projected `a.$.value` as `a.value` ([{}, {}]
   // for documents without it) and applied only the first of two positional fields.
+  // parseElement takes a positional field only as an inclusion: a document (an expression or a
+  // sub-projection) is 31271, an exclusion 31395, another value 31308; and a positional field and an
+  // `$elemMatch` exclude each other (31255 when the `$elemMatch` comes second, in
+  // parseSubObjectAsExpression, 31256 when the positional field does, in parseInclusion). The embedded
+  // engine projected all of these as `a.$: 1`, or ignored the positional field. Before 31255 the
+  // `$elemMatch` argument must be a document (31274), after it the field a top-level one (31275).
   it('refuses a path after the $ and a second positional field, before reading or writing', async () => {
     const coll = t.db.collection<any>('paths');
     const stored = { _id: 1, a: [{ value: 1, b: [1] }, { value: 2 }], c: [1] };
@@ -93,6 +99,33 @@ describe.each(drivers)('positional projection paths ($name)', (driver) => {
       [{ 'a.$.value': 1 }, 31394, MIDDLE],
       [{ 'a.$.b.$': 1 }, 31394, MIDDLE],
       [{ 'a.$': 1, 'c.$': 1 }, 31276, 'Cannot specify more than one positional projection per query.'],
+      [{ 'a.$': 0 }, 31395, 'positional projection cannot be used with exclusion'],
+      [{ o: { 'a.$': false } }, 31395, 'positional projection cannot be used with exclusion'],
+      [{ 'a.$': 'x' }, 31308, 'positional projection cannot be used with a literal'],
+      [{ 'a.$': [1] }, 31308, 'positional projection cannot be used with a literal'],
+      [
+        { 'a.$': { $slice: 1 } },
+        31271,
+        'positional projection cannot be used with an expression or sub object',
+      ],
+      [
+        { 'a.$': { value: 1 } },
+        31271,
+        'positional projection cannot be used with an expression or sub object',
+      ],
+      [
+        { 'c.$': 1, a: { $elemMatch: { value: 2 } } },
+        31255,
+        'Cannot specify positional operator and $elemMatch.',
+      ],
+      [
+        { a: { $elemMatch: { value: 2 } }, 'c.$': 1 },
+        31256,
+        'Cannot specify positional operator and $elemMatch.',
+      ],
+      [{ a: { $elemMatch: 1 } }, 31274, 'elemMatch: Invalid argument, object required, but got int'],
+      [{ 'a.b': { $elemMatch: { x: 1 } } }, 31275, 'Cannot use $elemMatch projection on a nested field.'],
+      [{ o: { a: { $elemMatch: { x: 1 } } } }, 31275, 'Cannot use $elemMatch projection on a nested field.'],
     ];
     for (const [projection, code, message] of cases) {
       const filter = { 'a.value': 2, c: 1 };
