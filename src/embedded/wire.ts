@@ -9,6 +9,7 @@ import { asDouble } from './engine/numbers.js';
 import { serializeBson } from './serialize.js';
 import { CommandError, ErrorCodes } from './errors.js';
 import { scanBson } from './engine/bson-scan.js';
+import { duplicateSortKey } from './engine/duplicate-sort-keys.js';
 import type { BsonFault } from './engine/bson-scan.js';
 import { aliasIncoming } from './engine/proto-alias.js';
 import { plainDbRefs } from './engine/dbref-decode.js';
@@ -155,6 +156,18 @@ function refusal(fault: BsonFault): CommandError {
   );
 }
 
+/**
+ * Refuses a command whose sort pattern names a path twice, which decoding would hide (it keeps the last
+ * value of a repeated name): see duplicate-sort-keys.ts.
+ * @throws CommandError 7472500, as MongoDB 7.0's SortPattern (sort_pattern.cpp).
+ */
+function refuseDuplicateSortKeys(bytes: Uint8Array, command: Record<string, unknown>): void {
+  const duplicate = duplicateSortKey(bytes, Object.keys(command)[0] ?? '');
+  if (duplicate !== undefined) {
+    throw new CommandError(7472500, `$sort key must not contain duplicate keys (duplicate: '${duplicate}')`);
+  }
+}
+
 function decodeOpMsg(buf: Buffer, requestId: number): WireRequest {
   if (buf.length < 21) throw new ProtocolError('OP_MSG shorter than its header, flags and one section');
   const flags = buf.readUInt32LE(16);
@@ -178,7 +191,9 @@ function decodeOpMsg(buf: Buffer, requestId: number): WireRequest {
     offset += 1;
     if (kind === 0) {
       if (command) throw new ProtocolError('OP_MSG with more than one body section');
+      const start = offset;
       [command, offset] = documentAt(buf, offset, end);
+      refuseDuplicateSortKeys(buf.subarray(start, offset), command);
     } else if (kind === 1) {
       const sectionEnd = offset + readSize(buf, offset, end, 5, 'document sequence');
       const [identifier, docsStart] = readCString(buf, offset + 4, sectionEnd);

@@ -8,7 +8,7 @@
 import { isUtf8 } from 'node:buffer';
 
 /** Fixed value sizes of BSON element types (the others are read from the bytes). */
-const FIXED: Record<number, number> = {
+export const FIXED: Record<number, number> = {
   0x01: 8,
   0x06: 0,
   0x07: 12,
@@ -26,7 +26,7 @@ const FIXED: Record<number, number> = {
 /** Bytes before the text of a length-prefixed value: string, JavaScript code, symbol, DBPointer. */
 const TEXT_STARTS: Record<number, number> = { 0x02: 4, 0x0d: 4, 0x0e: 4, 0x0c: 4 };
 /** Bytes after the length prefix that the length does not count: binary's subtype, DBPointer's ObjectId. */
-const LENGTH_EXTRA: Record<number, number> = { 0x02: 4, 0x0d: 4, 0x0e: 4, 0x05: 5, 0x0c: 16 };
+export const LENGTH_EXTRA: Record<number, number> = { 0x02: 4, 0x0d: 4, 0x0e: 4, 0x05: 5, 0x0c: 16 };
 /** Code with scope: a total length, the code (a string), then the scope, a document. */
 const CODE_W_SCOPE = 0x0f;
 
