@@ -1,6 +1,7 @@
 /**
- * `$toHashedIndexKey`: the 64-bit hash MongoDB's hashed indexes store for a value (manual,
- * "$toHashedIndexKey": `"string to hash"` hashes to `Long("763543691661428748")`). The hash is the
+ * The 64-bit hash MongoDB's hashed indexes store for a value (BSONElementHasher::hash64 in
+ * src/mongo/db/hasher.cpp), and `$toHashedIndexKey`, which answers it (manual, "$toHashedIndexKey":
+ * `"string to hash"` hashes to `Long("763543691661428748")`). The hash is the
  * first 8 bytes, read little-endian, of the MD5 digest of a 4-byte seed of 0, the value's canonical type
  * (4 bytes) and its BSON value bytes; numbers of every type are hashed as the 64-bit integer they
  * truncate to, so `2`, `2.3` and `NumberLong(2)` hash alike; documents and arrays hash each element's
@@ -13,6 +14,8 @@ import { evalExpr } from 'mingo/core';
 import { Long } from 'bson';
 import type { ExpressionOp } from './operator-types.js';
 import { numberKind } from './arithmetic.js';
+import type { Collation } from './collation.js';
+import { collationKey } from './collation.js';
 import { numberOf } from './value-strings.js';
 import { bsonTag, isPlainObject } from './values.js';
 
@@ -44,8 +47,11 @@ function safeLong(value: unknown): bigint {
   return BigInt(Math.trunc(n));
 }
 
-/** Feeds one value (with its `name` inside a document or array) to the hash, as MongoDB's hasher does. */
-function hashValue(hash: Hash, value: unknown, name?: string): void {
+/**
+ * Feeds one value (with its `name` inside a document or array) to the hash, as MongoDB's hasher does;
+ * under `collation` a string, at any depth, is hashed as its collation key.
+ */
+function hashValue(hash: Hash, value: unknown, collation: Collation | undefined, name?: string): void {
   const field =
     name === undefined ? Buffer.alloc(0) : Buffer.concat([Buffer.from(name, 'utf8'), Buffer.alloc(1)]);
   const put = (canonicalType: number, bytes: Buffer): void => {
@@ -55,16 +61,21 @@ function hashValue(hash: Hash, value: unknown, name?: string): void {
   };
   if (value === null || value === undefined) return put(5, Buffer.alloc(0));
   if (numberKind(value) !== undefined) return put(10, int64(safeLong(value)));
-  if (typeof value === 'string') return put(15, stringBytes(value));
+  if (typeof value === 'string')
+    return put(15, stringBytes(collation ? collationKey(value, collation) : value));
   if (typeof value === 'boolean') return put(40, Buffer.from([value ? 1 : 0]));
-  if (value instanceof Date) return put(45, int64(BigInt(value.getTime())));
+  if (value instanceof Date) {
+    // A BSON date past JavaScript's range arrives as an invalid Date, its milliseconds lost.
+    const time = value.getTime();
+    return put(45, int64(Number.isNaN(time) ? 0n : BigInt(time)));
+  }
   if (Array.isArray(value) || isPlainObject(value)) {
     hash.update(int32(Array.isArray(value) ? 25 : 20));
     hash.update(field);
     const entries = Array.isArray(value)
       ? value.map((v, i) => [String(i), v] as const)
       : Object.entries(value);
-    for (const [key, item] of entries) if (item !== undefined) hashValue(hash, item, key);
+    for (const [key, item] of entries) if (item !== undefined) hashValue(hash, item, collation, key);
     // The end-of-object marker: canonical type 0, no name, no value.
     hash.update(int32(0));
     return;
@@ -101,11 +112,18 @@ function hashValue(hash: Hash, value: unknown, name?: string): void {
   }
 }
 
-/** The hashed index key of `value`, as a long. */
-export function hashedIndexKey(value: unknown): Long {
+/**
+ * The hashed index key of `value`, as a long: what a hashed index on a field holding `value` stores
+ * (missing or `undefined` hashes as null). Under `collation`, a string is hashed as its collation key,
+ * as MongoDB hashes the collation comparison key (expression_keys_private.cpp getHashKeys), so strings
+ * equal under the collation hash alike; plume's keys are not ICU's, so such hashes differ from MongoDB's
+ * (those of other values are MongoDB's). Throws nothing.
+ */
+export function hashedIndexKey(value: unknown, collation?: Collation): Long {
   const hash = createHash('md5');
+  // The seed, 0 for every hashed index (BSONElementHasher::DEFAULT_HASH_SEED).
   hash.update(int32(0));
-  hashValue(hash, value);
+  hashValue(hash, value, collation);
   return Long.fromBigInt(hash.digest().readBigInt64LE(0));
 }
 

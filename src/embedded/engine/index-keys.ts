@@ -117,8 +117,8 @@ export function indexKeys(
  * ExpressionKeysPrivate::getHashKeys makes it (src/mongo/db/index/expression_keys_private.cpp): one
  * key, each path going down through embedded documents only (dotted_path_support's
  * extractElementAtPathOrArrayAlongPath), a path that reaches nothing null. An array anywhere on a path
- * cannot be hashed. A `sparse` index has no key when every path reaches nothing. The key holds the
- * values, not their hashes: two values hashing alike are still two keys here.
+ * cannot be hashed. A `sparse` index has no key when every path reaches nothing. The key's values are
+ * the document's; `keyString` hashes the hashed path's (Index.keyPart).
  * @throws CommandError 16766 "Error: hashed indexes do not currently support array values. Found array
  *   at path: <the path up to that array>".
  */

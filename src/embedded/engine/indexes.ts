@@ -9,6 +9,7 @@ import { describeCollation, normalizeCollation, sameCollation } from './collatio
 import { bsonText } from './bson-text.js';
 import { outsideText } from './proto-alias.js';
 import { compile, prepareFilter } from './query.js';
+import { hashedIndexKey } from './hashed-index-key.js';
 import { hashedIndexKeys, indexKeys } from './index-keys.js';
 import type { IndexKey } from './index-keys.js';
 import { bsonTag, keyOf } from './values.js';
@@ -39,6 +40,8 @@ export class Index {
   readonly text: boolean;
   /** Some field is `'hashed'`: the document has one key, and no array on any path (index-keys.ts). */
   readonly hashed: boolean;
+  /** The position of the `'hashed'` field in the key pattern, or -1. */
+  private readonly hashedAt: number;
   readonly entries: Map<string, Set<string>>;
   /** For compound indexes: first-field key → ids, so equality on the prefix field does not scan. */
   readonly prefix: Map<string, Set<string>> | undefined;
@@ -54,7 +57,8 @@ export class Index {
   constructor(spec: IndexSpec, entries?: Map<string, Set<string>>) {
     this.spec = spec;
     this.text = Object.values(spec.key).includes('text');
-    this.hashed = Object.values(spec.key).includes('hashed');
+    this.hashedAt = Object.values(spec.key).indexOf('hashed');
+    this.hashed = this.hashedAt >= 0;
     this.fields = this.text ? Object.keys(spec.weights ?? {}) : Object.keys(spec.key);
     this.entries = entries ?? new Map<string, Set<string>>();
     if (!this.text && this.fields.length > 1) {
@@ -95,15 +99,25 @@ export class Index {
   }
 
   /**
-   * The key strings of a document paired with the key values (for error messages), as index-keys.ts
-   * generates them.
+   * The part of a key string for `value` at `position` in the key pattern. A hashed field holds the
+   * value's hash (hashed-index-key.ts), as MongoDB's hashed indexes do: values sharing a hash (2 and 2.5,
+   * or a collision) share an entry, so a lookup finds both and the filter tells them apart.
+   */
+  keyPart(position: number, value: unknown): string {
+    const collation = this.spec.collation;
+    if (position === this.hashedAt) return '\u0001' + keyOf(hashedIndexKey(value, collation));
+    return '\u0001' + (value === undefined ? 'u' : keyOf(value, collation));
+  }
+
+  /**
+   * The key strings of a document (`keyPart`s) paired with the key values (for error messages), as
+   * index-keys.ts generates them.
    * @throws CommandError CannotIndexParallelArrays (171), 16746, or 16766 for an array in a hashed
    *   index (index-keys.ts).
    */
   keysOf(doc: Doc): IndexKey[] {
     if (this.text || (this.partial && !this.partial.test(doc))) return [];
-    const keyString = (values: unknown[]): string =>
-      values.map((v) => '\u0001' + (v === undefined ? 'u' : keyOf(v, this.spec.collation))).join('');
+    const keyString = (values: unknown[]): string => values.map((v, i) => this.keyPart(i, v)).join('');
     const keys = this.hashed ? hashedIndexKeys : indexKeys;
     return keys(doc, this.fields, keyString, this.spec.sparse === true);
   }
@@ -299,7 +313,8 @@ function scalarEquality(value: unknown): unknown[] | undefined {
 
 /**
  * Candidate id keys from an index that serves the filter's top-level equalities, or undefined when no
- * index applies (the caller then scans). The result is a superset: callers still test each document.
+ * index applies (the caller then scans). The result is a superset: callers still test each document,
+ * which a hashed field needs, as its equality compares hashes (values sharing one are all candidates).
  */
 export function lookupCandidates(
   indexes: readonly Index[],
@@ -324,15 +339,14 @@ export function lookupCandidates(
     if (perField.length !== index.fields.length || index.multikey) {
       if (perField.length === 0 || !index.prefix) continue;
       const out = new Set<string>();
-      for (const v of perField[0]!)
-        for (const id of index.prefix.get('\u0001' + keyOf(v, index.spec.collation)) ?? []) out.add(id);
+      for (const v of perField[0]!) for (const id of index.prefix.get(index.keyPart(0, v)) ?? []) out.add(id);
       if (!best || out.size < best.size) best = out;
       continue;
     }
     let keys = [''];
-    for (const vals of perField) {
+    for (const [position, vals] of perField.entries()) {
       const next: string[] = [];
-      for (const k of keys) for (const v of vals) next.push(k + '\u0001' + keyOf(v, index.spec.collation));
+      for (const k of keys) for (const v of vals) next.push(k + index.keyPart(position, v));
       keys = next;
     }
     const out = new Set<string>();
