@@ -4,7 +4,7 @@
  * `$and`), `COLLSCAN` otherwise. It follows how `matchDocs` (engine/read.ts) chooses its candidates, so the
  * report says what the engine does.
  */
-import { lookupCandidates } from '../engine/indexes.js';
+import { lookupIndex } from '../engine/indexes.js';
 import type { Index } from '../engine/indexes.js';
 import { isPlainObject } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
@@ -21,7 +21,7 @@ export function planStage(f: Doc, indexes: readonly Index[]): string {
       !Object.keys(f['_id']).some((k) => k.startsWith('$')))
   )
     return 'IDHACK';
-  if (lookupCandidates(indexes, f, undefined)) return 'IXSCAN';
+  if (lookupIndex(indexes, f, undefined)) return 'IXSCAN';
   if (!Array.isArray(f['$and'])) return 'COLLSCAN';
   for (const entry of f['$and'] as unknown[]) {
     const stage = isPlainObject(entry) ? planStage(entry, indexes) : 'COLLSCAN';

@@ -34,6 +34,7 @@ import { changeStreamGetMore, isChangeStream, openChangeStream } from './change-
 import { isView } from '../engine/views.js';
 import { aggregateOnView, countOnView, distinctOnView, findOnView } from './views.js';
 import { planStage } from './explain-plan.js';
+import { keyIndex, returnedKey } from '../engine/return-key.js';
 import { explainOnView } from './view-explain.js';
 import { checkKnownFields } from './known-fields.js';
 import {
@@ -90,23 +91,34 @@ const find: Handler = (cmd, ctx) => {
   const singleBatch = cmd['singleBatch'] === true;
   const skip = findCount(cmd, 'skip') ?? 0;
   const filter = docOption(cmd, 'filter');
+  // returnKey answers keys in place of documents, so the projection does not apply.
+  const returnKey = cmd['returnKey'] === true;
+  const projection = returnKey ? undefined : docOption(cmd, 'projection');
   ctx.core.opcounters.query++;
   const sort = docOption(cmd, 'sort');
   let docs: Doc[] = [];
   if (coll) {
-    docs = runQuery(hintedState(ctx.core.engine.readState(coll, ctx.txn), hinted), {
+    const state = ctx.core.engine.readState(coll, ctx.txn);
+    const collation = collationFor(cmd, coll);
+    const variables = evaluateLet(cmd['let']);
+    docs = runQuery(hintedState(state, hinted), {
       filter,
       sort,
-      projection: docOption(cmd, 'projection'),
+      projection,
       skip,
       limit,
-      collation: collationFor(cmd, coll),
-      variables: evaluateLet(cmd['let']),
+      collation,
+      variables,
       memory: memoryLimitsFor(cmd, ctx),
     });
+    if (returnKey) {
+      const prepared = parseFilter(filter, variables);
+      const index = keyIndex(state, cmd['hint'], hinted, prepared, collation);
+      docs = docs.map((doc) => returnedKey(index, doc, prepared));
+    }
   } else {
     // MongoDB parses the query before it looks for the collection.
-    parseFind(filter, docOption(cmd, 'projection'), evaluateLet(cmd['let']));
+    parseFind(filter, projection, evaluateLet(cmd['let']));
     checkFindSort(sort);
   }
   return ctx.core.cursors.open(ns, docs, cursorOwner(ctx), {

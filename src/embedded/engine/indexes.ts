@@ -99,14 +99,18 @@ export class Index {
   }
 
   /**
-   * The part of a key string for `value` at `position` in the key pattern. A hashed field holds the
-   * value's hash (hashed-index-key.ts), as MongoDB's hashed indexes do: values sharing a hash (2 and 2.5,
-   * or a collision) share an entry, so a lookup finds both and the filter tells them apart.
+   * The part of a key string for `value` at `position` in the key pattern (`keyValue`). A hashed field
+   * holds the value's hash (hashed-index-key.ts), as MongoDB's hashed indexes do: values sharing a hash
+   * (2 and 2.5, or a collision) share an entry, so a lookup finds both and the filter tells them apart.
    */
   keyPart(position: number, value: unknown): string {
-    const collation = this.spec.collation;
-    if (position === this.hashedAt) return '\u0001' + keyOf(hashedIndexKey(value, collation));
-    return '\u0001' + (value === undefined ? 'u' : keyOf(value, collation));
+    const held = this.keyValue(position, value);
+    return '\u0001' + (held === undefined ? 'u' : keyOf(held, this.spec.collation));
+  }
+
+  /** The value the index holds for `value` at `position` in the key pattern: its hash for a hashed field. */
+  keyValue(position: number, value: unknown): unknown {
+    return position === this.hashedAt ? hashedIndexKey(value, this.spec.collation) : value;
   }
 
   /**
@@ -291,8 +295,8 @@ export function sameIndex(a: IndexSpec, b: IndexSpec): boolean {
   );
 }
 
-/** An equality value an index lookup can serve, or undefined. */
-function scalarEquality(value: unknown): unknown[] | undefined {
+/** An equality value an index lookup can serve (the values of an `$in`), or undefined. */
+export function scalarEquality(value: unknown): unknown[] | undefined {
   const ok = (v: unknown): boolean =>
     v !== null &&
     v !== undefined &&
@@ -311,17 +315,24 @@ function scalarEquality(value: unknown): unknown[] | undefined {
   return undefined;
 }
 
+/** The index an equality lookup reads, and the id keys of its candidates. */
+export interface IndexLookup {
+  index: Index;
+  ids: Set<string>;
+}
+
 /**
- * Candidate id keys from an index that serves the filter's top-level equalities, or undefined when no
- * index applies (the caller then scans). The result is a superset: callers still test each document,
- * which a hashed field needs, as its equality compares hashes (values sharing one are all candidates).
+ * The index that serves the filter's top-level equalities with the fewest candidates, and those
+ * candidates' id keys, or undefined when no index applies (the caller then scans). The candidates are a
+ * superset: callers still test each document, which a hashed field needs, as its equality compares
+ * hashes (values sharing one are all candidates).
  */
-export function lookupCandidates(
+export function lookupIndex(
   indexes: readonly Index[],
   filter: Doc,
   collation: Collation | undefined,
-): Set<string> | undefined {
-  let best: Set<string> | undefined;
+): IndexLookup | undefined {
+  let best: IndexLookup | undefined;
   for (const index of indexes) {
     if (index.text || index.spec.partialFilterExpression || index.spec.hidden) continue;
     const perField: unknown[][] = [];
@@ -340,7 +351,7 @@ export function lookupCandidates(
       if (perField.length === 0 || !index.prefix) continue;
       const out = new Set<string>();
       for (const v of perField[0]!) for (const id of index.prefix.get(index.keyPart(0, v)) ?? []) out.add(id);
-      if (!best || out.size < best.size) best = out;
+      if (!best || out.size < best.ids.size) best = { index, ids: out };
       continue;
     }
     let keys = [''];
@@ -351,8 +362,8 @@ export function lookupCandidates(
     }
     const out = new Set<string>();
     for (const k of keys) for (const id of index.entries.get(k) ?? []) out.add(id);
-    if (!best || out.size < best.size) best = out;
-    if (best.size === 0) return best;
+    if (!best || out.size < best.ids.size) best = { index, ids: out };
+    if (best.ids.size === 0) return best;
   }
   return best;
 }

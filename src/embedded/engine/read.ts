@@ -1,8 +1,8 @@
 /**
- * Query execution: candidate selection (the `_id` map, then equality indexes, else a scan), matching
- * with the compiled mingo query, `$text`, and sort/skip/limit/projection. The filter and the projection
- * are parsed first, in the scope of the command's `let` names, as MongoDB parses them before it reads a
- * document (filter-check.ts, project-check.ts).
+ * Query execution: candidate selection (read-plan.ts: the `_id` map, then equality indexes, else a
+ * scan), matching with the compiled mingo query, `$text`, and sort/skip/limit/projection. The filter
+ * and the projection are parsed first, in the scope of the command's `let` names, as MongoDB parses
+ * them before it reads a document (filter-check.ts, project-check.ts).
  */
 import { Aggregator } from 'mingo/aggregator';
 import type { Options } from 'mingo/types';
@@ -14,7 +14,7 @@ import { applyExclusionExtras, exclusionExtras, exclusionFlags } from './find-ex
 import { checkFindSlices, integralSlices } from './find-slice.js';
 import { withSystemVariables } from './let-variables.js';
 import { plainNumbers } from './numbers.js';
-import { lookupCandidates } from './indexes.js';
+import { readPlan } from './read-plan.js';
 import { applyPositional, positionalQuery } from './positional.js';
 import { compile, isEmptyFilter, splitText } from './query.js';
 import { mingoOptions } from './mingo-options.js';
@@ -26,7 +26,7 @@ import { checkSortKey, decimalDirectionsRead } from './sort-pattern.js';
 import { isMeta, metaExpression, metaSortField, TEXT_SCORE_FIELD } from './meta-fields.js';
 import type { MetaSources } from './meta-fields.js';
 import { parseTextQuery, textScore } from './text.js';
-import { bsonTag, cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
+import { cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -47,65 +47,18 @@ export interface QuerySpec {
   memory?: MemoryLimits;
 }
 
-function idEquality(value: unknown): unknown[] | undefined {
-  const scalar = (v: unknown): boolean =>
-    v !== undefined &&
-    !(v instanceof RegExp) &&
-    (!isPlainObject(v) || !Object.keys(v).some((k) => k.startsWith('$'))) &&
-    bsonTag(v) !== 'BSONRegExp';
-  if (scalar(value)) return [value];
-  if (isPlainObject(value)) {
-    const keys = Object.keys(value);
-    if (keys.length === 1 && keys[0] === '$eq' && scalar(value['$eq'])) return [value['$eq']];
-    if (keys.length === 1 && keys[0] === '$in' && Array.isArray(value['$in']) && value['$in'].every(scalar))
-      return value['$in'] as unknown[];
-  }
-  return undefined;
-}
-
-/**
- * Documents from an index/`_id` lookup, or undefined when the filter needs a scan. Every entry of a
- * top-level `$and` must match, so the lookup of one entry also holds every match (the whole filter
- * still runs on the candidates): `{ $and: [{ _id }, …] }` is found by `_id`, not by a scan.
- */
+/** Documents from an index/`_id` lookup (read-plan.ts), or undefined when the filter needs a scan. */
 function candidates(
   state: CollectionState,
   filter: Doc,
   collation: Collation | undefined,
 ): Doc[] | undefined {
-  const direct = directCandidates(state, filter, collation);
-  if (direct || !Array.isArray(filter['$and'])) return direct;
-  for (const entry of filter['$and'] as unknown[]) {
-    const found = isPlainObject(entry) ? candidates(state, entry, collation) : undefined;
-    if (found) return found;
-  }
-  return undefined;
-}
-
-function directCandidates(
-  state: CollectionState,
-  filter: Doc,
-  collation: Collation | undefined,
-): Doc[] | undefined {
-  if ('_id' in filter) {
-    const ids = idEquality(filter['_id']);
-    const stringIds = ids?.some((v) => typeof v === 'string' || Array.isArray(v));
-    if (ids && !(collation && stringIds)) {
-      const out: Doc[] = [];
-      for (const id of ids) {
-        if (Array.isArray(id)) return undefined;
-        const doc = state.docs.get(keyOf(id));
-        if (doc) out.push(doc);
-      }
-      return out;
-    }
-  }
-  if (state.indexes.length === 0) return undefined;
-  const ids = lookupCandidates(state.indexes, filter, collation);
-  if (!ids) return undefined;
+  const plan = readPlan(state, filter, collation);
+  if (!plan) return undefined;
+  const keys = 'index' in plan ? plan.ids : plan.idValues.map((id) => keyOf(id));
   const out: Doc[] = [];
-  for (const id of ids) {
-    const doc = state.docs.get(id);
+  for (const key of keys) {
+    const doc = state.docs.get(key);
     if (doc) out.push(doc);
   }
   return out;
