@@ -34,7 +34,8 @@ import { changeStreamGetMore, isChangeStream, openChangeStream } from './change-
 import { isView } from '../engine/views.js';
 import { aggregateOnView, countOnView, distinctOnView, findOnView } from './views.js';
 import { planStage } from './explain-plan.js';
-import { keyIndex, returnedKey } from '../engine/return-key.js';
+import { ID_INDEX, keyIndex, namesIdIndex, returnedKey } from '../engine/return-key.js';
+import { boundedState, indexBounds } from '../engine/min-max.js';
 import { explainOnView } from './view-explain.js';
 import { checkKnownFields } from './known-fields.js';
 import {
@@ -101,7 +102,10 @@ const find: Handler = (cmd, ctx) => {
     const state = ctx.core.engine.readState(coll, ctx.txn);
     const collation = collationFor(cmd, coll);
     const variables = evaluateLet(cmd['let']);
-    docs = runQuery(hintedState(state, hinted), {
+    const hintIndex = hinted ?? (namesIdIndex(cmd['hint']) ? ID_INDEX : undefined);
+    const bounds = indexBounds(cmd['min'], cmd['max'], hintIndex, isIdLookup(filter), collation);
+    const read = hintedState(state, hinted);
+    docs = runQuery(bounds ? boundedState(read, bounds) : read, {
       filter,
       sort,
       projection,

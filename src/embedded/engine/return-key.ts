@@ -29,6 +29,11 @@ export const ID_INDEX = '_id_';
 /** The index a returned key comes from: a secondary index, the `_id` index, or none (a scan). */
 export type KeyIndex = Index | typeof ID_INDEX | undefined;
 
+/** True for a hint naming the `_id` index (by name or key pattern). */
+export function namesIdIndex(hint: unknown): boolean {
+  return hint === ID_INDEX || (isPlainObject(hint) && keyOf(hint) === keyOf({ _id: 1 }));
+}
+
 /**
  * The index a find reads: `hinted` (checkHint's secondary index), the `_id` index for a hint naming it,
  * none for a `$natural` hint, else the index the read plan of prepared filter `filter` uses. Throws
@@ -42,7 +47,7 @@ export function keyIndex(
   collation: Collation | undefined,
 ): KeyIndex {
   if (hinted) return hinted;
-  if (hint === ID_INDEX || (isPlainObject(hint) && keyOf(hint) === keyOf({ _id: 1 }))) return ID_INDEX;
+  if (namesIdIndex(hint)) return ID_INDEX;
   if (isPlainObject(hint) && '$natural' in hint) return undefined;
   const { rest, text } = splitText(filter);
   if (text) return undefined;
