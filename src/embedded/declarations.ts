@@ -19,9 +19,9 @@ export interface EmbeddedServerOptions {
   /** Transactions idle longer than this are aborted, in milliseconds (default 60 000). */
   transactionLifetimeMs?: number;
   /**
-   * How long a plain write, `$out`, `$merge`, `drop`, `dropDatabase`, `renameCollection` or `dropIndexes`
-   * waits for a transaction holding its target, in milliseconds (default 5 000); then it fails with
-   * WriteConflict (112).
+   * How long a plain write, `$out`, `$merge`, `drop`, `dropDatabase`, `renameCollection`,
+   * `createIndexes`, `dropIndexes` or `collMod` waits for a transaction holding its target, in
+   * milliseconds (default 5 000); then it fails with WriteConflict (112).
    */
   lockTimeoutMs?: number;
   /**

@@ -232,8 +232,20 @@ const collStats: Handler = (cmd, ctx) => {
   };
 };
 
+/**
+ * MongoDB 7.0 runs collMod under the collection's (or view's) exclusive lock (coll_mod.cpp), so it
+ * waits while an open transaction uses it.
+ */
 const collMod: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
+  return exclusively(
+    ctx,
+    () => [`${ctx.db}.${name}`],
+    () => collModNow(cmd, ctx, name),
+  );
+};
+
+function collModNow(cmd: Doc, ctx: CommandContext, name: string): Doc {
   const coll = mustExist(ctx, name);
   if (isView(coll)) return modifyView(cmd, ctx, coll);
   const validation = validationOptions(cmd, 'collMod');
@@ -246,7 +258,7 @@ const collMod: Handler = (cmd, ctx) => {
       : {};
   ctx.core.engine.emit([{ op: 'create', ns: coll.ns, options: coll.options }]);
   return { ...reply, ok: 1 };
-};
+}
 
 /** Handlers by command name. */
 export const adminCommands: Record<string, Handler> = {

@@ -13,7 +13,8 @@ import { refuseView } from '../engine/views.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import { parseCollation } from './collation.js';
-import type { Handler } from './context.js';
+import type { CommandContext, Handler } from './context.js';
+import { retryBlocked } from './context.js';
 import { checkSpecShape, indexCommandTarget, indexesArgument, versionedSpecText } from './index-args.js';
 
 /** IndexAlreadyExists (68): the code has no entry in the shared table, so its name is set here. */
@@ -85,9 +86,26 @@ function alreadyBuilt(spec: IndexSpec, existing: IndexSpec[], requested: IndexSp
   return false;
 }
 
+/**
+ * The `createIndexes` command. As in MongoDB 7.0 (create_indexes_cmd.cpp, then
+ * index_builds_coordinator.cpp `_filterSpecsAndRegisterBuild`), the request is first checked against
+ * the existing indexes without waiting (indexes that all exist already, or a conflict, answer at once);
+ * building a new index on an existing collection outside a transaction takes the collection's exclusive
+ * lock, so it waits while an open transaction uses the collection.
+ * @throws CommandError as {@link alreadyBuilt} and the spec checks do; 263 for a new index on an
+ * existing collection in a transaction; what {@link retryBlocked} throws when the wait is over.
+ */
 export const createIndexes: Handler = (cmd, ctx) => {
   const name = indexCommandTarget(cmd, 'createIndexes', ctx.db);
   const parsed = indexesArgument(cmd).map(parseEntry);
+  return retryBlocked(ctx, () => createIndexesNow(ctx, name, parsed));
+};
+
+function createIndexesNow(
+  ctx: CommandContext,
+  name: string,
+  parsed: { spec: IndexSpec; explicit: boolean }[],
+): Doc {
   const engine = ctx.core.engine;
   checkIndexableIn(engine, ctx.db, name, ctx.txn);
   // Conflicts are found before the collection is created, so a refused request creates nothing.
@@ -102,6 +120,8 @@ export const createIndexes: Handler = (cmd, ctx) => {
     if (keyOf(spec.key) === ID_KEY) continue;
     if (!alreadyBuilt(spec, existing, toAdd)) toAdd.push(spec);
   }
+  // Inside a transaction the collection is its own (see checkIndexableIn): nobody else holds it.
+  if (found && !ctx.txn && toAdd.length > 0) engine.checkExclusive(found.ns);
   const coll = createIn(engine, ctx.db, name, ctx.txn);
   // Inside a transaction the collection is its own (see checkIndexableIn): its indexes go to its state.
   const base = engine.readState(coll, ctx.txn);
@@ -120,4 +140,4 @@ export const createIndexes: Handler = (cmd, ctx) => {
   };
   if (toAdd.length === 0) reply['note'] = 'all indexes already exist';
   return reply;
-};
+}

@@ -5,34 +5,57 @@
  * or write of the collection to its end) holds back: the manual's "Production Considerations" for
  * transactions ("DDL operations … wait until the transaction holding the lock completes") and
  * transactions_block_ddl.js. A drop went ahead at once, and the transaction's commit then created the
- * collection again holding only the transaction's writes.
+ * collection again holding only the transaction's writes; createIndexes and collMod changed the
+ * collection under the transaction.
  */
+import type { ClientSession, Document } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { connect, drivers, failure } from '../helpers.js';
+import { connect, drivers, failure, type Connected } from '../helpers.js';
+
+/**
+ * Runs `body` while a transaction of `t`'s client that has written `{ _id: 'txn' }` into `name` (which
+ * holds `{ _id: 1 }`) stays open; `body` gets the transaction's session.
+ */
+async function whileWritten(
+  t: Connected,
+  name: string,
+  body: (s: ClientSession) => Promise<void>,
+  end: 'commit' | 'abort' = 'commit',
+): Promise<void> {
+  await t.db.collection<any>(name).insertOne({ _id: 1 });
+  const s = t.client.startSession();
+  try {
+    s.startTransaction();
+    await t.db.collection<any>(name).insertOne({ _id: 'txn' }, { session: s });
+    await body(s);
+    if (end === 'commit') await s.commitTransaction();
+    else await s.abortTransaction();
+  } finally {
+    await s.endSession();
+  }
+}
+
+/**
+ * Sends `command` to `t`'s database while the transaction is open, and returns its answer (in an object,
+ * as an answer that is awaited later). The ping after it gives it time to reach the server, so that it
+ * is waiting when the transaction ends (were it to come after, it would simply run: the test then
+ * checks less than it means to).
+ */
+async function sendWhileOpen(t: Connected, command: Document): Promise<{ answer: Promise<Document> }> {
+  const answer = t.db.command(command);
+  answer.catch(() => undefined);
+  await t.db.command({ ping: 1 });
+  return { answer };
+}
 
 describe.each(drivers)('catalog changes wait for open transactions ($name)', (driver) => {
   const t = connect(driver, 'ddlwait');
-
-  /** Runs `body` while a transaction that has written `{ _id: 'txn' }` into `name` stays open. */
-  async function whileWritten(name: string, body: () => Promise<void>, end: 'commit' | 'abort' = 'commit') {
-    await t.db.collection<any>(name).insertOne({ _id: 1 });
-    const s = t.client.startSession();
-    try {
-      s.startTransaction();
-      await t.db.collection<any>(name).insertOne({ _id: 'txn' }, { session: s });
-      await body();
-      if (end === 'commit') await s.commitTransaction();
-      else await s.abortTransaction();
-    } finally {
-      await s.endSession();
-    }
-  }
 
   const names = async (): Promise<string[]> =>
     (await t.db.listCollections({}, { nameOnly: true }).toArray()).map((c) => c.name).sort();
 
   it('keeps a drop waiting until its maxTimeMS passes (50), the collection untouched', async () => {
-    await whileWritten('drop_timeout', async () => {
+    await whileWritten(t, 'drop_timeout', async () => {
       const error = await failure(() => t.db.command({ drop: 'drop_timeout', maxTimeMS: 200 }));
       expect(error['code']).toBe(50);
     });
@@ -43,12 +66,9 @@ describe.each(drivers)('catalog changes wait for open transactions ($name)', (dr
   });
 
   it('drops after the transaction ends, so its commit does not bring the collection back', async () => {
-    let dropped: Promise<unknown> | undefined;
-    await whileWritten('drop_after', async () => {
-      dropped = t.db.command({ drop: 'drop_after' });
-      // Gives the drop time to reach the server before the commit (were it to come after, it would
-      // simply drop: the test then checks nothing more than the first one).
-      await t.db.command({ ping: 1 });
+    let dropped: Promise<Document> | undefined;
+    await whileWritten(t, 'drop_after', async () => {
+      ({ answer: dropped } = await sendWhileOpen(t, { drop: 'drop_after' }));
     });
     await dropped;
     expect(await names()).not.toContain('drop_after');
@@ -57,6 +77,7 @@ describe.each(drivers)('catalog changes wait for open transactions ($name)', (dr
   it('keeps renameCollection, dropIndexes and dropDatabase waiting too', async () => {
     await t.db.collection('ddl_other').createIndex({ a: 1 });
     await whileWritten(
+      t,
       'ddl_other',
       async () => {
         const ns = `${t.db.databaseName}.ddl_other`;
@@ -74,5 +95,122 @@ describe.each(drivers)('catalog changes wait for open transactions ($name)', (dr
     const indexes = await t.db.collection('ddl_other').indexes();
     expect(indexes.map((i) => i.name)).toContain('a_1');
     expect(await t.db.collection('ddl_other').find().toArray()).toEqual([{ _id: 1 }]);
+  });
+
+  const indexNames = async (name: string): Promise<string[]> =>
+    (await t.db.collection(name).indexes()).map((i) => String(i.name)).sort();
+
+  // jstests/core/txns/noop_createIndexes_not_blocked_by_txn.js and transactions_block_ddl.js: a new
+  // index takes the collection's exclusive lock (index_builds_coordinator.cpp).
+  it('keeps createIndexes of a new index waiting until its maxTimeMS passes (50), creating nothing', async () => {
+    await t.db.collection('ci_timeout').createIndex({ a: 1 });
+    await whileWritten(t, 'ci_timeout', async () => {
+      const newIndex = { key: { b: 1 }, name: 'b_1' };
+      for (const indexes of [[newIndex], [{ key: { a: 1 }, name: 'a_1' }, newIndex]]) {
+        const error = await failure(() =>
+          t.db.command({ createIndexes: 'ci_timeout', indexes, maxTimeMS: 200 }),
+        );
+        expect(error['code']).toBe(50);
+      }
+    });
+    expect(await indexNames('ci_timeout')).toEqual(['_id_', 'a_1']);
+  });
+
+  it('answers createIndexes of existing or conflicting indexes at once, under the intent lock', async () => {
+    await t.db.collection('ci_noop').createIndex({ a: 1 });
+    await whileWritten(t, 'ci_noop', async () => {
+      // Without a maxTimeMS, a wait would end only after lockTimeoutMs, with LockTimeout.
+      const noop = await t.db.command({
+        createIndexes: 'ci_noop',
+        indexes: [{ key: { a: 1 }, name: 'a_1' }],
+      });
+      expect(noop).toMatchObject({
+        numIndexesBefore: 2,
+        numIndexesAfter: 2,
+        note: 'all indexes already exist',
+      });
+      const conflict = { createIndexes: 'ci_noop', indexes: [{ key: { a: 1 }, name: 'other' }] };
+      expect((await failure(() => t.db.command(conflict)))['code']).toBe(85);
+    });
+  });
+
+  /**
+   * Sends a unique index on `k` while a transaction that inserted `{ _id: 'dup', k: 'dup' }` into `name`,
+   * where `{ _id: 0, k: 'dup' }` is already, stays open; ends it with `end`, then resolves to the
+   * createIndexes answer (rejects with its error).
+   */
+  async function uniqueIndexAcross(name: string, end: 'commit' | 'abort'): Promise<Document> {
+    await t.db.collection<any>(name).insertOne({ _id: 0, k: 'dup' });
+    let created: { answer: Promise<Document> } | undefined;
+    await whileWritten(
+      t,
+      name,
+      async (s) => {
+        await t.db.collection<any>(name).insertOne({ _id: 'dup', k: 'dup' }, { session: s });
+        const indexes = [{ key: { k: 1 }, name: 'k_1', unique: true }];
+        created = await sendWhileOpen(t, { createIndexes: name, indexes });
+      },
+      end,
+    );
+    return created!.answer;
+  }
+
+  it('builds the new index once the transaction commits, over what it committed', async () => {
+    // Built before the commit, the index would have held one 'dup' and the commit would have failed.
+    const error = await failure(() => uniqueIndexAcross('ci_commit', 'commit'));
+    expect(error['code']).toBe(11000);
+    expect(await t.db.collection('ci_commit').countDocuments({ k: 'dup' })).toBe(2);
+    expect(await indexNames('ci_commit')).toEqual(['_id_']);
+  });
+
+  it('builds the new index once the transaction aborts', async () => {
+    expect(await uniqueIndexAcross('ci_abort', 'abort')).toMatchObject({
+      numIndexesBefore: 1,
+      numIndexesAfter: 2,
+    });
+    expect(await indexNames('ci_abort')).toEqual(['_id_', 'k_1']);
+  });
+
+  // coll_mod.cpp: collMod runs under the collection's exclusive lock.
+  it('keeps collMod waiting until its maxTimeMS passes (50), changing nothing', async () => {
+    await whileWritten(t, 'mod_timeout', async () => {
+      const collMod = { collMod: 'mod_timeout', validator: { a: { $exists: true } }, maxTimeMS: 200 };
+      expect((await failure(() => t.db.command(collMod)))['code']).toBe(50);
+    });
+    const [info] = await t.db.listCollections({ name: 'mod_timeout' }).toArray();
+    expect((info as { options?: Document } | undefined)?.options).toEqual({});
+    await t.db.collection<any>('mod_timeout').insertOne({ _id: 2 });
+  });
+
+  it('applies collMod once the transaction commits, not to the writes the transaction makes', async () => {
+    let modified: { answer: Promise<Document> } | undefined;
+    await whileWritten(t, 'mod_after', async (s) => {
+      modified = await sendWhileOpen(t, { collMod: 'mod_after', validator: { a: { $exists: true } } });
+      // Applied now, the validator would refuse this write of the transaction.
+      await t.db.collection<any>('mod_after').insertOne({ _id: 'late' }, { session: s });
+    });
+    await modified!.answer;
+    const error = await failure(() => t.db.collection<any>('mod_after').insertOne({ _id: 2 }));
+    expect(error['code']).toBe(121);
+    const ids = (await t.db.collection('mod_after').find().toArray()).map((d) => d['_id']);
+    expect(ids.sort()).toEqual([1, 'late', 'txn']);
+  });
+
+  // jstests/core/txns/create_collection_parallel.js ("duplicate createCollections, one inside and one
+  // outside a txn"): the create outside does not wait; the transaction's commit fails instead.
+  it('lets create go ahead of a transaction that created the same collection, whose commit then fails', async () => {
+    const s = t.client.startSession();
+    try {
+      s.startTransaction();
+      await t.db.createCollection('create_both', { session: s });
+      await t.db.collection<any>('create_both').insertOne({ _id: 'txn' }, { session: s });
+      await t.db.command({ create: 'create_both', maxTimeMS: 1000 });
+      await t.db.collection<any>('create_both').insertOne({ _id: 1 });
+      const error = await failure(() => s.commitTransaction());
+      expect(error['code']).toBe(112);
+    } finally {
+      await s.endSession();
+    }
+    expect(await t.db.collection('create_both').find().toArray()).toEqual([{ _id: 1 }]);
   });
 });
