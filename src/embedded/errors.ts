@@ -39,6 +39,7 @@ export const ErrorCodes = {
   DocumentValidationFailure: 121,
   Unauthorized: 13,
   LockBusy: 46,
+  LockTimeout: 24,
   DuplicateKey: 11000,
   NotImplemented: 238,
   CannotCreateIndex: 67,

@@ -8,7 +8,7 @@ import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import { parseCollation } from './collation.js';
 import type { CommandContext, Handler } from './context.js';
-import { collectionName, exclusively } from './context.js';
+import { collectionName, exclusively, retryBlocked } from './context.js';
 import { modifyIndex } from './index-mod.js';
 import { collectionIn, createIn } from '../engine/transaction-ddl.js';
 import { bsonText } from '../engine/bson-text.js';
@@ -98,9 +98,12 @@ const drop: Handler = (cmd, ctx) => {
 };
 
 const dropDatabase: Handler = (_cmd, ctx) => {
-  const namespaces = (): string[] =>
-    [...(ctx.core.engine.databases.get(ctx.db)?.keys() ?? [])].map((name) => `${ctx.db}.${name}`);
-  return exclusively(ctx, namespaces, () => {
+  const engine = ctx.core.engine;
+  return retryBlocked(ctx, () => {
+    // MongoDB takes the database's exclusive lock, which waits for every transaction using one of
+    // its collections.
+    for (const name of engine.databases.get(ctx.db)?.keys() ?? [])
+      engine.checkExclusive(`${ctx.db}.${name}`, `{Database : ${ctx.db}}`);
     // MongoDB names the database it dropped, and answers a bare ok when there was none.
     if (!ctx.core.engine.databases.has(ctx.db)) return { ok: 1 };
     ctx.core.engine.dropDatabase(ctx.db);

@@ -161,11 +161,13 @@ export function exclusively<T>(ctx: CommandContext, namespaces: () => string[], 
  * blocked by an open transaction, up to the lock timeout or the command's `maxTimeMS`, whichever comes
  * first. Each statement of a write batch runs through it, so a statement after an `await` is held to
  * the command's time limit as the first is.
- * @throws CommandError MaxTimeMSExpired (50) once `maxTimeMS` has passed, as MongoDB answers a write
- * that waited that long for a lock; WriteConflict (112) once the lock timeout has.
+ * @throws CommandError MaxTimeMSExpired (50) once `maxTimeMS` has passed, as MongoDB answers a command
+ * that waited that long for a lock; once the lock timeout has, LockTimeout (24) for a wait for a
+ * collection's exclusive lock (see {@link lockTimeout}), WriteConflict (112) for a document write.
  */
 export async function retryBlocked<T>(ctx: CommandContext, fn: () => T): Promise<T> {
-  const deadline = Date.now() + ctx.core.settings.lockTimeoutMs;
+  const timeoutMs = ctx.core.settings.lockTimeoutMs;
+  const deadline = Date.now() + timeoutMs;
   const maxTime = ctx.deadline ?? Infinity;
   for (;;) {
     try {
@@ -175,13 +177,29 @@ export async function retryBlocked<T>(ctx: CommandContext, fn: () => T): Promise
       const timeLeft = maxTime - performance.now();
       if (timeLeft <= 0) throw new CommandError(ErrorCodes.MaxTimeMSExpired, 'operation exceeded time limit');
       const left = deadline - Date.now();
-      if (left <= 0)
+      if (left <= 0) {
+        if (error.exclusiveLock !== undefined) throw lockTimeout(error.exclusiveLock, timeoutMs);
         throw new CommandError(
           ErrorCodes.WriteConflict,
           'Write conflict: the document is being written by an open transaction',
           { labels: [] },
         );
+      }
       await ctx.core.engine.waitForTransactions(Math.min(left, timeLeft, 100));
     }
   }
+}
+
+/**
+ * The error of a wait for `resource`'s exclusive lock that lasted `timeoutMs`: MongoDB 7.0's for a
+ * lock request whose deadline passed (lock_state.cpp `_lockComplete`: LockTimeout, "Unable to acquire
+ * X lock on '…' within …ms."). The resource is written as later servers write it in error messages
+ * (`{Collection : db.coll}`): 7.0 prints it with the lock manager's hashes, and adds the operation's
+ * id and connection, which mean nothing here.
+ */
+function lockTimeout(resource: string, timeoutMs: number): CommandError {
+  return new CommandError(
+    ErrorCodes.LockTimeout,
+    `Unable to acquire X lock on '${resource}' within ${timeoutMs}ms.`,
+  );
 }

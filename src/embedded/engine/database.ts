@@ -191,12 +191,15 @@ export class Engine {
   }
 
   /**
-   * Checks that a plain command may replace collection `ns` (MongoDB: take its exclusive lock).
+   * Checks that a plain command may replace or change collection `ns` (MongoDB: take its exclusive
+   * lock). `resource` names the lock it waits for in the error of a wait that times out (MongoDB's
+   * `ResourceId` as its error messages print it): the collection's, or the database's for
+   * `dropDatabase`.
    * @throws BlockedByTransaction while an open transaction uses it (see {@link Transaction.uses}).
    */
-  checkExclusive(ns: string): void {
+  checkExclusive(ns: string, resource = `{Collection : ${ns}}`): void {
     for (const txn of this.openTransactions)
-      if (txn.state === 'active' && txn.uses(ns)) throw new BlockedByTransaction();
+      if (txn.state === 'active' && txn.uses(ns)) throw new BlockedByTransaction(resource);
   }
 
   /**
@@ -242,9 +245,13 @@ export class Engine {
   }
 }
 
-/** Thrown when a plain write must wait for an open transaction. */
+/**
+ * Thrown when a plain write or command must wait for an open transaction. `exclusiveLock` names the
+ * lock a catalog change waits for (see {@link Engine.checkExclusive}); undefined when a document write
+ * waits for a document the transaction holds.
+ */
 export class BlockedByTransaction extends Error {
-  constructor() {
+  constructor(readonly exclusiveLock?: string) {
     super('blocked by an open transaction');
   }
 }

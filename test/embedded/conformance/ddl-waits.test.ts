@@ -10,7 +10,7 @@
  */
 import type { ClientSession, Document } from 'mongodb';
 import { describe, expect, it } from 'vitest';
-import { connect, drivers, failure, type Connected } from '../helpers.js';
+import { connect, drivers, external, failure, type Connected } from '../helpers.js';
 
 /**
  * Runs `body` while a transaction of `t`'s client that has written `{ _id: 'txn' }` into `name` (which
@@ -212,5 +212,42 @@ describe.each(drivers)('catalog changes wait for open transactions ($name)', (dr
       await s.endSession();
     }
     expect(await t.db.collection('create_both').find().toArray()).toEqual([{ _id: 1 }]);
+  });
+});
+
+// A server that bounds every lock wait: MongoDB answers a lock request whose deadline passes with
+// LockTimeout (lock_state.cpp's _lockComplete); MongoDB itself has no such bound outside transactions.
+describe.skipIf(external).each(drivers)('a catalog change that waits too long ($name)', (driver) => {
+  const t = connect(driver, 'ddllock', { lockTimeoutMs: 100 });
+
+  it('fails with LockTimeout (24) naming the lock it waited for, having changed nothing', async () => {
+    const ns = () => `${t.db.databaseName}.lock_timeout`;
+    await t.db.collection('lock_timeout').createIndex({ a: 1 });
+    await whileWritten(t, 'lock_timeout', async () => {
+      for (const command of [
+        { drop: 'lock_timeout' },
+        { createIndexes: 'lock_timeout', indexes: [{ key: { b: 1 }, name: 'b_1' }] },
+        { dropIndexes: 'lock_timeout', index: 'a_1' },
+        { collMod: 'lock_timeout', validator: { a: { $exists: true } } },
+      ]) {
+        const error = await failure(() => t.db.command(command));
+        expect(error).toMatchObject({
+          code: 24,
+          codeName: 'LockTimeout',
+          message: `Unable to acquire X lock on '{Collection : ${ns()}}' within 100ms.`,
+        });
+      }
+      const error = await failure(() => t.db.command({ dropDatabase: 1 }));
+      expect(error).toMatchObject({
+        code: 24,
+        message: `Unable to acquire X lock on '{Database : ${t.db.databaseName}}' within 100ms.`,
+      });
+    });
+    expect(await t.db.collection('lock_timeout').find().sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1 },
+      { _id: 'txn' },
+    ]);
+    const indexes = (await t.db.collection('lock_timeout').indexes()).map((i) => i.name);
+    expect(indexes.sort()).toEqual(['_id_', 'a_1']);
   });
 });

@@ -233,4 +233,30 @@ describe.skipIf(external).each(drivers)('a write stage that waits too long ($nam
   it('fails a $merge with WriteConflict (112) once the lock timeout passes, having written nothing', async () => {
     expect((await mergeHeldUntilTimeout(t, 'merge_long'))['code']).toBe(112);
   });
+
+  it('fails an $out with LockTimeout (24) once the lock timeout passes, the target untouched', async () => {
+    // $out waits for the target's exclusive lock; MongoDB answers a lock request whose deadline
+    // passes with LockTimeout (lock_state.cpp's _lockComplete).
+    const target = t.db.collection<any>('out_long_target');
+    await target.insertOne({ _id: 1, v: 'old' });
+    await t.db.collection<any>('out_long_source').insertOne({ _id: 1, v: 'new' });
+    const s = t.client.startSession();
+    try {
+      s.startTransaction();
+      await target.insertOne({ _id: 'txn' }, { session: s });
+      const out = () =>
+        t.db
+          .collection('out_long_source')
+          .aggregate([{ $out: target.collectionName }])
+          .toArray();
+      expect(await failure(out)).toMatchObject({
+        code: 24,
+        message: `Unable to acquire X lock on '{Collection : ${target.namespace}}' within 100ms.`,
+      });
+      await s.abortTransaction();
+    } finally {
+      await s.endSession();
+    }
+    expect(await target.find().toArray()).toEqual([{ _id: 1, v: 'old' }]);
+  });
 });
