@@ -20,9 +20,9 @@ export interface EmbeddedServerOptions {
   transactionLifetimeMs?: number;
   /**
    * How long a plain write, `$out`, `$merge`, `drop`, `dropDatabase`, `renameCollection`,
-   * `createIndexes`, `dropIndexes` or `collMod` waits for a transaction holding its target, in
-   * milliseconds (default 5 000); then a plain write or `$merge` fails with WriteConflict (112), the
-   * others, which wait for the collection's exclusive lock, with LockTimeout (24).
+   * `createIndexes`, `dropIndexes`, `collMod` or `validate` waits for a transaction holding its
+   * target, in milliseconds (default 5 000); then a plain write or `$merge` fails with WriteConflict
+   * (112), the others, which wait for the collection's exclusive lock, with LockTimeout (24).
    */
   lockTimeoutMs?: number;
   /**

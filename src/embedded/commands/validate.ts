@@ -7,11 +7,27 @@
 import { CommandError, ErrorCodes } from '../errors.js';
 import type { Doc } from '../engine/values.js';
 import { refuseView } from '../engine/views.js';
-import type { Handler } from './context.js';
-import { collectionName } from './context.js';
+import type { CommandContext, Handler } from './context.js';
+import { collectionName, exclusively } from './context.js';
 
+/**
+ * The `validate` command. A foreground validation (the default) takes the collection's exclusive lock
+ * in MongoDB 7.0 (validate_state.cpp), so it waits while an open transaction uses the collection; one
+ * with `background: true` takes an intent lock and answers at once.
+ * @throws CommandError InvalidNamespace (73), NamespaceNotFound (26), CommandNotSupportedOnView (166);
+ *   what {@link exclusively} throws when the wait is over.
+ */
 export const validate: Handler = (cmd, ctx) => {
   const name = collectionName(cmd, ErrorCodes.InvalidNamespace);
+  if (cmd['background'] === true) return validateNow(ctx, name);
+  return exclusively(
+    ctx,
+    () => [`${ctx.db}.${name}`],
+    () => validateNow(ctx, name),
+  );
+};
+
+function validateNow(ctx: CommandContext, name: string): Doc {
   const coll = ctx.core.engine.collection(ctx.db, name);
   if (!coll)
     throw new CommandError(
@@ -46,4 +62,4 @@ export const validate: Handler = (cmd, ctx) => {
     corruptRecords: [],
     ok: 1,
   };
-};
+}

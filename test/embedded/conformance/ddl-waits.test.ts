@@ -196,6 +196,19 @@ describe.each(drivers)('catalog changes wait for open transactions ($name)', (dr
     expect(ids.sort()).toEqual([1, 'late', 'txn']);
   });
 
+  // validate_state.cpp: a foreground validate takes the collection's exclusive lock, a background one
+  // an intent lock.
+  it('keeps a foreground validate waiting until its maxTimeMS passes (50), not a background one', async () => {
+    await whileWritten(t, 'validate_wait', async () => {
+      const validate = { validate: 'validate_wait', maxTimeMS: 200 };
+      expect((await failure(() => t.db.command(validate)))['code']).toBe(50);
+      const background = await t.db.command({ validate: 'validate_wait', background: true });
+      // It reads the last checkpoint in MongoDB, so only its verdict is compared.
+      expect(background).toMatchObject({ valid: true });
+    });
+    expect(await t.db.command({ validate: 'validate_wait' })).toMatchObject({ valid: true, nrecords: 2 });
+  });
+
   // jstests/core/txns/create_collection_parallel.js ("duplicate createCollections, one inside and one
   // outside a txn"): the create outside does not wait; the transaction's commit fails instead.
   it('lets create go ahead of a transaction that created the same collection, whose commit then fails', async () => {
