@@ -4,10 +4,11 @@
  * the input: a client's pattern cannot stall the event loop the server shares with the application
  * (V8's own engine backtracks, and its linear fallback skips the `i` and `u` flags and lookarounds).
  * RE2 has no backreferences and no lookarounds: such patterns are refused with a clear error instead of
- * being run.
+ * being run. One match's work is bounded too (regex-work.ts).
  */
 import { RE2JS } from 're2js';
 import { checkDeadline } from './deadline.js';
+import { meteredText, needsMetering, RegexMatchLimitError } from './regex-work.js';
 import type { QueryOp } from './operator-types.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -32,13 +33,23 @@ function re2Flags(flags: string): number {
   return out;
 }
 
+/**
+ * `text` as RE2 is to read it for a program of `instructions`: metered when the match could cost enough to
+ * stall the server (regex-work.ts).
+ */
+function textFor(text: string, instructions: number): string {
+  return needsMetering(instructions, text.length) ? meteredText(text, instructions) : text;
+}
+
 /** A RegExp whose matching (`test`, `exec`, and so everything built on them) runs on RE2. */
 export class LinearRegExp extends RegExp {
   readonly #re2: RE2JS;
+  readonly #instructions: number;
 
   private constructor(pattern: string, flags: string, re2: RE2JS) {
     super(pattern, flags);
     this.#re2 = re2;
+    this.#instructions = re2.programSize();
   }
 
   /**
@@ -69,16 +80,39 @@ export class LinearRegExp extends RegExp {
     return RegExp;
   }
 
+  /**
+   * As RegExp's.
+   * @throws CommandError MaxTimeMSExpired (50) past the command's `maxTimeMS`, RegexMatchLimitError (51156)
+   *   when the match does too much work (regex-work.ts).
+   */
   override test(input: string): boolean {
     checkDeadline();
-    return this.#re2.test(String(input));
+    return this.#re2.test(textFor(String(input), this.#instructions));
   }
 
-  /** As RegExp's: a global one searches from `lastIndex` and moves it past the match (0 on a miss). */
+  /**
+   * `test` as a query's `$regex` (and a `$jsonSchema` `pattern`) runs it: MongoDB 7.0's
+   * RegexMatchExpression::matchesSingleElement (src/mongo/db/matcher/expression_leaf.cpp) takes a PCRE
+   * error, such as its match limit, as no match.
+   * @throws CommandError MaxTimeMSExpired (50) past the command's `maxTimeMS`.
+   */
+  matches(input: string): boolean {
+    try {
+      return this.test(input);
+    } catch (error) {
+      if (error instanceof RegexMatchLimitError) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * As RegExp's: a global one searches from `lastIndex` and moves it past the match (0 on a miss).
+   * @throws CommandError 50 and 51156 as {@link LinearRegExp.test}.
+   */
   override exec(input: string): RegExpExecArray | null {
     checkDeadline();
     const text = String(input);
-    const matcher = this.#re2.matcher(text);
+    const matcher = this.#re2.matcher(textFor(text, this.#instructions));
     const from = this.global ? this.lastIndex : 0;
     if (from > text.length || !matcher.find(from)) {
       if (this.global) this.lastIndex = 0;

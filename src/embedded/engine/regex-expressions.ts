@@ -6,7 +6,8 @@
  * pattern 51111); a null or missing `input` or `regex` answers false, null or []; `idx` counts code
  * points and an unmatched capture is null. mingo accepts most of these and differs on `idx` and empty
  * matches. Patterns are checked by V8's parser (PCRE and V8 accept mostly the same syntax) and run on
- * RE2 (linear-regex.ts): V8 backtracks, and `^(a+)+$` with the `i` option would stall the server.
+ * RE2 (linear-regex.ts): V8 backtracks, and `^(a+)+$` with the `i` option would stall the server. A match
+ * past RE2's work limit (regex-work.ts) fails as one past PCRE2's match limit does in `execute`: 51156.
  */
 import { evalExpr } from 'mingo/core';
 import type { ExpressionOp } from './operator-types.js';
@@ -14,6 +15,7 @@ import { bsonTag, isPlainObject } from './values.js';
 import { isNullish, typeName } from './value-strings.js';
 import { stripExtended } from './regex-extended.js';
 import { isTooLong, LinearRegExp } from './linear-regex.js';
+import { RegexMatchLimitError } from './regex-work.js';
 import { CommandError } from '../errors.js';
 
 const fail = (code: number, message: string): never => {
@@ -136,7 +138,16 @@ function regexOperator(
     const flags = 'options' in spec ? evalExpr(obj, spec['options'], options) : null;
     if (!isNullish(input) && typeof input !== 'string')
       fail(51104, `${name} needs 'input' to be of type string`);
-    return answer(input as string | undefined, compileRegex(name, regex, flags));
+    const re = compileRegex(name, regex, flags);
+    try {
+      return answer(input as string | undefined, re);
+    } catch (error) {
+      if (!(error instanceof RegexMatchLimitError)) throw error;
+      return fail(
+        51156,
+        `Error occurred while executing the regular expression in ${name}. Result code: match limit exceeded`,
+      );
+    }
   };
 }
 

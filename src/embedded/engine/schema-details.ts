@@ -96,7 +96,7 @@ function restrictionErrors(schema: Doc, value: unknown, errors: Doc[]): void {
   };
   if (typeof value === 'string') {
     const length = [...value].length;
-    if (typeof schema['pattern'] === 'string' && !LinearRegExp.compile(schema['pattern'], 'u').test(value))
+    if (typeof schema['pattern'] === 'string' && !LinearRegExp.compile(schema['pattern'], 'u').matches(value))
       leaf('pattern', 'regular expression did not match');
     if (length > (asNumber(schema['maxLength']) ?? Infinity)) leaf('maxLength', STRING_LENGTH);
     if (length < (asNumber(schema['minLength']) ?? 0)) leaf('minLength', STRING_LENGTH);

@@ -193,13 +193,13 @@ function allowedProperties(schema: Doc, value: Doc): boolean {
   for (const [p, s] of Object.entries(patterns)) {
     const re = LinearRegExp.compile(p, 'u');
     for (const [k, v] of Object.entries(value))
-      if (re.test(k) && isPlainObject(s) && !matchesSchema(s, v)) return false;
+      if (re.matches(k) && isPlainObject(s) && !matchesSchema(s, v)) return false;
   }
   const additional = schema['additionalProperties'];
   if (additional === undefined || additional === true) return true;
   const extra = Object.keys(value).filter(
     (k) =>
-      !Object.hasOwn(props, k) && !Object.keys(patterns).some((p) => LinearRegExp.compile(p, 'u').test(k)),
+      !Object.hasOwn(props, k) && !Object.keys(patterns).some((p) => LinearRegExp.compile(p, 'u').matches(k)),
   );
   if (additional === false) return extra.length === 0;
   return !isPlainObject(additional) || extra.every((k) => matchesSchema(additional, value[k]));
@@ -253,7 +253,7 @@ function scalarAndArrayKeywords(schema: Doc, values: unknown[]): boolean {
     [
       typeof schema['pattern'] === 'string',
       'string',
-      (v: string) => LinearRegExp.compile(schema['pattern'] as string, 'u').test(v),
+      (v: string) => LinearRegExp.compile(schema['pattern'] as string, 'u').matches(v),
       true,
     ],
     [schema['minItems'] !== undefined, 'array', (v: unknown[]) => v.length >= asNumber(schema['minItems'])!],
