@@ -185,3 +185,17 @@ export async function aggregateOn(
   if (docs.length) await coll.insertMany(docs);
   return coll.aggregate(pipeline).toArray();
 }
+
+/** A fresh collection `name` of `db` holding `docs`, with an index on each of `keys` (built first). */
+export async function indexedCollection(
+  db: mongodb7.Db,
+  name: string,
+  docs: { _id: number; [field: string]: unknown }[],
+  ...keys: Record<string, 1 | -1 | 'hashed'>[]
+): Promise<mongodb7.Collection<{ _id: number; [field: string]: unknown }>> {
+  const coll = db.collection<{ _id: number; [field: string]: unknown }>(name);
+  await coll.drop().catch(() => undefined);
+  for (const key of keys) await coll.createIndex(key);
+  await coll.insertMany(docs);
+  return coll;
+}

@@ -8,22 +8,13 @@
  * 5902408780260971510, "abc" to 8478485326885698097 and 42 to -944302157085130861.
  */
 import { describe, expect, it } from 'vitest';
-import { connect, drivers, failure } from '../helpers.js';
+import { connect, drivers, failure, indexedCollection } from '../helpers.js';
 
 type Row = { _id: number; [field: string]: unknown };
 
 describe.each(drivers)('min and max ($name)', (driver) => {
   const t = connect(driver, 'min_max');
   const { Long } = driver.bson;
-
-  /** A fresh collection `name` holding `docs`, with an index on each of `keys`. */
-  async function holding(name: string, docs: Row[], ...keys: Record<string, 1 | -1 | 'hashed'>[]) {
-    const coll = t.db.collection<Row>(name);
-    await coll.drop().catch(() => undefined);
-    for (const key of keys) await coll.createIndex(key);
-    await coll.insertMany(docs);
-    return coll;
-  }
 
   const pairs: Row[] = [
     { _id: 1, a: 1, b: 1 },
@@ -33,7 +24,7 @@ describe.each(drivers)('min and max ($name)', (driver) => {
   ];
 
   it('reads the keys from min up to (not including) max of the hinted index, in its order', async () => {
-    const coll = await holding('pairs', pairs, { a: 1, b: 1 }, { a: 1, b: -1 });
+    const coll = await indexedCollection(t.db, 'pairs', pairs, { a: 1, b: 1 }, { a: 1, b: -1 });
     const ids = async (hint: object, min?: object, max?: object, filter: object = {}) => {
       let cursor = coll.find(filter).hint(hint);
       if (min) cursor = cursor.min(min);
@@ -55,7 +46,8 @@ describe.each(drivers)('min and max ($name)', (driver) => {
   });
 
   it("bounds a hashed index's scan by the hashes it holds", async () => {
-    const coll = await holding(
+    const coll = await indexedCollection(
+      t.db,
       'hashed',
       [
         { _id: 1, a: 'abc' },
@@ -78,7 +70,7 @@ describe.each(drivers)('min and max ($name)', (driver) => {
   });
 
   it('refuses bounds without a hint, on other fields than the index, or with min not before max', async () => {
-    const coll = await holding('refusals', pairs, { a: 1, b: 1 });
+    const coll = await indexedCollection(t.db, 'refusals', pairs, { a: 1, b: 1 });
     const code = async (cursor: { toArray(): Promise<unknown> }) =>
       (await failure(() => cursor.toArray()))['code'];
     expect(await code(coll.find({}).min({ a: 1, b: 1 }))).toBe(51173);

@@ -8,9 +8,7 @@
  * 8478485326885698097 and null, which a missing field is hashed as, to 2338878944348059895.
  */
 import { describe, expect, it } from 'vitest';
-import { connect, drivers } from '../helpers.js';
-
-type Row = { _id: number; [field: string]: unknown };
+import { connect, drivers, indexedCollection } from '../helpers.js';
 
 /** Each value of each returned key as a string (longs past 2^53 stay exact). */
 function texts(keys: Record<string, unknown>[]): Record<string, string>[] {
@@ -20,17 +18,9 @@ function texts(keys: Record<string, unknown>[]): Record<string, string>[] {
 describe.each(drivers)('returnKey ($name)', (driver) => {
   const t = connect(driver, 'return_key');
 
-  /** A fresh collection `name` holding `docs`, with an index on each of `keys`. */
-  async function holding(name: string, docs: Row[], ...keys: Record<string, 1 | -1 | 'hashed'>[]) {
-    const coll = t.db.collection<Row>(name);
-    await coll.drop().catch(() => undefined);
-    for (const key of keys) await coll.createIndex(key);
-    await coll.insertMany(docs);
-    return coll;
-  }
-
   it('answers the key of the index the query reads, and {} for a collection scan', async () => {
-    const coll = await holding(
+    const coll = await indexedCollection(
+      t.db,
       'restaurants',
       [
         { _id: 1, borough: 'Brooklyn', cuisine: 'American', name: 'Riviera' },
@@ -62,7 +52,8 @@ describe.each(drivers)('returnKey ($name)', (driver) => {
   });
 
   it('answers the hash a hashed index holds, and hashes only the hashed field of a compound one', async () => {
-    const coll = await holding(
+    const coll = await indexedCollection(
+      t.db,
       'hashed',
       [{ _id: 1, a: 1, b: 'abc' }, { _id: 2, a: 1.987, b: 'abc' }, { _id: 3, a: 'abc' }, { _id: 4 }],
       { a: 'hashed' },
@@ -89,7 +80,13 @@ describe.each(drivers)('returnKey ($name)', (driver) => {
   });
 
   it("answers a multikey document's first key in index order among those its equalities select", async () => {
-    const coll = await holding('tags', [{ _id: 1, tags: [3, 1, 2] }], { tags: 1 }, { tags: -1 });
+    const coll = await indexedCollection(
+      t.db,
+      'tags',
+      [{ _id: 1, tags: [3, 1, 2] }],
+      { tags: 1 },
+      { tags: -1 },
+    );
     const keys = (filter: object, hint: object) => coll.find(filter).hint(hint).returnKey(true).toArray();
     expect(await keys({ tags: 2 }, { tags: 1 })).toEqual([{ tags: 2 }]);
     expect(await keys({}, { tags: 1 })).toEqual([{ tags: 1 }]);

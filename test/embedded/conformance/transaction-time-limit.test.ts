@@ -18,39 +18,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientSession, Collection } from 'mongodb';
 import { connect, drivers, failure } from '../helpers.js';
-
-/** An expression whose evaluation never ends before a time limit does (10^12 `$add`s). */
-const endless = {
-  $reduce: {
-    input: { $range: [0, 1_000_000] },
-    initialValue: 0,
-    in: {
-      $reduce: { input: { $range: [0, 1_000_000] }, initialValue: '$$value', in: { $add: ['$$value', 1] } },
-    },
-  },
-};
-
-/** True for every document; endless for one with `slow: true`. */
-const slowOnMarked = { $cond: [{ $eq: ['$slow', true] }, { $eq: [endless, -1] }, true] };
-
-/** The slow statement never ends; the others finish well within it on a loaded machine. */
-const maxTimeMS = 500;
+import { maxTimeMS, slowOnMarked, threeDocuments } from './slow-statements.js';
 
 describe.each(drivers)('maxTimeMS in transactions and snapshot reads ($name)', (driver) => {
   // In a worker thread, so that a statement that runs past its time limit fails the test by its timeout.
   const t = connect(driver, 'txn_time', { worker: true });
-
-  /** A fresh collection `name` holding `{ _id: 1 }`, `{ _id: 2, slow: true }` and `{ _id: 3 }`. */
-  async function threeDocuments(name: string, validator?: object) {
-    await t.db
-      .collection(name)
-      .drop()
-      .catch(() => undefined);
-    await t.db.createCollection(name, validator ? { validator } : {});
-    const coll = t.db.collection<any>(name);
-    if (!validator) await coll.insertMany([{ _id: 1 }, { _id: 2, slow: true }, { _id: 3 }]);
-    return coll;
-  }
 
   /**
    * Starts a transaction on a fresh collection `name` that first inserts `{ _id: 'earlier' }`, then runs
@@ -61,7 +33,7 @@ describe.each(drivers)('maxTimeMS in transactions and snapshot reads ($name)', (
     slow: (coll: Collection<any>, session: ClientSession) => Promise<unknown>,
     validator?: object,
   ) {
-    const coll = await threeDocuments(name, validator);
+    const coll = await threeDocuments(t.db, name, validator);
     const session = t.client.startSession();
     try {
       session.startTransaction();
@@ -150,7 +122,7 @@ describe.each(drivers)('maxTimeMS in transactions and snapshot reads ($name)', (
   });
 
   it('withTransaction does not start over after a statement stops with 50', async () => {
-    const coll = await threeDocuments('with_transaction');
+    const coll = await threeDocuments(t.db, 'with_transaction');
     const session = t.client.startSession();
     let attempts = 0;
     try {
@@ -170,7 +142,7 @@ describe.each(drivers)('maxTimeMS in transactions and snapshot reads ($name)', (
   });
 
   it('a statement within its maxTimeMS keeps the transaction, and maxCommitTimeMS is accepted', async () => {
-    const coll = await threeDocuments('within');
+    const coll = await threeDocuments(t.db, 'within');
     const session = t.client.startSession();
     try {
       session.startTransaction({ maxCommitTimeMS: 60_000 });
@@ -187,7 +159,7 @@ describe.each(drivers)('maxTimeMS in transactions and snapshot reads ($name)', (
   // (https://www.mongodb.com/docs/manual/reference/read-concern-snapshot/; maxTimeMS on find:
   // https://www.mongodb.com/docs/manual/reference/command/find/).
   it('a snapshot find and aggregate stop with 50', async () => {
-    const coll = await threeDocuments('snapshot');
+    const coll = await threeDocuments(t.db, 'snapshot');
     const session = t.client.startSession({ snapshot: true });
     try {
       const found = await failure(() => coll.find({ $expr: slowOnMarked }, { session, maxTimeMS }).toArray());

@@ -16,39 +16,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Collection, CommandStartedEvent } from 'mongodb';
 import { connect, drivers, failure } from '../helpers.js';
-
-/** An expression whose evaluation never ends before a time limit does (10^12 `$add`s). */
-const endless = {
-  $reduce: {
-    input: { $range: [0, 1_000_000] },
-    initialValue: 0,
-    in: {
-      $reduce: { input: { $range: [0, 1_000_000] }, initialValue: '$$value', in: { $add: ['$$value', 1] } },
-    },
-  },
-};
-
-/** True for every document; endless for one with `slow: true`. */
-const slowOnMarked = { $cond: [{ $eq: ['$slow', true] }, { $eq: [endless, -1] }, true] };
-
-/** Long enough for the statements before the slow one on a loaded machine; the slow one never ends. */
-const maxTimeMS = 500;
+import { maxTimeMS, slowOnMarked, threeDocuments } from './slow-statements.js';
 
 describe.each(drivers)('maxTimeMS on write commands ($name)', (driver) => {
   // In a worker thread, so that a write that runs past its time limit fails the test by its timeout.
   const t = connect(driver, 'write_time', { worker: true });
-
-  /** A fresh collection `name` holding `{ _id: 1 }`, `{ _id: 2, slow: true }` and `{ _id: 3 }`. */
-  async function threeDocuments(name: string, validator?: object) {
-    await t.db
-      .collection(name)
-      .drop()
-      .catch(() => undefined);
-    await t.db.createCollection(name, validator ? { validator } : {});
-    const coll = t.db.collection<any>(name);
-    if (!validator) await coll.insertMany([{ _id: 1 }, { _id: 2, slow: true }, { _id: 3 }]);
-    return coll;
-  }
 
   /** An update statement setting `done` on document `_id`, through the endless filter. */
   const setDone = (id: number) => ({ q: { _id: id, $expr: slowOnMarked }, u: { $set: { done: true } } });
@@ -56,7 +28,7 @@ describe.each(drivers)('maxTimeMS on write commands ($name)', (driver) => {
   it.each([true, false])(
     'an update batch (ordered: %s) fails whole with 50 at its slow second statement, the first applied',
     async (ordered) => {
-      const coll = await threeDocuments(`update_${ordered}`);
+      const coll = await threeDocuments(t.db, `update_${ordered}`);
       const error = await failure(() =>
         t.db.command({
           update: coll.collectionName,
@@ -75,7 +47,7 @@ describe.each(drivers)('maxTimeMS on write commands ($name)', (driver) => {
   );
 
   it('a multi-document delete stops with 50, not a write error, and keeps the slow document', async () => {
-    const coll = await threeDocuments('delete_many');
+    const coll = await threeDocuments(t.db, 'delete_many');
     const error = await failure(() =>
       t.db.command({
         delete: coll.collectionName,
@@ -91,7 +63,7 @@ describe.each(drivers)('maxTimeMS on write commands ($name)', (driver) => {
   it.each([true, false])(
     'insertMany (ordered: %s) stops with 50 at a document whose validation is slow',
     async (ordered) => {
-      const coll = await threeDocuments(`insert_${ordered}`, { $expr: slowOnMarked });
+      const coll = await threeDocuments(t.db, `insert_${ordered}`, { $expr: slowOnMarked });
       const error = await failure(() =>
         coll.insertMany([{ _id: 1 }, { _id: 2, slow: true }, { _id: 3 }], { ordered, maxTimeMS }),
       );
@@ -103,7 +75,7 @@ describe.each(drivers)('maxTimeMS on write commands ($name)', (driver) => {
   );
 
   it('bulkWrite, sent as a retryable write, stops with 50 at its slow second statement', async () => {
-    const coll = await threeDocuments('bulk');
+    const coll = await threeDocuments(t.db, 'bulk');
     const updateOne = (id: number) => ({
       updateOne: { filter: { _id: id, $expr: slowOnMarked }, update: { $set: { done: true } } },
     });
@@ -136,7 +108,7 @@ describe.each(drivers)('maxTimeMS on write commands ($name)', (driver) => {
     }
 
     it('updateOne with a slow filter stops with 50 and is not retried', async () => {
-      const coll = await threeDocuments('update_one');
+      const coll = await threeDocuments(t.db, 'update_one');
       const { error, commands } = await sent(coll.collectionName, 'update', (c) =>
         c.updateOne({ $expr: slowOnMarked, slow: true }, { $set: { done: true } }, { maxTimeMS }),
       );
@@ -147,7 +119,7 @@ describe.each(drivers)('maxTimeMS on write commands ($name)', (driver) => {
     });
 
     it('findOneAndUpdate with a slow filter stops with 50 and is not retried', async () => {
-      const coll = await threeDocuments('find_and_modify');
+      const coll = await threeDocuments(t.db, 'find_and_modify');
       const { error, commands } = await sent(coll.collectionName, 'findAndModify', (c) =>
         c.findOneAndUpdate({ $expr: slowOnMarked, slow: true }, { $set: { done: true } }, { maxTimeMS }),
       );
@@ -163,7 +135,7 @@ describe.each(drivers)('maxTimeMS on write commands ($name)', (driver) => {
   describe('a write waiting for an open transaction', () => {
     /** Runs `write` while a transaction holds document 2 of a fresh collection `name`, then aborts it. */
     async function whileHeld(name: string, write: (coll: Collection<any>) => Promise<unknown>) {
-      const coll = await threeDocuments(name);
+      const coll = await threeDocuments(t.db, name);
       const session = t.client.startSession();
       try {
         session.startTransaction();
