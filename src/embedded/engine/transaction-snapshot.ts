@@ -15,7 +15,6 @@
  */
 import type { Collection } from './collection.js';
 import { CollectionState } from './collection.js';
-import type { Engine } from './database.js';
 import type { Transaction } from './transaction.js';
 import type { Doc } from './values.js';
 
@@ -47,10 +46,19 @@ export function snapshotAtStart(coll: Collection, txn: Transaction): CollectionS
 }
 
 /**
+ * What of the engine this file reads: its open transactions and its collections by database (the
+ * Engine itself is not imported, as its file imports this one).
+ */
+interface Catalog {
+  readonly openTransactions: Iterable<Transaction>;
+  readonly databases: ReadonlyMap<string, ReadonlyMap<string, Collection>>;
+}
+
+/**
  * The oldest `startSeq` of the open transactions that have not read `coll` yet (undefined when there is
  * none): the writes after it are the ones such a transaction may have to undo.
  */
-function oldestReader(engine: Engine, coll: Collection): number | undefined {
+function oldestReader(engine: Catalog, coll: Collection): number | undefined {
   let oldest: number | undefined;
   for (const txn of engine.openTransactions)
     if (
@@ -74,7 +82,7 @@ function trim(coll: Collection, oldest: number | undefined): void {
  * `idKey` of `coll`, when an open transaction that has not read `coll` yet may need it. Throws nothing.
  */
 export function keepReplaced(
-  engine: Engine,
+  engine: Catalog,
   coll: Collection,
   seq: number,
   idKey: string,
@@ -86,7 +94,7 @@ export function keepReplaced(
 }
 
 /** When a transaction ends: drops the replaced documents no open transaction needs. Throws nothing. */
-export function forgetReplaced(engine: Engine): void {
+export function forgetReplaced(engine: Catalog): void {
   for (const colls of engine.databases.values())
     for (const coll of colls.values()) if (coll.replaced.length > 0) trim(coll, oldestReader(engine, coll));
 }
