@@ -7,14 +7,19 @@
  * (window-state.ts). The engine used to run the accumulator over every document's whole window, so a
  * running `$sum` over n documents evaluated n²/2 arguments: 20,000 documents took minutes.
  *
+ * `$minN`/`$maxN`/`$top`/`$bottom`/`$topN`/`$bottomN` keep ranked-window-state.ts's sorted multiset.
  * Functions without a state (`$push`, `$addToSet`) run the accumulator over
- * the window's evaluated values, in O(window) but without evaluating an argument twice; `$first` and `$last` read one document. The others
- * (`$minN`, `$topN`, `$median` …) run over the window's documents as before.
+ * the window's evaluated values, in O(window) but without evaluating an argument twice; `$first` and
+ * `$last` read one document, `$firstN` and `$lastN` the window's first or last n. The others
+ * (`$median`, `$percentile` …) run over the window's documents as before.
  */
 import type { Options } from 'mingo/types';
 import { normalizeCollation } from './collation.js';
 import { collect } from './number-operators.js';
 import type { AccumulatorOp } from './operator-types.js';
+import { countOf } from './ordered-accumulators.js';
+import { rankedWindowState } from './ranked-window-state.js';
+import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { windowState } from './window-state.js';
 import type { WindowState } from './window-state.js';
@@ -50,6 +55,29 @@ export function movingWindow(
       return over(bounds ? [docs[bounds[op === '$first' ? 0 : 1]]!] : []);
     };
   }
+  const collation = normalizeCollation((options as { collation?: unknown }).collation);
+  const ranked = rankedWindowState(op, args, docs, collation, removable, options);
+  if (ranked)
+    return slidingWindow(
+      frame,
+      (i) => i,
+      ranked,
+      () => over([]),
+    );
+  if ((op === '$firstN' || op === '$lastN') && isPlainObject(args)) {
+    // Only the window's first or last n documents count (AccumulatorFirstLastN keeps n): O(n) each.
+    const n = countOf(op, args, undefined, options);
+    return (index) => {
+      const bounds = frame(index);
+      if (!bounds) return over([]);
+      const [first, last] = bounds;
+      return over(
+        op === '$firstN'
+          ? docs.slice(first, Math.min(last + 1, first + n))
+          : docs.slice(Math.max(first, last + 1 - n), last + 1),
+      );
+    };
+  }
   const lists = OVER_LISTS.has(op);
   if (!lists && !OVER_VALUES.has(op)) {
     return (index) => {
@@ -72,8 +100,7 @@ export function movingWindow(
     }
     return accumulator(values, null, options);
   };
-  const fresh = (): WindowState | undefined =>
-    windowState(op, args, normalizeCollation((options as { collation?: unknown }).collation), removable);
+  const fresh = (): WindowState | undefined => windowState(op, args, collation, removable);
   const initial = fresh();
   if (!initial) {
     return (index) => {

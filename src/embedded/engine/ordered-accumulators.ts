@@ -22,9 +22,10 @@ const present = (v: unknown): boolean => v !== null && v !== undefined;
 
 /**
  * `n` of the N operators, its expression evaluated against `scope` (the group's `_id` for an
- * accumulator, the document for an expression). @throws CommandError 5787908.
+ * accumulator, the document for an expression, nothing for a window function). @throws CommandError
+ * 5787908.
  */
-function countOf(name: string, spec: Doc, scope: unknown, options: Options): number {
+export function countOf(name: string, spec: Doc, scope: unknown, options: Options): number {
   const n = Number(evalExpr(scope ?? {}, spec['n'], options));
   if (!Number.isInteger(n) || n < 1) {
     throw new CommandError(5787908, `${name} 'n' must be a positive integer, found ${String(n)}`);
@@ -36,7 +37,8 @@ function countOf(name: string, spec: Doc, scope: unknown, options: Options): num
 const groupIdOf = (options: Options): unknown =>
   (options as { local?: { groupId?: unknown } }).local?.groupId;
 
-function sortFields(name: string, sortBy: unknown): SortField[] {
+/** The keys of the `sortBy` of `$top`/`$bottom`/`$topN`/`$bottomN` `name`. @throws CommandError 9. */
+export function sortFields(name: string, sortBy: unknown): SortField[] {
   const fields = sortFieldsOf(sortBy, patternDirection);
   if (fields) return fields;
   throw new CommandError(ErrorCodes.FailedToParse, `${name} requires a sortBy of 1 / -1 fields`);

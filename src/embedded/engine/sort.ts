@@ -93,16 +93,26 @@ export function sortFieldsOf(
  * stable. Values that are not documents have no fields: they sort as missing.
  */
 export function sortByFields<T>(items: T[], fields: SortField[], collation?: Collation): T[] {
-  const keyed = items.map((item) => ({
-    item,
-    keys: fields.map((f) => sortKey(resolve(item as Doc, f.path), f.descending, collation)),
-  }));
-  keyed.sort((x, y) => {
-    for (let i = 0; i < fields.length; i++) {
-      const c = compareSortKeys(x.keys[i], y.keys[i], collation);
-      if (c !== 0) return fields[i]!.descending ? -c : c;
-    }
-    return 0;
-  });
+  const keyed = items.map((item) => ({ item, keys: sortKeysOf(item as Doc, fields, collation) }));
+  keyed.sort((x, y) => compareSortKeyLists(x.keys, y.keys, fields, collation));
   return keyed.map((k) => k.item);
+}
+
+/** The keys `doc` sorts by under `fields`, for {@link compareSortKeyLists}. */
+export function sortKeysOf(doc: Doc, fields: SortField[], collation?: Collation): unknown[] {
+  return fields.map((f) => sortKey(resolve(doc, f.path), f.descending, collation));
+}
+
+/** The order of two documents' {@link sortKeysOf} under `fields`: negative, 0 or positive. */
+export function compareSortKeyLists(
+  x: unknown[],
+  y: unknown[],
+  fields: SortField[],
+  collation?: Collation,
+): number {
+  for (let i = 0; i < fields.length; i++) {
+    const c = compareSortKeys(x[i], y[i], collation);
+    if (c !== 0) return fields[i]!.descending ? -c : c;
+  }
+  return 0;
 }
