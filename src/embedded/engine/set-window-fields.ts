@@ -27,12 +27,14 @@ import { checkOutputSize } from './limits.js';
 import { builtinStage } from './operator-types.js';
 import type { AccumulatorOp, WindowOp } from './operator-types.js';
 import { integralWindow } from './integral-window.js';
-import { movingWindow } from './moving-window.js';
+import { covarianceState } from './covariance-state.js';
+import { movingWindow, slidingWindow } from './moving-window.js';
 import type { Frame } from './moving-window.js';
 import { checkRangeDirection, rangeFrame } from './range-window.js';
 import type { RangeWindow } from './range-window.js';
 import { sortByFields, sortFieldsOf } from './sort.js';
 import { patternDirection } from './sort-pattern.js';
+import { collect } from './number-operators.js';
 import { numberOf } from './value-strings.js';
 import { getPath, isPlainObject, setOwn } from './values.js';
 import type { Doc } from './values.js';
@@ -121,6 +123,20 @@ function outputValues(
     const args = output.args as Doc;
     const ms = unitMs('$integral', args);
     return integralWindow(partition, frame, sortField, args['input'], ms, options);
+  }
+  if (output.op === '$covariancePop' || output.op === '$covarianceSamp') {
+    // MongoDB keeps the same removable state over every window, the whole partition included.
+    const sample = output.op === '$covarianceSamp';
+    const whole: Frame = () => (partition.length > 0 ? [0, partition.length - 1] : undefined);
+    const pairs: unknown[] = [];
+    const pairAt = (i: number): unknown =>
+      i in pairs ? pairs[i] : (pairs[i] = collect([partition[i]!], output.args, options)[0]);
+    return slidingWindow(
+      frame ?? whole,
+      pairAt,
+      () => covarianceState(sample),
+      () => null,
+    );
   }
   const accumulator = context.getOperator(OpType.ACCUMULATOR, output.op) as AccumulatorOp | null;
   if (accumulator) {
