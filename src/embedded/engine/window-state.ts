@@ -12,7 +12,9 @@
  *   MongoDB's removable one otherwise;
  * - `$min` and `$max`: the candidates in window order, each better than every later one (a monotonic
  *   queue, where window_function_min_max.h keeps a multiset), so the front is the earliest of the best
- *   values, the one the accumulator keeps among equal values (1 and NumberLong(1)).
+ *   values, the one the accumulator keeps among equal values (1 and NumberLong(1)); but a removable
+ *   `$max` answers the multiset's last element (`rbegin`), the latest of equal values, so there a later
+ *   equal value displaces the earlier ones.
  */
 import type { Collation } from './collation.js';
 import { multiply } from './arithmetic.js';
@@ -50,14 +52,21 @@ function sumState(average: boolean, removable: boolean): WindowState {
   };
 }
 
-/** `$min` (sign 1) or `$max` (sign -1): a queue of candidates, the best at its head. */
-function extremeState(sign: 1 | -1, collation: Collation | undefined): WindowState {
+/**
+ * `$min` (sign 1) or `$max` (sign -1): a queue of candidates, the best at its head; `latest` keeps the
+ * latest of equal values rather than the earliest.
+ */
+function extremeState(sign: 1 | -1, latest: boolean, collation: Collation | undefined): WindowState {
+  const displaces = (c: number): boolean => c > 0 || (latest && c === 0);
   const queue: { index: number; value: unknown }[] = [];
   let head = 0;
   return {
     add: (index, value) => {
       if (value === null || value === undefined) return;
-      while (queue.length > head && sign * compareBson(queue[queue.length - 1]!.value, value, collation) > 0)
+      while (
+        queue.length > head &&
+        displaces(sign * compareBson(queue[queue.length - 1]!.value, value, collation))
+      )
         queue.pop();
       queue.push({ index, value });
     },
@@ -97,9 +106,9 @@ export function windowState(
     case '$stdDevSamp':
       return stdDevState(true, removable);
     case '$min':
-      return extremeState(1, collation);
+      return extremeState(1, false, collation);
     case '$max':
-      return extremeState(-1, collation);
+      return extremeState(-1, removable, collation);
     default:
       return undefined;
   }

@@ -60,7 +60,18 @@ describe.each(drivers)('setWindowFields ranked functions over moving windows ($n
       min: { $minN: { input: '$v', n: 2 }, window },
       max: { $maxN: { input: '$v', n: { $add: [1, 1] } }, window },
       all: { $maxN: { input: '$v', n: 5 }, window },
+      greatest: { $max: '$v', window },
     });
+    // $max answers the multiset's last element too (WindowFunctionMinMax::getValue, rbegin).
+    expect(got['greatest']).toEqual([
+      'Int32 1',
+      'Long 1',
+      'Double 3',
+      'Double 3',
+      'Double 3',
+      'Int32 1',
+      'a',
+    ]);
     expect(got['min']).toEqual([
       ['Int32 1'],
       ['Int32 1', 'Long 1'],
@@ -95,7 +106,10 @@ describe.each(drivers)('setWindowFields ranked functions over moving windows ($n
     const got = await outputs({
       min: { $minN: { input: '$v', n: 1 }, window },
       max: { $maxN: { input: '$v', n: 2 }, window },
+      greatest: { $max: '$v', window },
     });
+    // AccumulatorMinMax replaces its value only with a greater one: the first of equal values stays.
+    expect(got['greatest']!.slice(0, 2)).toEqual(['Int32 1', 'Int32 1']);
     expect(got['min']).toEqual(Array(7).fill(['Int32 1']));
     // 1 and NumberLong(1) are kept; the later 1 of _id 6 ties with the smallest kept and stays out.
     expect(got['max']).toEqual([
