@@ -18,7 +18,7 @@ import { divideDecimal, multiply, numberKind, subtract } from './arithmetic.js';
 import { parseDecimal } from './decimal.js';
 import { asDouble } from './numbers.js';
 import { SumState } from './sum-state.js';
-import type { WindowState } from './window-state.js';
+import type { WindowState } from './operator-types.js';
 
 /** -1, 0 (NaN) or 1 for a non-finite number, undefined for a finite one. */
 function nonFinite(value: unknown): number | undefined {

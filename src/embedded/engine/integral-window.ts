@@ -19,7 +19,7 @@ import { asDouble } from './numbers.js';
 import { SumState } from './sum-state.js';
 import { getPath } from './values.js';
 import type { Doc } from './values.js';
-import type { WindowState } from './window-state.js';
+import type { WindowState } from './operator-types.js';
 import { CommandError } from '../errors.js';
 
 /** One point: the sortBy value (a number, or a date as milliseconds) and the input. */

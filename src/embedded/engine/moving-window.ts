@@ -22,7 +22,7 @@ import { rankedWindowState } from './ranked-window-state.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { windowState } from './window-state.js';
-import type { WindowState } from './window-state.js';
+import type { WindowState } from './operator-types.js';
 
 /** The window of the document at an index: [first, last] indexes, undefined when empty. */
 export type Frame = (index: number) => [number, number] | undefined;

@@ -1,6 +1,7 @@
 /**
  * The signatures of mingo's operator functions, which the engine's own operators share so that they can
- * be registered over mingo's in its context (context.ts), and mingo's built-in pipeline stages, which the
+ * be registered over mingo's in its context (context.ts), the state a sliding window function keeps
+ * (`WindowState`, shared by the window-state files), and mingo's built-in pipeline stages, which the
  * engine's stages fall back to for the forms they leave alone.
  */
 import { evalExpr } from 'mingo/core';
@@ -32,6 +33,17 @@ export type WindowOp = (
   call: WindowCall,
   options: Options,
 ) => unknown;
+
+/**
+ * A window function's state. `add` and `remove` take a document's index in the partition and the value
+ * of the function's argument for it; documents leave in the order they entered.
+ */
+export interface WindowState {
+  add(index: number, value: unknown): void;
+  remove(index: number, value: unknown): void;
+  /** The function's value over the window. */
+  result(): unknown;
+}
 
 /** mingo's own implementation of the pipeline stage `name` (`'$sort'`, `'$lookup'` …). */
 export function builtinStage(name: string): PipelineOp {

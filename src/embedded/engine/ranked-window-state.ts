@@ -18,7 +18,7 @@ import { countOf, sortFields } from './ordered-accumulators.js';
 import { compareSortKeyLists, sortKeysOf } from './sort.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
-import type { WindowState } from './window-state.js';
+import type { WindowState } from './operator-types.js';
 
 /** One member of the multiset: the document's index in the partition and what it is ordered by. */
 interface Entry {

@@ -12,7 +12,7 @@
 import { numberKind } from './arithmetic.js';
 import { asDouble } from './numbers.js';
 import { SumState } from './sum-state.js';
-import type { WindowState } from './window-state.js';
+import type { WindowState } from './operator-types.js';
 
 const toDouble = (value: unknown): number => Number(String(value));
 

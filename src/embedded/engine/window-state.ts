@@ -19,19 +19,9 @@
 import type { Collation } from './collation.js';
 import { multiply } from './arithmetic.js';
 import { compareBson } from './compare.js';
+import type { WindowState } from './operator-types.js';
 import { stdDevState } from './stddev-state.js';
 import { SumState } from './sum-state.js';
-
-/**
- * A window function's state. `add` and `remove` take a document's index in the partition and the value
- * of the function's argument for it; documents leave in the order they entered.
- */
-export interface WindowState {
-  add(index: number, value: unknown): void;
-  remove(index: number, value: unknown): void;
-  /** The function's value over the window. */
-  result(): unknown;
-}
 
 /** The number of documents in the window; with a constant `factor`, factor × that number. */
 function countState(factor: unknown): WindowState {
