@@ -3,6 +3,7 @@ import { checkGetMoreOwner, cursorOwner } from './cursor-owner.js';
 import { Long } from 'bson';
 import { runAggregate } from '../engine/aggregate.js';
 import { hintedState } from '../engine/hinted-state.js';
+import { hintedScan } from '../engine/hinted-order.js';
 import type { Index } from '../engine/indexes.js';
 import { evaluateLet } from '../engine/let-variables.js';
 import { readableCollection } from '../engine/system-views.js';
@@ -105,8 +106,11 @@ const find: Handler = (cmd, ctx) => {
     const hintIndex = hinted ?? (namesIdIndex(cmd['hint']) ? ID_INDEX : undefined);
     const bounds = indexBounds(cmd['min'], cmd['max'], hintIndex, isIdLookup(filter), collation);
     const read = hintedState(state, hinted);
+    // A min/max scan is already in index order; other hinted reads are put in it.
+    const scan = bounds ? undefined : hintedScan(cmd['hint'], hinted);
     docs = runQuery(bounds ? boundedState(read, bounds) : read, {
       filter,
+      ...(scan ? { scan } : {}),
       sort,
       projection,
       skip,
@@ -205,6 +209,7 @@ const aggregate: Handler = (cmd, ctx) => {
     return writes ? retryBlocked(ctx, onView) : onView();
   }
   const hint = checkHint(cmd['hint'], coll);
+  const scan = hintedScan(cmd['hint'], hint);
   const run = (): Doc[] =>
     withoutValidation(bypass, () =>
       runAggregate(ctx.core.engine, {
@@ -215,6 +220,7 @@ const aggregate: Handler = (cmd, ctx) => {
         variables: evaluateLet(cmd['let']),
         txn: ctx.txn,
         ...(hint ? { hint } : {}),
+        ...(scan ? { scan } : {}),
         memory: memoryLimitsFor(cmd, ctx),
       }),
     );

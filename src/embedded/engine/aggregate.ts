@@ -9,6 +9,8 @@ import type { Engine } from './database.js';
 import type { Collation } from './collation.js';
 import { withSystemVariables } from './let-variables.js';
 import { hintedState } from './hinted-state.js';
+import { inHintedOrder } from './hinted-order.js';
+import type { HintedScan } from './hinted-order.js';
 import { collectionIn } from './transaction-ddl.js';
 import type { Index } from './indexes.js';
 import { matchDocs } from './read.js';
@@ -48,6 +50,8 @@ export interface AggregateArgs {
   txn?: Transaction;
   /** The index a `hint` names: a sparse or partial one limits the input to the documents it holds. */
   hint?: Index;
+  /** The scan the hint forces (hinted-order.ts): the pipeline reads the collection in its order. */
+  scan?: HintedScan;
   /** The command's memory limits; absent, those in force (an aggregation read from inside another). */
   memory?: MemoryLimits;
 }
@@ -116,7 +120,7 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
     searched = true;
   } else if (first && stageName(first) === '$match' && args.collection) {
     const state = hintedState(engine.readState(args.collection, args.txn), args.hint);
-    const { docs, scores } = matchDocs(state, first['$match'], args.collation, args.variables);
+    const { docs, scores } = matchDocs(state, first['$match'], args.collation, args.variables, args.scan);
     text = scores !== undefined;
     input = docs.map((d) =>
       scores ? { ...cloneValue(d), [TEXT_SCORE_FIELD]: scores.get(d) } : cloneValue(d),
@@ -125,11 +129,11 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
   } else if (first && stageName(first) === '$documents') {
     input = [];
   } else {
-    input = args.collection
-      ? [...hintedState(engine.readState(args.collection, args.txn), args.hint).docs.values()].map((d) =>
-          cloneValue(d),
-        )
+    const stored = args.collection
+      ? [...hintedState(engine.readState(args.collection, args.txn), args.hint).docs.values()]
       : [];
+    const read = args.scan ? inHintedOrder(stored, args.scan, {}, args.collation) : stored;
+    input = read.map((d) => cloneValue(d));
   }
   let out: { kind: '$out' | '$merge'; spec: unknown } | undefined;
   const last = pipeline[pipeline.length - 1];

@@ -12,42 +12,20 @@
 import { CollectionState } from './collection.js';
 import type { Collation } from './collation.js';
 import { sameCollation } from './collation.js';
-import { compareBson } from './compare.js';
-import type { Index } from './indexes.js';
-import { ID_INDEX } from './return-key.js';
+import { compareKeys, indexCollation, inIndexOrder, keyPattern } from './index-order.js';
+import type { ScanIndex } from './index-order.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError } from '../errors.js';
 
 /** The bounds of a `min`/`max` scan, checked against the index they bound. */
 export interface IndexBounds {
-  index: Index | typeof ID_INDEX;
+  index: ScanIndex;
   min: unknown[] | undefined;
   max: unknown[] | undefined;
 }
 
 const present = (bound: unknown): bound is Doc => isPlainObject(bound) && Object.keys(bound).length > 0;
-
-/** The fields of `index`'s key pattern, each with its direction (1 or -1; a hashed field ascends). */
-function keyPattern(index: Index | typeof ID_INDEX): [string, number][] {
-  if (index === ID_INDEX) return [['_id', 1]];
-  return index.fields.map((field) => [field, Number(String(index.spec.key[field])) < 0 ? -1 : 1]);
-}
-
-/** The keys the scan meets `doc` by, each as the values the index holds. */
-function heldKeys(index: Index | typeof ID_INDEX, doc: Doc): unknown[][] {
-  if (index === ID_INDEX) return [[doc['_id']]];
-  return index.keysOf(doc).map((key) => key.values.map((value, i) => index.keyValue(i, value)));
-}
-
-/** Index order of two keys: field by field, each in its direction. */
-function compareKeys(pattern: [string, number][], a: unknown[], b: unknown[], collation?: Collation): number {
-  for (const [i, [, direction]] of pattern.entries()) {
-    const order = compareBson(a[i], b[i], collation);
-    if (order !== 0) return order * direction;
-  }
-  return 0;
-}
 
 /** True for a value compared by collation: a string, or a document or array that may hold one. */
 const collatable = (value: unknown): boolean =>
@@ -62,7 +40,7 @@ const collatable = (value: unknown): boolean =>
 export function indexBounds(
   rawMin: unknown,
   rawMax: unknown,
-  hint: Index | typeof ID_INDEX | undefined,
+  hint: ScanIndex | undefined,
   idLookup: boolean,
   collation: Collation | undefined,
 ): IndexBounds | undefined {
@@ -72,20 +50,20 @@ export function indexBounds(
     throw new CommandError(51173, 'When using min()/max() a hint of which index to use must be provided');
   }
   const pattern = keyPattern(hint);
-  const indexCollation = hint === ID_INDEX ? undefined : hint.spec.collation;
+  const collationOfIndex = indexCollation(hint);
   const values = (bound: unknown): unknown[] | undefined => {
     if (!present(bound)) return undefined;
     const fields = Object.keys(bound);
     const fits =
       fields.length === pattern.length &&
       fields.every((field, i) => field === pattern[i]![0]) &&
-      (sameCollation(collation, indexCollation) || !Object.values(bound).some(collatable));
+      (sameCollation(collation, collationOfIndex) || !Object.values(bound).some(collatable));
     if (!fits) throw new CommandError(51174, 'The index chosen is not compatible with min/max');
     return Object.values(bound);
   };
   const min = values(rawMin);
   const max = values(rawMax);
-  if (min && max && compareKeys(pattern, min, max, indexCollation) >= 0)
+  if (min && max && compareKeys(pattern, min, max, collationOfIndex) >= 0)
     throw new CommandError(
       51175,
       'The value provided for min() does not come before the value provided for max() in the hinted index',
@@ -95,23 +73,15 @@ export function indexBounds(
 
 /**
  * `state` reduced to the documents with a key within `bounds`, in index order (by the first such key),
- * as the bounded index scan reads them. Throws nothing (the keys were generated when the documents
- * were stored).
+ * as the bounded index scan reads them (index-order.ts). Throws nothing.
  */
 export function boundedState(state: CollectionState, bounds: IndexBounds): CollectionState {
   const { index, min, max } = bounds;
   const pattern = keyPattern(index);
-  const collation = index === ID_INDEX ? undefined : index.spec.collation;
-  const within = (key: unknown[]): boolean =>
-    (!min || compareKeys(pattern, key, min, collation) >= 0) &&
-    (!max || compareKeys(pattern, key, max, collation) < 0);
-  const found: [unknown[], string, Doc][] = [];
-  for (const [idKey, doc] of state.docs) {
-    const keys = heldKeys(index, doc).filter(within);
-    if (keys.length === 0) continue;
-    const first = keys.reduce((a, b) => (compareKeys(pattern, b, a, collation) < 0 ? b : a));
-    found.push([first, idKey, doc]);
-  }
-  found.sort(([a], [b]) => compareKeys(pattern, a, b, collation));
-  return new CollectionState(new Map(found.map(([, idKey, doc]) => [idKey, doc])), state.indexes);
+  const collation = indexCollation(index);
+  const within = ({ held }: { held: unknown[] }): boolean =>
+    (!min || compareKeys(pattern, held, min, collation) >= 0) &&
+    (!max || compareKeys(pattern, held, max, collation) < 0);
+  const found = inIndexOrder(state.docs, ([, doc]) => doc, index, within);
+  return new CollectionState(new Map(found), state.indexes);
 }

@@ -15,6 +15,10 @@ import { checkFindSlices, integralSlices } from './find-slice.js';
 import { withSystemVariables } from './let-variables.js';
 import { plainNumbers } from './numbers.js';
 import { readPlan } from './read-plan.js';
+import { lookupIndex } from './indexes.js';
+import { ID_INDEX } from './return-key.js';
+import { inHintedOrder } from './hinted-order.js';
+import type { HintedScan } from './hinted-order.js';
 import { applyPositional, positionalQuery } from './positional.js';
 import { compile, isEmptyFilter, splitText } from './query.js';
 import { mingoOptions } from './mingo-options.js';
@@ -45,15 +49,25 @@ export interface QuerySpec {
   variables?: Doc;
   /** The command's memory limits (the sort's); absent, those in force. */
   memory?: MemoryLimits;
+  /** The scan a `hint` forces (hinted-order.ts): without a sort, the answer comes in its order. */
+  scan?: HintedScan;
 }
 
-/** Documents from an index/`_id` lookup (read-plan.ts), or undefined when the filter needs a scan. */
+/**
+ * Documents from an index/`_id` lookup (read-plan.ts), or undefined when the filter needs a scan. A
+ * scan a hint forces reads as MongoDB's does: a collection scan reads every document, in storage
+ * order; a hinted secondary index serves only its own equalities, so documents with equal keys come
+ * in storage order, as that index holds them (by record id).
+ */
 function candidates(
   state: CollectionState,
   filter: Doc,
   collation: Collation | undefined,
+  scan: HintedScan | undefined,
 ): Doc[] | undefined {
-  const plan = readPlan(state, filter, collation);
+  if (scan === 'reverse') return undefined;
+  const plan =
+    scan && scan !== ID_INDEX ? lookupIndex([scan], filter, collation) : readPlan(state, filter, collation);
   if (!plan) return undefined;
   const keys = 'index' in plan ? plan.ids : plan.idValues.map((id) => keyOf(id));
   const out: Doc[] = [];
@@ -65,9 +79,10 @@ function candidates(
 }
 
 /**
- * The stored documents (references: never mutate them) matching `filter`, in natural or index order.
- * With `$text`, also returns each match's score. `variables` are the command's `let` values, which the
- * filter's `$expr` may read (any other variable is refused with 17276 before a document is read).
+ * The stored documents (references: never mutate them) matching `filter`, in natural order, or in the
+ * order of the scan a hint forces (`scan`, hinted-order.ts). With `$text`, also returns each match's
+ * score. `variables` are the command's `let` values, which the filter's `$expr` may read (any other
+ * variable is refused with 17276 before a document is read).
  * @throws CommandError BadValue for invalid filters; IndexNotFound (27) for `$text` without a text index.
  */
 export function matchDocs(
@@ -75,8 +90,9 @@ export function matchDocs(
   rawFilter: unknown,
   collation?: Collation,
   variables?: Doc,
+  scan?: HintedScan,
 ): { docs: Doc[]; scores?: Map<Doc, number> } {
-  return matchParsed(state, parseFilter(rawFilter, variables), collation, variables);
+  return matchParsed(state, parseFilter(rawFilter, variables), collation, variables, scan);
 }
 
 /** `matchDocs` of a filter already parsed and prepared. */
@@ -85,9 +101,10 @@ function matchParsed(
   prepared: Doc,
   collation: Collation | undefined,
   variables: Doc | undefined,
+  scan: HintedScan | undefined,
 ): { docs: Doc[]; scores?: Map<Doc, number> } {
   const { rest, text } = splitText(prepared);
-  const source = candidates(state, rest, collation) ?? state.docs.values();
+  const source = candidates(state, rest, collation, scan) ?? state.docs.values();
   const query = isEmptyFilter(rest) ? undefined : compile(rest, collation, variables);
   let docs: Doc[] = [];
   if (query) {
@@ -103,6 +120,7 @@ function matchParsed(
     docs = Array.isArray(source) ? source : [...source];
     queryStats.scannedObjects += docs.length;
   }
+  if (scan) docs = inHintedOrder(docs, scan, rest, collation);
   if (!text) return { docs };
   const index = state.indexes.find((i) => i.text);
   if (!index) throw new CommandError(ErrorCodes.IndexNotFound, 'text index required for $text query');
@@ -131,12 +149,13 @@ function usesMeta(spec: Doc | undefined): boolean {
  */
 export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   const prepared = parseFind(spec.filter, spec.projection, spec.variables);
-  const { docs: matched, scores } = matchParsed(state, prepared, spec.collation, spec.variables);
   // Specs compare flags and counts as numbers: `{ name: Double(1) }` includes `name` like `{ name: 1 }`.
   let sort =
     spec.sort && Object.keys(spec.sort).length > 0
       ? plainNumbers(decimalDirectionsRead(spec.sort) as Doc)
       : undefined;
+  const scan = sort ? undefined : spec.scan;
+  const { docs: matched, scores } = matchParsed(state, prepared, spec.collation, spec.variables, scan);
   let docs = matched;
   if (sort && '$natural' in sort) {
     // Natural order is the order documents are stored in; -1 reads it backwards.
