@@ -8,11 +8,11 @@
  * fields, or all its keys when none does.
  */
 import type { Collation } from './collation.js';
-import { inIndexOrder } from './index-order.js';
+import { ID_INDEX, inIndexOrder } from './index-order.js';
 import type { KeyFilter, ScanIndex } from './index-order.js';
 import type { Index } from './indexes.js';
 import { compile } from './query.js';
-import { ID_INDEX, namesIdIndex } from './return-key.js';
+import { namesIdIndex } from './return-key.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 

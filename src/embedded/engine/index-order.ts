@@ -9,8 +9,10 @@
 import type { Collation } from './collation.js';
 import { compareBson } from './compare.js';
 import type { Index } from './indexes.js';
-import { ID_INDEX } from './return-key.js';
 import type { Doc } from './values.js';
+
+/** The `_id` index, which `Index` does not model. */
+export const ID_INDEX = '_id_';
 
 /** An index a scan reads: a secondary index or the `_id` index. */
 export type ScanIndex = Index | typeof ID_INDEX;

@@ -16,7 +16,7 @@ import { withSystemVariables } from './let-variables.js';
 import { plainNumbers } from './numbers.js';
 import { readPlan } from './read-plan.js';
 import { lookupIndex } from './indexes.js';
-import { ID_INDEX } from './return-key.js';
+import { ID_INDEX } from './index-order.js';
 import { inHintedOrder } from './hinted-order.js';
 import type { HintedScan } from './hinted-order.js';
 import { applyPositional, positionalQuery } from './positional.js';

@@ -14,7 +14,7 @@
  */
 import type { CollectionState } from './collection.js';
 import type { Collation } from './collation.js';
-import { compareBson } from './compare.js';
+import { compareKeys, ID_INDEX, keyPattern } from './index-order.js';
 import type { IndexKey } from './index-keys.js';
 import { scalarEquality } from './indexes.js';
 import type { Index } from './indexes.js';
@@ -23,8 +23,7 @@ import { readPlan } from './read-plan.js';
 import { isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 
-/** The `_id` index, which `Index` does not model. */
-export const ID_INDEX = '_id_';
+export { ID_INDEX };
 
 /** The index a returned key comes from: a secondary index, the `_id` index, or none (a scan). */
 export type KeyIndex = Index | typeof ID_INDEX | undefined;
@@ -76,18 +75,9 @@ function firstKey(index: Index, keys: IndexKey[], filter: Doc): IndexKey {
     }),
   );
   const pool = selected.length > 0 ? selected : keys;
-  return pool.reduce((first, key) => (compareKeys(index, key, first) < 0 ? key : first));
-}
-
-/** Index order: field by field, each in its direction (a hashed field by its hash, ascending). */
-function compareKeys(index: Index, a: IndexKey, b: IndexKey): number {
-  for (const [i, field] of index.fields.entries()) {
-    const order = compareBson(
-      index.keyValue(i, a.values[i]),
-      index.keyValue(i, b.values[i]),
-      index.spec.collation,
-    );
-    if (order !== 0) return Number(String(index.spec.key[field])) < 0 ? -order : order;
-  }
-  return 0;
+  const pattern = keyPattern(index);
+  const held = (key: IndexKey) => key.values.map((value, i) => index.keyValue(i, value));
+  const before = (a: IndexKey, b: IndexKey) =>
+    compareKeys(pattern, held(a), held(b), index.spec.collation) < 0;
+  return pool.reduce((first, key) => (before(key, first) ? key : first));
 }
