@@ -131,6 +131,9 @@ describe.each(drivers)('hinted reads answer in index order ($name)', (driver) =>
     expect(await run([{ $match: { b: { $gte: 1 } } }])).toEqual([4, 2, 3, 1]);
     expect(await run([{ $match: { a: 2 } }, { $project: { b: 1 } }])).toEqual([3, 1]);
     expect(await run([{ $match: { a: 1 } }, { $limit: 1 }])).toEqual([4]);
+    // An aggregation takes a `$natural` hint as find does (jstests/core/timeseries/timeseries_hint.js).
+    const reverse = await coll.aggregate<Row>([{ $match: {} }], { hint: { $natural: -1 } }).toArray();
+    expect(ids(reverse)).toEqual([4, 3, 2, 1]);
   });
 
   it('counts alike whatever the hint (distinct takes a hint only from MongoDB 7.1)', async () => {
