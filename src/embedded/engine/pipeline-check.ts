@@ -204,8 +204,7 @@ function checkUnset(spec: unknown): void {
   }
 }
 
-/** The sub-pipelines of a `$facet`, `$lookup` or `$unionWith`, when they are arrays. */
-/** The pipelines nested in a stage (`$facet`, `$lookup`, `$unionWith`). */
+/** The pipelines nested in a stage (`$facet`, `$lookup`, `$unionWith`), when they are arrays. */
 export function subPipelines(name: string, spec: unknown): unknown[][] {
   if (name === '$facet' && isPlainObject(spec)) return Object.values(spec).filter(Array.isArray);
   if ((name === '$lookup' || name === '$unionWith') && isPlainObject(spec) && Array.isArray(spec['pipeline']))
@@ -223,10 +222,51 @@ export function checkPipeline(pipeline: readonly unknown[], letNames: Iterable<s
   checkStages(pipeline, VariableScope.root(letNames));
 }
 
+/**
+ * The stages each sub-pipeline refuses, with the code and message tail of its validator: the stages
+ * whose constraints say isAllowedInLookupPipeline / isAllowedInUnionPipeline / isAllowedInsideFacetStage
+ * is false (lookupPipeValidator in document_source_lookup.cpp, the validator of
+ * document_source_union_with.cpp, DocumentSourceFacet::createFromBson in document_source_facet.cpp).
+ * The writing stages are among them everywhere, so a nested `$out` or `$merge` never runs.
+ */
+const REFUSED_INSIDE: Record<string, { refused: ReadonlySet<string>; code: number; where: string }> = {
+  $lookup: {
+    refused: new Set(['$out', '$merge']),
+    code: 51047,
+    where: "is not allowed within a $lookup's sub-pipeline",
+  },
+  $unionWith: {
+    refused: new Set(['$out', '$merge']),
+    code: 31441,
+    where: "is not allowed within a $unionWith's sub-pipeline",
+  },
+  $facet: {
+    refused: new Set(['$out', '$merge', '$facet', '$search']),
+    code: 40600,
+    where: 'is not allowed to be used within a $facet stage',
+  },
+};
+
+/**
+ * A sub-pipeline of the stage `parent` refuses the stages it may not hold, after its own stages parsed
+ * (MongoDB runs the validator once Pipeline::parse has built every stage).
+ */
+function checkAllowedInside(parent: string, pipeline: readonly unknown[]): void {
+  const rule = REFUSED_INSIDE[parent];
+  if (!rule) return;
+  for (const stage of pipeline) {
+    const name = isPlainObject(stage) ? Object.keys(stage)[0] : undefined;
+    if (name !== undefined && rule.refused.has(name)) fail(rule.code, `${name} ${rule.where}`);
+  }
+}
+
 /** `checkPipeline` of a pipeline standing in `scope`. */
 function checkStages(pipeline: readonly unknown[], scope: VariableScope): void {
   for (const stage of pipeline) {
-    if (!isPlainObject(stage) || Object.keys(stage).length !== 1) continue;
+    if (!isPlainObject(stage)) continue;
+    // DocumentSource::parse, which every pipeline's stages go through, nested ones too.
+    if (Object.keys(stage).length !== 1)
+      fail(40323, 'A pipeline stage specification object must contain exactly one field.');
     const name = Object.keys(stage)[0]!;
     const spec = stage[name];
     switch (name) {
@@ -280,6 +320,9 @@ function checkStages(pipeline: readonly unknown[], scope: VariableScope): void {
     }
     // A $lookup's sub-pipeline also sees its `let` names; $facet and $unionWith pipelines stand in `scope`.
     const inner = name === '$lookup' ? lookupScope(spec, scope) : scope;
-    for (const sub of subPipelines(name, spec)) checkStages(sub, inner);
+    for (const sub of subPipelines(name, spec)) {
+      checkStages(sub, inner);
+      checkAllowedInside(name, sub);
+    }
   }
 }

@@ -1,0 +1,100 @@
+/**
+ * A sub-pipeline (`$lookup`'s, `$unionWith`'s, each `$facet` branch) is parsed by MongoDB 7.0 with the
+ * same DocumentSource parsers as a top-level one, then checked by its stage's validator, so a stage it
+ * may not hold fails the command before a document is read:
+ * - every stage object must have exactly one field, 40323 (DocumentSource::parse, document_source.cpp);
+ * - `$lookup` refuses `$out` and `$merge` with 51047 "… is not allowed within a $lookup's sub-pipeline"
+ *   (lookupPipeValidator, src/mongo/db/pipeline/document_source_lookup.cpp);
+ * - `$unionWith` refuses them with 31441 "… is not allowed within a $unionWith's sub-pipeline"
+ *   (document_source_union_with.cpp);
+ * - `$facet` refuses them, `$facet` itself and `$search` with 40600 "… is not allowed to be used within
+ *   a $facet stage" (DocumentSourceFacet::createFromBson, document_source_facet.cpp).
+ * A nested `$out`/`$merge` was silently dropped before; it must never write.
+ */
+import { describe, expect, it } from 'vitest';
+import { connect, drivers, failure } from '../helpers.js';
+
+const inLookup = (pipeline: unknown[]): unknown[] => [{ $lookup: { from: 'o', pipeline, as: 'x' } }];
+const inUnionWith = (pipeline: unknown[]): unknown[] => [{ $unionWith: { coll: 'o', pipeline } }];
+const inFacet = (pipeline: unknown[]): unknown[] => [{ $facet: { f: pipeline } }];
+
+for (const driver of drivers) {
+  describe(`sub-pipelines (${driver.name})`, () => {
+    const ctx = connect(driver, 'subpipe');
+
+    const refusal = async (pipeline: unknown[]): Promise<[number, string]> => {
+      await ctx.db.collection<any>('c').updateOne({ _id: 1 }, { $set: { a: 1 } }, { upsert: true });
+      const error = await failure(() =>
+        ctx.db
+          .collection('c')
+          .aggregate(pipeline as any[])
+          .toArray(),
+      );
+      return [error['code'], error['errmsg'] ?? error['message']];
+    };
+
+    it.each([
+      ['$lookup', inLookup],
+      ['$unionWith', inUnionWith],
+      ['$facet', inFacet],
+    ])('refuses a stage with two fields inside %s (40323)', async (_stage, wrap) => {
+      expect(await refusal(wrap([{ $match: {}, $limit: 1 }]))).toEqual([
+        40323,
+        'A pipeline stage specification object must contain exactly one field.',
+      ]);
+    });
+
+    it.each([
+      ['$out', { $out: 'written' }],
+      ['$merge', { $merge: { into: 'written' } }],
+    ])('refuses %s in every sub-pipeline, and writes nothing', async (name, stage) => {
+      expect(await refusal(inLookup([stage]))).toEqual([
+        51047,
+        `${name} is not allowed within a $lookup's sub-pipeline`,
+      ]);
+      expect(await refusal(inUnionWith([{ $match: {} }, stage]))).toEqual([
+        31441,
+        `${name} is not allowed within a $unionWith's sub-pipeline`,
+      ]);
+      expect(await refusal(inFacet([stage]))).toEqual([
+        40600,
+        `${name} is not allowed to be used within a $facet stage`,
+      ]);
+      // Nested deeper: the $facet inside a $lookup refuses it as a $facet does.
+      expect(await refusal(inLookup(inFacet([stage])))).toEqual([
+        40600,
+        `${name} is not allowed to be used within a $facet stage`,
+      ]);
+      const names = (await ctx.db.listCollections().toArray()).map((c) => c.name);
+      expect(names).not.toContain('written');
+    });
+
+    it('refuses $facet and $search inside $facet (40600)', async () => {
+      expect(await refusal(inFacet([{ $facet: { g: [] } }]))).toEqual([
+        40600,
+        '$facet is not allowed to be used within a $facet stage',
+      ]);
+      expect(await refusal(inFacet([{ $search: { text: { query: 'a', path: 'a' } } }]))).toEqual([
+        40600,
+        '$search is not allowed to be used within a $facet stage',
+      ]);
+    });
+
+    it('checks the sub-pipeline stages before the validator, in stage order', async () => {
+      // The $limit is parsed (and refused) before the validator looks at the $out after it.
+      expect((await refusal(inLookup([{ $limit: -1 }, { $out: 'written' }])))[0]).toBe(5107201);
+    });
+
+    it('runs valid sub-pipelines', async () => {
+      await ctx.db.collection<any>('o').updateOne({ _id: 1 }, { $set: { b: 2 } }, { upsert: true });
+      const [doc] = await ctx.db
+        .collection('c')
+        .aggregate([
+          { $match: { _id: 1 } },
+          { $lookup: { from: 'o', pipeline: [{ $facet: { n: [{ $count: 'n' }] } }], as: 'x' } },
+        ])
+        .toArray();
+      expect(doc!['x']).toEqual([{ n: [{ n: 1 }] }]);
+    });
+  });
+}
