@@ -3,10 +3,14 @@
  * field name (the last), so `{ a: 1, a: -1 }` (which a driver with ordered documents can send) would
  * sort by `a` descending, where MongoDB 7.0's SortPattern refuses it with 7472500 "$sort key must not
  * contain duplicate keys (duplicate: 'a')" (src/mongo/db/query/sort_pattern.cpp). Read: a `find`'s and
- * a `findAndModify`'s `sort`, and the `$sort` and `$setWindowFields`' `sortBy` of an `aggregate`'s
- * top-level stages. A key SortPattern would refuse first (a direction that is not 1 or -1, a path that
- * is not a field path) ends the search, so that the engine answers it as MongoDB does; a `$meta` key is
- * no path.
+ * a `findAndModify`'s `sort`, and in an `aggregate`'s pipeline every pattern MongoDB builds a SortPattern
+ * from: `$sort`, `$setWindowFields`' `sortBy`, and the `sortBy` of `$top`/`$bottom`/`$topN`/`$bottomN`
+ * in `$group`, `$bucket`/`$bucketAuto` `output` and `$setWindowFields` `output`
+ * (parseAccumulatorTopBottomNSortBy, accumulator_multi.cpp), at any depth of `$lookup`, `$unionWith`
+ * and `$facet` sub-pipelines, which MongoDB parses with the same parsers. A key SortPattern would refuse
+ * first (a direction that is not 1 or -1, a path that is not a field path) ends the search, so that the
+ * engine answers it as MongoDB does; a `$meta` key is no path. A pipeline whose bytes hold no `sort`
+ * is not walked.
  */
 import { Decimal128, Long } from 'bson';
 import { FIXED, LENGTH_EXTRA } from './bson-scan.js';
@@ -77,24 +81,59 @@ function duplicateIn(buf: Buffer, start: number): string | undefined {
   return undefined;
 }
 
+/** The accumulators whose `sortBy` is a SortPattern. */
+const TOP_BOTTOM = new Set(['$top', '$bottom', '$topN', '$bottomN']);
+
+/** The `sortBy` of each top/bottom accumulator among the fields of the document at `start`. */
+function accumulatorSorts(buf: Buffer, start: number | undefined, found: number[]): void {
+  if (start === undefined) return;
+  for (const field of elements(buf, start)) {
+    if (field.type !== 0x03) continue;
+    for (const operator of elements(buf, field.at)) {
+      if (operator.type !== 0x03 || !TOP_BOTTOM.has(operator.name)) continue;
+      const sortBy = documentField(buf, operator.at, 'sortBy');
+      if (sortBy !== undefined) found.push(sortBy);
+    }
+  }
+}
+
+/** The sort patterns of the pipeline (array) at `start` and of its sub-pipelines, in order. */
+function pipelineSorts(buf: Buffer, start: number, found: number[]): void {
+  for (const stage of elements(buf, start)) {
+    if (stage.type !== 0x03) continue;
+    for (const { type, name, at } of elements(buf, stage.at)) {
+      if (type !== 0x03) continue;
+      if (name === '$sort') found.push(at);
+      else if (name === '$setWindowFields') {
+        const sortBy = documentField(buf, at, 'sortBy');
+        if (sortBy !== undefined) found.push(sortBy);
+        accumulatorSorts(buf, documentField(buf, at, 'output'), found);
+      } else if (name === '$group') accumulatorSorts(buf, at, found);
+      else if (name === '$bucket' || name === '$bucketAuto')
+        accumulatorSorts(buf, documentField(buf, at, 'output'), found);
+      else if (name === '$lookup' || name === '$unionWith') {
+        const pipeline = documentField(buf, at, 'pipeline', 0x04);
+        if (pipeline !== undefined) pipelineSorts(buf, pipeline, found);
+      } else if (name === '$facet') {
+        for (const branch of elements(buf, at))
+          if (branch.type === 0x04) pipelineSorts(buf, branch.at, found);
+      }
+    }
+  }
+}
+
 /** The sort patterns of the command whose body is `bytes` and whose name is `command`. */
 function sortPatterns(buf: Buffer, command: string): number[] {
   if (command === 'find' || command === 'findAndModify' || command === 'findandmodify') {
     const sort = documentField(buf, 0, 'sort');
     return sort === undefined ? [] : [sort];
   }
-  if (command !== 'aggregate') return [];
+  // Every name this file reads a pattern under holds "sort" ($sort, sortBy).
+  if (command !== 'aggregate' || !buf.includes('sort')) return [];
   const pipeline = documentField(buf, 0, 'pipeline', 0x04);
   if (pipeline === undefined) return [];
   const found: number[] = [];
-  for (const stage of elements(buf, pipeline)) {
-    if (stage.type !== 0x03) continue;
-    const sort = documentField(buf, stage.at, '$sort');
-    if (sort !== undefined) found.push(sort);
-    const window = documentField(buf, stage.at, '$setWindowFields');
-    const sortBy = window === undefined ? undefined : documentField(buf, window, 'sortBy');
-    if (sortBy !== undefined) found.push(sortBy);
-  }
+  pipelineSorts(buf, pipeline, found);
   return found;
 }
 

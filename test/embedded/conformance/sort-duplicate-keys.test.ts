@@ -45,6 +45,76 @@ describe('duplicate sort keys', () => {
         cursor: {},
       },
     ],
+    // MongoDB parses sub-pipelines with the same stage parsers (document_source_lookup.cpp,
+    // document_source_union_with.cpp, document_source_facet.cpp), so their sorts build SortPatterns too.
+    [
+      'a $lookup sub-pipeline $sort',
+      {
+        aggregate: 'c',
+        pipeline: [{ $lookup: { from: 'c', pipeline: [{ $sort: { ab: 1, zz: 1 } }], as: 'x' } }],
+        cursor: {},
+      },
+    ],
+    [
+      'a $unionWith sub-pipeline $sort',
+      {
+        aggregate: 'c',
+        pipeline: [{ $unionWith: { coll: 'c', pipeline: [{ $sort: { ab: 1, zz: 1 } }] } }],
+        cursor: {},
+      },
+    ],
+    [
+      'a $facet branch nested in a $lookup',
+      {
+        aggregate: 'c',
+        pipeline: [
+          { $lookup: { from: 'c', pipeline: [{ $facet: { f: [{ $sort: { ab: 1, zz: -1 } }] } }], as: 'x' } },
+        ],
+        cursor: {},
+      },
+    ],
+    // $top/$bottom/$topN/$bottomN parse their sortBy into a SortPattern (parseAccumulatorTopBottomNSortBy,
+    // src/mongo/db/pipeline/accumulator_multi.cpp), in $group, $bucket's output and window outputs.
+    [
+      'a $group $topN sortBy',
+      {
+        aggregate: 'c',
+        pipeline: [{ $group: { _id: null, t: { $topN: { n: 1, output: '$a', sortBy: { ab: 1, zz: 1 } } } } }],
+        cursor: {},
+      },
+    ],
+    [
+      'a $bucket output $bottom sortBy',
+      {
+        aggregate: 'c',
+        pipeline: [
+          {
+            $bucket: {
+              groupBy: '$a',
+              boundaries: [0, 5],
+              output: { t: { $bottom: { output: '$a', sortBy: { ab: 1, zz: 1 } } } },
+            },
+          },
+        ],
+        cursor: {},
+      },
+    ],
+    [
+      'a $setWindowFields output $top sortBy in a $facet',
+      {
+        aggregate: 'c',
+        pipeline: [
+          {
+            $facet: {
+              f: [
+                { $setWindowFields: { output: { t: { $top: { output: '$a', sortBy: { ab: 1, zz: 1 } } } } } },
+              ],
+            },
+          },
+        ],
+        cursor: {},
+      },
+    ],
   ])('refuses a path named twice in %s', async (_site, command) => {
     const reply = await client.command(withDuplicates({ ...command, $db: 'dup' }));
     expect([reply['code'], reply['errmsg']]).toEqual(refused);
@@ -60,5 +130,16 @@ describe('duplicate sort keys', () => {
     expect(meta['code']).toBe(40218);
     const fine = await client.command({ find: 'c', sort: { a: 1, b: -1 }, $db: 'dup' });
     expect(fine['ok']).toBe(1);
+    // A sub-pipeline sorting by two paths, and a $topN by two paths, still run.
+    const nested = await client.command({
+      aggregate: 'c',
+      pipeline: [
+        { $lookup: { from: 'c', pipeline: [{ $sort: { a: 1, b: -1 } }], as: 'x' } },
+        { $group: { _id: null, t: { $topN: { n: 1, output: '$a', sortBy: { a: 1, b: 1 } } } } },
+      ],
+      cursor: {},
+      $db: 'dup',
+    });
+    expect(nested['cursor']).toMatchObject({ firstBatch: [{ _id: null, t: [1] }] });
   });
 });
