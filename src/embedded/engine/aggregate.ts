@@ -24,6 +24,7 @@ import { writeOut } from './out-stage.js';
 import { withMemoryLimits } from './memory-limits.js';
 import { checkResultSize, startMeasuring } from './limits.js';
 import {
+  dropScoreFields,
   isMeta,
   metaExpression,
   metaSortField,
@@ -201,11 +202,10 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
   const copy = sharingCopier();
   result = result.map((d) => {
     checkResultSize(d);
-    const c = copy(d);
-    delete c[TEXT_SCORE_FIELD];
-    delete c[SEARCH_SCORE_FIELD];
-    return c;
+    return copy(d);
   });
+  // A score is metadata in MongoDB, never a field: not in a document that `$$ROOT` or a `$facet` nested.
+  if (text || searched) dropScoreFields(result);
   if (out) {
     if (args.txn)
       throw new CommandError(
@@ -235,6 +235,30 @@ function rewriteMeta(value: unknown, sources: MetaSources): Doc {
     // A sort by randVal alone keeps the order (meta-fields.ts).
     return Object.keys(sort).length > 0 ? { $sort: sort } : { $skip: 0 };
   }
+  const name = isPlainObject(value) ? Object.keys(value)[0] : undefined;
+  const spec = name === undefined ? undefined : (value as Doc)[name];
+  // A $facet branch reads the very documents, with their metadata; the $sort of any sub-pipeline is a
+  // $sort too.
+  if (name === '$facet' && isPlainObject(spec)) {
+    const branches: Doc = {};
+    for (const [k, v] of Object.entries(spec))
+      branches[k] = Array.isArray(v) ? rewriteMetaStages(v as Doc[], sources) : v;
+    return { $facet: branches };
+  }
+  if (
+    (name === '$lookup' || name === '$unionWith') &&
+    isPlainObject(spec) &&
+    Array.isArray(spec['pipeline'])
+  ) {
+    const { pipeline, ...rest } = spec;
+    const inner = { ...sources, sampled: false, sorted: false };
+    return {
+      [name]: {
+        ...rewriteMeta(rest, sources),
+        pipeline: rewriteMetaStages(pipeline as Doc[], inner),
+      },
+    };
+  }
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (!isPlainObject(v) || '$literal' in v) return v;
@@ -244,6 +268,18 @@ function rewriteMeta(value: unknown, sources: MetaSources): Doc {
     return o;
   };
   return walk(value) as Doc;
+}
+
+/** The stages of a sub-pipeline, each through `rewriteMeta`, noting the `$sample` and `$sort` it passes. */
+function rewriteMetaStages(pipeline: readonly Doc[], outer: MetaSources): Doc[] {
+  const sources = { ...outer };
+  return pipeline.map((stage) => {
+    if (!isPlainObject(stage)) return stage;
+    const rewritten = rewriteMeta(stage, sources);
+    if ('$sample' in stage) sources.sampled = true;
+    if ('$sort' in stage) sources.sorted = true;
+    return rewritten;
+  });
 }
 
 /** Inputs of a read on a view: the stages that follow the view's own. */

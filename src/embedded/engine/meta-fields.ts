@@ -118,3 +118,22 @@ export function metaSortField(spec: Doc, sources: MetaSources): string | undefin
 export function isMeta(value: unknown): value is Doc {
   return isPlainObject(value) && Object.keys(value).length === 1 && '$meta' in value;
 }
+
+/**
+ * Removes the hidden score fields from the documents `results` and every document they hold, each
+ * shared document visited once.
+ */
+export function dropScoreFields(results: unknown[]): void {
+  const seen = new Set<object>();
+  const visit = (value: unknown): void => {
+    if (value === null || typeof value !== 'object' || seen.has(value)) return;
+    seen.add(value);
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (isPlainObject(value)) {
+      delete value[TEXT_SCORE_FIELD];
+      delete value[SEARCH_SCORE_FIELD];
+      Object.values(value).forEach(visit);
+    }
+  };
+  results.forEach(visit);
+}

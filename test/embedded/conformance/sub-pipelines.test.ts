@@ -85,6 +85,37 @@ for (const driver of drivers) {
       expect((await refusal(inLookup([{ $limit: -1 }, { $out: 'written' }])))[0]).toBe(5107201);
     });
 
+    // A $text score is metadata, not a field (https://www.mongodb.com/docs/manual/reference/operator/aggregation/meta/):
+    // a $facet branch reads the documents with it, and no document nested by $facet or $$ROOT shows it.
+    it('keeps $text scores as metadata through $facet and $$ROOT', async () => {
+      const texts = ctx.db.collection<any>('texts');
+      await texts.insertMany([
+        { _id: 1, t: 'apple pear plum fig' },
+        { _id: 2, t: 'apple apple' },
+        { _id: 3, t: 'apple pear' },
+      ]);
+      await texts.createIndex({ t: 'text' });
+      const match = { $match: { $text: { $search: 'apple' } } };
+      const byScore = { $sort: { s: { $meta: 'textScore' } } };
+      const top = await texts.aggregate([match, byScore, { $project: { _id: 1 } }]).toArray();
+      const [faceted] = await texts
+        .aggregate([
+          match,
+          { $facet: { f: [byScore, { $project: { _id: 1 } }], all: [{ $sort: { _id: 1 } }] } },
+        ])
+        .toArray();
+      expect(faceted!['f']).toEqual(top);
+      expect(faceted!['all']).toEqual([
+        { _id: 1, t: 'apple pear plum fig' },
+        { _id: 2, t: 'apple apple' },
+        { _id: 3, t: 'apple pear' },
+      ]);
+      const [grouped] = await texts
+        .aggregate([match, { $sort: { _id: 1 } }, { $group: { _id: null, d: { $push: '$$ROOT' } } }])
+        .toArray();
+      expect(grouped!['d']).toEqual(faceted!['all']);
+    });
+
     it('runs valid sub-pipelines', async () => {
       await ctx.db.collection<any>('o').updateOne({ _id: 1 }, { $set: { b: 2 } }, { upsert: true });
       const [doc] = await ctx.db
