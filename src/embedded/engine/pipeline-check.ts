@@ -204,6 +204,27 @@ function checkUnset(spec: unknown): void {
   }
 }
 
+/**
+ * `$facet`: a non-empty document (40169) of arrays (40170) of documents (40171), every branch checked
+ * before any branch's stages are parsed (extractRawPipelines, document_source_facet.cpp).
+ */
+function checkFacet(spec: unknown): void {
+  if (!isPlainObject(spec) || Object.keys(spec).length === 0)
+    fail(40169, `the $facet specification must be a non-empty object, but found: $facet: ${bsonText(spec)}`);
+  for (const [name, branch] of Object.entries(spec)) {
+    if (!Array.isArray(branch))
+      fail(40170, `arguments to $facet must be arrays, ${name} is type ${bsonTypeName(branch)}`);
+    branch.forEach((stage: unknown, i) => {
+      if (!isPlainObject(stage)) {
+        fail(
+          40171,
+          `elements of arrays in $facet spec must be non-empty objects, ${name} argument contained an element of type ${bsonTypeName(stage)}: ${i}: ${bsonText(stage)}`,
+        );
+      }
+    });
+  }
+}
+
 /** The pipelines nested in a stage (`$facet`, `$lookup`, `$unionWith`), when they are arrays. */
 export function subPipelines(name: string, spec: unknown): unknown[][] {
   if (name === '$facet' && isPlainObject(spec)) return Object.values(spec).filter(Array.isArray);
@@ -307,6 +328,9 @@ function checkStages(pipeline: readonly unknown[], scope: VariableScope): void {
         break;
       case '$replaceRoot':
         if (isPlainObject(spec)) checkExpression(spec['newRoot'], '', scope);
+        break;
+      case '$facet':
+        checkFacet(spec);
         break;
       case '$merge':
         checkMergeStage(spec, scope);

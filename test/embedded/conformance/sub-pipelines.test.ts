@@ -69,6 +69,21 @@ for (const driver of drivers) {
       expect(names).not.toContain('written');
     });
 
+    // extractRawPipelines (document_source_facet.cpp) checks every branch before parsing any.
+    it('refuses a malformed $facet specification (40169-40171)', async () => {
+      expect((await refusal([{ $facet: {} }]))[0]).toBe(40169);
+      expect((await refusal([{ $facet: 5 }]))[0]).toBe(40169);
+      expect(await refusal([{ $facet: { f: [{ $limit: -1 }], g: 'x' } }])).toEqual([
+        40170,
+        'arguments to $facet must be arrays, g is type string',
+      ]);
+      const [code, message] = await refusal([{ $facet: { f: [{ $limit: -1 }], g: [5] } }]);
+      expect(code).toBe(40171);
+      expect(message).toMatch(
+        /^elements of arrays in \$facet spec must be non-empty objects, g argument contained an element of type int/,
+      );
+    });
+
     it('refuses $facet and $search inside $facet (40600)', async () => {
       expect(await refusal(inFacet([{ $facet: { g: [] } }]))).toEqual([
         40600,
