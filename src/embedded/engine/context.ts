@@ -81,6 +81,7 @@ import { sortStage } from './sort.js';
 import { sortArrayExpression } from './sort-array.js';
 import { bucketAutoStage } from './bucket-auto.js';
 import { bucketStage } from './bucket.js';
+import { sortByCountStage } from './sort-by-count.js';
 import { strictExpressions } from './strict-expressions.js';
 import { conversionExpressions } from './convert.js';
 import { timestampExpressions } from './timestamp-expressions.js';
@@ -316,7 +317,7 @@ export const CONTEXT: Context = Context.init({
       $replaceRoot: replaceRootStage,
       $replaceWith: replaceWithStage,
       $set: addFieldsStage,
-      $sortByCount: builtinStage('$sortByCount'),
+      $sortByCount: sortByCountStage(groupStage, sortStage),
     }),
   },
   projection: { ...projectionOperators, $elemMatch: elemMatchProjection },

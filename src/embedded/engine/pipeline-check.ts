@@ -5,6 +5,7 @@
  * unknown expression fails with MongoDB's code and message even on an empty collection, and so does a
  * read of a variable not defined where it stands (variable-scope.ts). Sub-pipelines (`$facet`, `$lookup`, `$unionWith`) are checked too.
  */
+import { checkSortByCount } from './sort-by-count.js';
 import { checkAddFieldsPaths } from './add-fields-check.js';
 import { bsonText } from './bson-text.js';
 import { checkExpression, isAccumulatorOperator } from './expression-check.js';
@@ -312,6 +313,11 @@ function checkStages(pipeline: readonly unknown[], scope: VariableScope): void {
         break;
       case '$group':
         checkGroup(spec, scope);
+        break;
+      case '$sortByCount':
+        // An alias for a $group on this expression (sort-by-count.ts): checked as its key is.
+        checkSortByCount(spec);
+        checkExpression(spec, '', scope);
         break;
       case '$project':
         checkProject(spec, scope);
