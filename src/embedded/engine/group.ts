@@ -40,14 +40,18 @@ export const groupStage: PipelineOp = (collection, expr, options) =>
     return Lazy(groups);
   });
 
-/** Whether `value` holds a document of two or more fields, whose field order mingo's ids ignore. */
-function hasFieldOrder(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasFieldOrder);
+/**
+ * Whether mingo cannot group by `value` as MongoDB does: it holds a document of two or more fields, whose
+ * field order mingo's ids ignore, or a field named `constructor`, which mingo's hash takes for the
+ * object's class and reads the `name` of (a document `{ constructor: 'x' }` failed with a TypeError).
+ */
+function unfitForMingo(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(unfitForMingo);
   if (!isPlainObject(value)) return false;
   let fields = 0;
   for (const key in value) {
-    if (++fields > 1) return true;
-    if (hasFieldOrder(value[key])) return true;
+    if (++fields > 1 || key === 'constructor') return true;
+    if (unfitForMingo(value[key])) return true;
   }
   return false;
 }
@@ -57,11 +61,13 @@ const groupAll: PipelineOp = (collection, expr, options) => {
   const collation = normalizeCollation(options.collation);
   return collection.transform((items: unknown[]) => {
     const ids = items.map((doc) => evalExpr(doc as Doc, expr['_id'], options));
-    const sameAsMingo = !collation && ids.every((id) => plainNumbers(id) === id && !hasFieldOrder(id));
+    const sameAsMingo = !collation && ids.every((id) => plainNumbers(id) === id && !unfitForMingo(id));
     if (sameAsMingo) return builtinGroup(Lazy(items), expr, options);
     const out: unknown[] = [];
+    // Each partition is one group: mingo accumulates it under a null id (it never hashes the value).
     for (const { value, items: docs } of partitionByValue(items, (_, i) => ids[i] ?? null, collation)) {
-      out.push(...builtinGroup(Lazy(docs), { ...expr, _id: { $literal: value } }, options).collect());
+      for (const group of builtinGroup(Lazy(docs), { ...expr, _id: null }, options).collect())
+        out.push({ ...(group as Doc), _id: value });
     }
     return Lazy(out);
   });
