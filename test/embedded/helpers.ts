@@ -199,3 +199,10 @@ export async function indexedCollection(
   await coll.insertMany(docs);
   return coll;
 }
+
+/** A value read with `promoteValues: false` as `type value` (`Long 3`; arrays element by element). */
+export function typed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(typed);
+  const type = (value as { _bsontype?: string } | null)?._bsontype;
+  return type ? `${type} ${String(value)}` : value;
+}

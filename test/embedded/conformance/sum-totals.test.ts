@@ -7,13 +7,7 @@
  * WindowFunctionAvg, window_function_avg.h; window_function_sum_test.cpp NarrowestType1-3 and Overflow).
  */
 import { describe, expect, it } from 'vitest';
-import { connect, drivers } from '../helpers.js';
-
-/** A value read with `promoteValues: false` as `type value`. */
-function typed(value: unknown): unknown {
-  const type = (value as { _bsontype?: string } | null)?._bsontype;
-  return type ? `${type} ${String(value)}` : value;
-}
+import { connect, drivers, typed } from '../helpers.js';
 
 describe.each(drivers)('sum and avg totals ($name)', (driver) => {
   const t = connect(driver, 'sum_totals');

@@ -9,13 +9,7 @@
  * ($covariancePop, $covarianceSamp pages) defines the results; these values are worked by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { connect, drivers } from '../helpers.js';
-
-/** A value read with `promoteValues: false` as `type value`. */
-function typed(value: unknown): unknown {
-  const type = (value as { _bsontype?: string } | null)?._bsontype;
-  return type ? `${type} ${String(value)}` : value;
-}
+import { connect, drivers, typed } from '../helpers.js';
 
 describe.each(drivers)('setWindowFields covariance ($name)', (driver) => {
   const t = connect(driver, 'window_covariance');

@@ -9,13 +9,7 @@
  *   over the window's first and last documents only, null over one document.
  */
 import { describe, expect, it } from 'vitest';
-import { connect, drivers } from '../helpers.js';
-
-/** A value read with `promoteValues: false` as `type value`. */
-function typed(value: unknown): unknown {
-  const type = (value as { _bsontype?: string } | null)?._bsontype;
-  return type ? `${type} ${String(value)}` : value;
-}
+import { connect, drivers, typed } from '../helpers.js';
 
 describe.each(drivers)('setWindowFields integral and derivative over sliding windows ($name)', (driver) => {
   const t = connect(driver, 'window_integral');

@@ -12,17 +12,10 @@
  * BSON order and ignore null and missing; `$push` leaves out missing values and keeps nulls.
  */
 import { describe, expect, it } from 'vitest';
-import { connect, drivers } from '../helpers.js';
+import { connect, drivers, typed } from '../helpers.js';
 
 /** Documents in the large partition. */
 const N = 20_000;
-
-/** A value read with `promoteValues: false` as `type value` (arrays element by element). */
-function typed(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(typed);
-  const type = (value as { _bsontype?: string } | null)?._bsontype;
-  return type ? `${type} ${String(value)}` : value;
-}
 
 /** Typed values as one line: `'Int32 1, Long 3'`. */
 const listed = (values: unknown): string => (values as unknown[]).join(', ');

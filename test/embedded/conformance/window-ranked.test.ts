@@ -14,14 +14,7 @@
  * documents, return all").
  */
 import { describe, expect, it } from 'vitest';
-import { connect, drivers } from '../helpers.js';
-
-/** A value read with `promoteValues: false` as `type value` (arrays element by element). */
-function typed(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(typed);
-  const type = (value as { _bsontype?: string } | null)?._bsontype;
-  return type ? `${type} ${String(value)}` : value;
-}
+import { connect, drivers, typed } from '../helpers.js';
 
 describe.each(drivers)('setWindowFields ranked functions over moving windows ($name)', (driver) => {
   const t = connect(driver, 'window_ranked');

@@ -7,13 +7,7 @@
  * is taken off, a population of one number the int 0, an infinity or NaN in the window NaN.
  */
 import { describe, expect, it } from 'vitest';
-import { connect, drivers } from '../helpers.js';
-
-/** A value read with `promoteValues: false` as `type value`. */
-function typed(value: unknown): unknown {
-  const type = (value as { _bsontype?: string } | null)?._bsontype;
-  return type ? `${type} ${String(value)}` : value;
-}
+import { connect, drivers, typed } from '../helpers.js';
 
 describe.each(drivers)('setWindowFields standard deviations ($name)', (driver) => {
   const t = connect(driver, 'window_stddev');
