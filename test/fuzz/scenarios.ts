@@ -67,7 +67,7 @@ export async function snapshot(ctx: ScenarioContext, coll = ctx.coll): Promise<M
 }
 
 /** A seed document: scalars, nested documents and arrays of documents for positional paths. */
-function seedDoc(r: Random, id: number): Doc {
+export function seedDoc(r: Random, id: number): Doc {
   const doc: Doc = { _id: id };
   if (r.chance(0.8)) doc.k = r.int(4);
   doc.n = r.pick([r.int(10), 1.5, -2, 'str', null, BSON.Long.fromNumber(r.int(5))]);
@@ -162,7 +162,7 @@ const OPERATORS = [
 ];
 
 /** An update: operators on dotted and positional paths (often two, so one can fail), or a pipeline. */
-function scenarioUpdate(r: Random): unknown {
+export function scenarioUpdate(r: Random): unknown {
   if (r.chance(0.2)) {
     return Array.from({ length: 1 + r.int(2) }, () =>
       r.chance(0.7)
@@ -194,7 +194,7 @@ function scenarioUpdate(r: Random): unknown {
 }
 
 /** `arrayFilters` for the identifiers `e` and `f` of the paths above, sometimes wrong. */
-function arrayFilters(r: Random): unknown[] {
+export function arrayFilters(r: Random): unknown[] {
   return r.pick<unknown[]>([
     [{ e: { $gte: 2 } }],
     [{ 'e.v': { $ne: null } }, { 'f.id': 0 }],

@@ -7,7 +7,7 @@
  * errmsg; a second client's `ping` unanswered within 5 s; acknowledged writes (and a canary collection
  * the fuzzer never touches) missing or changed, before and after a restart from disk.
  *
- * Scenarios (scenarios.ts, catalog-scenarios.ts) run sequences of commands on two connections with oracles of their own:
+ * Scenarios (scenarios.ts, catalog-scenarios.ts, index-scenarios.ts) run sequences of commands on two connections with oracles of their own:
  * no document half-updated after an error, no unique index violated, transactions isolated, change
  * streams resumable, and each scenario's collections as they were left, after the run and a restart.
  *
@@ -20,6 +20,7 @@ import { BSON } from 'bson';
 import { MongoClient } from 'mongodb';
 import { encodeDocument } from './bson-writer.js';
 import { CATALOG_SCENARIOS } from './catalog-scenarios.js';
+import { INDEX_SCENARIOS } from './index-scenarios.js';
 import { FUZZED_COMMANDS, FUZZ_DB, hostileCommand } from './commands.js';
 import { commandMessage, mutate, opQuery, type Mutant } from './frames.js';
 import { filter, pipeline, update } from './grammar.js';
@@ -36,7 +37,7 @@ const seed = Number(args.get('seed') ?? 1);
 const cases = Number(args.get('cases') ?? 2000);
 const mode = args.get('mode') ?? 'all';
 const only = args.has('case') ? Number(args.get('case')) : undefined;
-const scenarios = { ...SCENARIOS, ...CATALOG_SCENARIOS };
+const scenarios = { ...SCENARIOS, ...CATALOG_SCENARIOS, ...INDEX_SCENARIOS };
 /** `--scenario a,b` runs only those scenarios. */
 const scenarioNames = args.get('scenario')?.split(',') ?? Object.keys(scenarios);
 
