@@ -78,6 +78,19 @@ function value(r: Random): unknown {
   ]);
 }
 
+/**
+ * A seed document (scenarios.ts) whose fields sometimes hold a value of another type or shape instead:
+ * numbers of every BSON type, strings that differ in case or accents, nested arrays, missing fields.
+ */
+function indexDoc(r: Random, id: number): Doc {
+  const doc = seedDoc(r, id);
+  for (const field of ['k', 'n', 's', 'nums', 'nested']) {
+    if (r.chance(0.25)) doc[field] = r.chance(0.8) ? value(r) : [[value(r)], value(r)];
+    else if (r.chance(0.05)) delete doc[field];
+  }
+  return doc;
+}
+
 /** A predicate on one field, of the forms an index can answer and some it cannot. */
 function predicate(r: Random): unknown {
   switch (r.int(16)) {
@@ -156,12 +169,17 @@ async function indexedReads(ctx: ScenarioContext): Promise<void> {
   const { r } = ctx;
   const plain = `${ctx.coll}_plain`;
   const chosen = INDEXES.filter(() => r.chance(0.3));
+  // Both collections sometimes have a default collation, which an index without one then takes.
+  if (r.chance(0.25)) {
+    const collation = { locale: 'en', strength: r.pick([1, 2, 3]) };
+    for (const coll of [ctx.coll, plain]) await run(ctx, ctx.a, { create: coll, collation });
+  }
   const created = await run(ctx, ctx.a, {
     createIndexes: ctx.coll,
     indexes: chosen.map((index, i) => ({ key: index.key, name: `i${i}`, ...index.options })),
   });
   if (chosen.length > 0 && created?.ok !== 1) return;
-  const docs = Array.from({ length: 5 + r.int(30) }, (_, i) => seedDoc(r, i));
+  const docs = Array.from({ length: 5 + r.int(30) }, (_, i) => indexDoc(r, i));
   // Documents one by one: a document an index refuses (a hashed array) is refused by both.
   for (const doc of docs) {
     const indexed = await run(ctx, ctx.a, { insert: ctx.coll, documents: [doc] });
@@ -187,7 +205,10 @@ async function readBoth(ctx: ScenarioContext, plain: string, chosen: IndexChoice
   const hintable = chosen.flatMap((index, i) => (index.hintable ? [`i${i}`] : []));
   const hint = hintable.length > 0 && r.chance(0.5) ? r.pick(hintable) : undefined;
   const kind = r.pick(['count', 'distinct', 'aggregate', 'find', 'find sorted']);
-  const command = (coll: string, indexed: boolean): Doc => {
+  // A query's own collation decides which collated indexes it may use.
+  const collation = r.chance(0.2) ? { collation: { locale: 'en', strength: r.pick([1, 2]) } } : {};
+  const command = (coll: string, indexed: boolean): Doc => ({ ...body(coll, indexed), ...collation });
+  const body = (coll: string, indexed: boolean): Doc => {
     switch (kind) {
       case 'count':
         return { count: coll, query: filter };
@@ -226,7 +247,7 @@ async function writeBoth(ctx: ScenarioContext, plain: string, newId: () => numbe
   const kind = r.int(4);
   let body: Doc;
   if (kind === 0) {
-    body = { insert: '', documents: [seedDoc(r, newId())] };
+    body = { insert: '', documents: [indexDoc(r, newId())] };
   } else if (kind === 1) {
     body = { delete: '', deletes: [{ q: indexFilter(r), limit: 0 }] };
   } else {
