@@ -11,7 +11,7 @@ import { withSystemVariables } from './let-variables.js';
 import { hintedState } from './hinted-state.js';
 import { inHintedOrder } from './hinted-order.js';
 import type { HintedScan } from './hinted-order.js';
-import { collectionIn } from './transaction-ddl.js';
+import { collectionAt } from './transaction-ddl.js';
 import type { Index } from './indexes.js';
 import { matchDocs } from './read.js';
 import { prepareMatchStages } from './match-stages.js';
@@ -156,7 +156,7 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
       throw new CommandError(40602, '$search is only valid as the first stage in a pipeline');
   }
   const resolver = (name: string): Doc[] => {
-    const coll = collectionIn(engine, args.db, name, args.txn);
+    const coll = collectionAt(engine, args.db, name, args.txn);
     if (isView(coll)) return readView(engine, { view: coll, pipeline: [], txn: args.txn });
     return coll ? engine.documents(coll, args.txn) : [];
   };

@@ -170,6 +170,12 @@ export class Collection {
    */
   createdSeq = 0;
   /**
+   * Global write sequence when the collection left its name (dropped, renamed away, replaced by `$out`)
+   * while a reader that had not read it yet was open; Infinity while it is in the catalog. Such a
+   * collection stays readable for those readers (transaction-snapshot.ts `retire`).
+   */
+  droppedSeq = Infinity;
+  /**
    * The documents committed writes replaced, oldest first, kept while an open transaction that has not
    * read the collection yet may need the state from before them (transaction-snapshot.ts).
    */

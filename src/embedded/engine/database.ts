@@ -12,6 +12,8 @@ import { checkCollectionName, checkDbName, splitNs } from './namespace.js';
 import type { Transaction } from './transaction.js';
 import { catalogChanged, writeConflict } from './transaction.js';
 import { keepReplaced, snapshotAtStart } from './transaction-snapshot.js';
+import { retire } from './retired-collections.js';
+import { isView } from './views.js';
 import { cloneValue } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -34,6 +36,8 @@ export class Engine {
   seq = 0;
   /** Open transactions (for cross-transaction conflict checks). */
   readonly openTransactions = new Set<Transaction>();
+  /** Collections that left the catalog while a reader may still read them (retired-collections.ts). */
+  retired: Collection[] = [];
   /** Persistence hook: called synchronously with each committed batch of changes. */
   onChanges: ((changes: Change[]) => void) | undefined;
   /** Called when a transaction ends (blocked writers retry). */
@@ -96,6 +100,7 @@ export class Engine {
     const colls = this.databases.get(db);
     const coll = colls?.get(name);
     if (!colls || !coll) return false;
+    this.retire(coll);
     colls.delete(name);
     if (colls.size === 0) this.databases.delete(db);
     this.emit([{ op: 'drop', ns: coll.ns }]);
@@ -105,6 +110,7 @@ export class Engine {
 
   dropDatabase(db: string): void {
     const names = [...(this.databases.get(db)?.keys() ?? [])];
+    for (const coll of this.databases.get(db)?.values() ?? []) this.retire(coll);
     if (!this.databases.delete(db)) return;
     this.history.append([
       ...names.map((coll) => ({ op: 'drop' as const, db, coll })),
@@ -134,6 +140,7 @@ export class Engine {
       if (!dropTarget) throw new CommandError(ErrorCodes.NamespaceExists, 'target namespace exists');
       this.drop(tdb, tname);
     }
+    this.retire(source);
     this.databases.get(fdb)!.delete(fname);
     if (this.databases.get(fdb)!.size === 0) this.databases.delete(fdb);
     const moved = new Collection(tdb, tname, source.options, source.state);
@@ -144,6 +151,14 @@ export class Engine {
     colls.set(tname, moved);
     this.emit([{ op: 'rename', ns: from, to }]);
     this.history.append([{ op: 'rename', db: fdb, coll: fname, to: { db: tdb, coll: tname } }]);
+  }
+
+  /**
+   * Keeps `coll`, leaving the catalog now, for the transactions and snapshot reads that started while it
+   * was there (retired-collections.ts); views are looked up in the latest catalog, so none is kept.
+   */
+  private retire(coll: Collection): void {
+    if (!isView(coll)) retire(this, coll, ++this.seq);
   }
 
   /**

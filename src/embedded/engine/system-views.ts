@@ -11,7 +11,7 @@ import { UUID } from 'bson';
 import { describeCollation } from './collation.js';
 import { Collection, CollectionState } from './collection.js';
 import type { Engine } from './database.js';
-import { collectionIn } from './transaction-ddl.js';
+import { collectionAt } from './transaction-ddl.js';
 import type { Transaction } from './transaction.js';
 import { cloneValue, keyOf } from './values.js';
 import type { Doc } from './values.js';
@@ -72,7 +72,7 @@ export function readableCollection(
   name: string,
   txn: Transaction | undefined,
 ): Collection | undefined {
-  const stored = collectionIn(engine, db, name, txn);
+  const stored = collectionAt(engine, db, name, txn);
   if (stored || name !== SYSTEM_VIEWS || !hasSystemViews(engine, db)) return stored;
   const state = new CollectionState();
   // Copies, so no stage of a read can reach the catalog's own pipeline documents.

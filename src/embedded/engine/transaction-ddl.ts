@@ -8,7 +8,8 @@ import { Collection } from './collection.js';
 import type { Engine } from './database.js';
 import type { CollectionOptions } from './collection.js';
 import type { Transaction } from './transaction.js';
-import { writeConflict } from './transaction.js';
+import { catalogChanged, writeConflict } from './transaction.js';
+import { retiredFor } from './retired-collections.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 /** The collection a command in `txn` (or outside any, when undefined) sees under `db.name`. */
@@ -22,8 +23,29 @@ export function collectionIn(
 }
 
 /**
+ * The collection a read in `txn` (a transaction; a plain read when undefined) finds
+ * under `db.name`: the one there when `txn` started, though it was dropped, renamed away or replaced
+ * since, as MongoDB 7.0 reads the catalog as of the read timestamp (retired-collections.ts); else what
+ * {@link collectionIn} finds (a collection that appeared later then reads empty, see
+ * transaction-snapshot.ts). Throws nothing.
+ */
+export function collectionAt(
+  engine: Engine,
+  db: string,
+  name: string,
+  txn: Transaction | undefined,
+): Collection | undefined {
+  const live = engine.collection(db, name);
+  if (!txn || (live && live.createdSeq <= txn.startSeq)) return live ?? txn?.created.get(`${db}.${name}`);
+  return retiredFor(engine, `${db}.${name}`, txn) ?? live ?? txn.created.get(`${db}.${name}`);
+}
+
+/**
  * The collection `db.name`, created when missing: inside a transaction, privately to it.
- * @throws CommandError NamespaceExists (48) when `mustNotExist` and it exists.
+ * @throws CommandError NamespaceExists (48) when `mustNotExist` and it exists; WriteConflict (112) in a
+ *   transaction when the collection there at its start has left the name since (MongoDB 7.0:
+ *   jstests/core/txns/concurrent_drops_and_creates.js, a write to a collection dropped after the
+ *   transaction started conflicts).
  */
 export function createIn(
   engine: Engine,
@@ -35,6 +57,7 @@ export function createIn(
 ): Collection {
   if (!txn || engine.collection(db, name)) return engine.create(db, name, options, mustNotExist);
   const ns = `${db}.${name}`;
+  if (retiredFor(engine, ns, txn)) throw catalogChanged(ns);
   const pending = txn.created.get(ns);
   if (pending) {
     if (mustNotExist) throw new CommandError(ErrorCodes.NamespaceExists, `Collection ${ns} already exists.`);

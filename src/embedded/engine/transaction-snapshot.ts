@@ -49,24 +49,24 @@ export function snapshotAtStart(coll: Collection, txn: Transaction): CollectionS
  * What of the engine this file reads: its open transactions and its collections by database (the
  * Engine itself is not imported, as its file imports this one).
  */
-interface Catalog {
+export interface Catalog {
   readonly openTransactions: Iterable<Transaction>;
   readonly databases: ReadonlyMap<string, ReadonlyMap<string, Collection>>;
 }
 
+/** Everything that reads as of a point in the past: the active transactions. Throws nothing. */
+export function* snapshotReaders(engine: Catalog): Generator<Transaction> {
+  for (const txn of engine.openTransactions) if (txn.state === 'active') yield txn;
+}
+
 /**
- * The oldest `startSeq` of the open transactions that have not read `coll` yet (undefined when there is
- * none): the writes after it are the ones such a transaction may have to undo.
+ * The oldest `startSeq` of the readers that have not read `coll` yet (undefined when there is none): the
+ * writes after it are the ones such a reader may have to undo.
  */
 function oldestReader(engine: Catalog, coll: Collection): number | undefined {
   let oldest: number | undefined;
-  for (const txn of engine.openTransactions)
-    if (
-      txn.state === 'active' &&
-      !txn.snapshots.has(coll.ns) &&
-      (oldest === undefined || txn.startSeq < oldest)
-    )
-      oldest = txn.startSeq;
+  for (const txn of snapshotReaders(engine))
+    if (!txn.snapshots.has(coll.ns) && (oldest === undefined || txn.startSeq < oldest)) oldest = txn.startSeq;
   return oldest;
 }
 

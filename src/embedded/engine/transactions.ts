@@ -12,6 +12,7 @@ import { splitNs } from './namespace.js';
 import { Transaction, writeConflict } from './transaction.js';
 import { publishCreated } from './transaction-ddl.js';
 import { forgetReplaced } from './transaction-snapshot.js';
+import { forgetRetired } from './retired-collections.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
@@ -61,6 +62,7 @@ function end(engine: Engine, txn: Transaction): void {
   txn.release();
   engine.openTransactions.delete(txn);
   forgetReplaced(engine);
+  forgetRetired(engine);
   engine.wake();
 }
 

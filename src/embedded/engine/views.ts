@@ -11,7 +11,7 @@ import type { Collation } from './collation.js';
 import { sameCollation } from './collation.js';
 import type { Collection } from './collection.js';
 import type { Engine } from './database.js';
-import { collectionIn } from './transaction-ddl.js';
+import { collectionAt } from './transaction-ddl.js';
 import type { Transaction } from './transaction.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -53,7 +53,9 @@ export interface ResolvedView {
 }
 
 /**
- * Resolves `view` through the views it is defined on, as seen by `txn`.
+ * Resolves `view` through the views it is defined on, as seen by `txn`: MongoDB 7.0 reads a view's
+ * definition from the latest catalog (db_raii.cpp `AutoGetCollectionForReadPITCatalog`: `lookupView`),
+ * its source as of the read.
  * @throws CommandError ViewDepthLimitExceeded (165) past MongoDB's depth limit.
  */
 export function resolveView(engine: Engine, view: Collection, txn: Transaction | undefined): ResolvedView {
@@ -68,7 +70,7 @@ export function resolveView(engine: Engine, view: Collection, txn: Transaction |
       );
     pipeline.unshift(...current.options['pipeline']);
     sourceName = current.options['viewOn'];
-    current = collectionIn(engine, view.db, sourceName, txn);
+    current = collectionAt(engine, view.db, sourceName, txn);
   }
   return { source: current, sourceName, pipeline, collation: view.options.collation };
 }
