@@ -36,6 +36,8 @@ export class Engine {
   seq = 0;
   /** Open transactions (for cross-transaction conflict checks). */
   readonly openTransactions = new Set<Transaction>();
+  /** The readers of snapshot reads outside transactions, one per point in time kept (point-in-time.ts). */
+  readonly pointsInTime = new Set<Transaction>();
   /** Collections that left the catalog while a reader may still read them (retired-collections.ts). */
   retired: Collection[] = [];
   /** Persistence hook: called synchronously with each committed batch of changes. */
@@ -163,7 +165,8 @@ export class Engine {
 
   /**
    * The state a reader sees: a transaction's private copy, else its snapshot (every collection as of
-   * the transaction's first operation, see transaction-snapshot.ts), else the live state.
+   * the transaction's first operation, or a snapshot read's point in time, see
+   * transaction-snapshot.ts), else the live state.
    */
   readState(coll: Collection, txn: Transaction | undefined): CollectionState {
     if (!txn) return coll.state;
@@ -171,7 +174,6 @@ export class Engine {
     if (priv) return priv;
     const snap = txn.snapshots.get(coll.ns);
     if (snap) return snap;
-    if (txn.pointInTime) return new CollectionState();
     return snapshotAtStart(coll, txn);
   }
 
@@ -219,12 +221,13 @@ export class Engine {
 
   /**
    * Records a committed write of `idKey`, which replaced `prior` (undefined: an insert). Only
-   * transactions compare against these sequence numbers and read the replaced documents, and only writes
-   * made while one is open can matter to it, so nothing is recorded when none is open.
+   * transactions compare against these sequence numbers, only they and snapshot reads read the replaced
+   * documents, and only writes made while one is open can matter to them, so nothing is recorded when
+   * none is.
    */
   touched(coll: Collection, idKey: string, prior: Doc | undefined): void {
     ++this.seq;
-    if (this.openTransactions.size > 0) {
+    if (this.openTransactions.size > 0 || this.pointsInTime.size > 0) {
       coll.writeSeq.set(idKey, this.seq);
       keepReplaced(this, coll, this.seq, idKey, prior);
     } else {

@@ -1,16 +1,22 @@
 /**
  * Snapshot reads outside transactions (`readConcern: { level: 'snapshot' }`, with or without
- * `atClusterTime`): a read without a time pins every collection's state at the current cluster time and
- * answers from it; a read naming a time the server pinned reads those states again. A time it never
- * pinned, or one older than the history window, is refused with MongoDB's SnapshotTooOld rather than
- * answered with current data.
+ * `atClusterTime`): a read without a time keeps a new point in time, the current cluster time, and
+ * answers as of it; a read naming a time the server kept reads as of it again. A time it never kept, or
+ * one older than the history window, is refused with MongoDB's SnapshotTooOld rather than answered with
+ * current data.
+ *
+ * A point in time reads as a transaction does (transaction-snapshot.ts): each collection as of the
+ * point when the point first reads it, from the documents committed writes replaced since; pinning
+ * every collection when the point is taken would make the next write to each copy it (O(documents)),
+ * whether the snapshot read ever reads it or not.
  */
 import type { Timestamp } from 'bson';
-import type { CollectionState } from './collection.js';
 import type { Engine } from './database.js';
 import { clusterTime } from './let-variables.js';
 import { bsonTag } from './values.js';
 import { Transaction } from './transaction.js';
+import { forgetReplaced } from './transaction-snapshot.js';
+import { forgetRetired } from './retired-collections.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 /** MongoDB's minSnapshotHistoryWindowInSeconds default: how long a pinned time stays readable. */
@@ -20,8 +26,8 @@ const MAX_POINTS = 100;
 
 interface PointInTime {
   time: Timestamp;
-  takenAt: number;
-  states: Map<string, CollectionState>;
+  /** Reads as of the point (never writes); its snapshots fill as it reads collections. */
+  reader: Transaction;
 }
 
 const histories = new WeakMap<Engine, Map<bigint, PointInTime>>();
@@ -34,28 +40,24 @@ function timeKey(value: unknown): bigint {
   return (BigInt(ts.t) << 32n) | BigInt(ts.i);
 }
 
-function release(point: PointInTime): void {
-  for (const state of point.states.values()) state.pins = Math.max(0, state.pins - 1);
-}
-
+/** The kept points of `engine`, the expired ones (and the oldest past MAX_POINTS) released. */
 function historyOf(engine: Engine): Map<bigint, PointInTime> {
   let history = histories.get(engine);
   if (!history) histories.set(engine, (history = new Map<bigint, PointInTime>()));
   const now = Date.now();
-  for (const [key, point] of history) {
-    if (now - point.takenAt <= HISTORY_MS && history.size <= MAX_POINTS) break;
-    release(point);
+  let released = false;
+  for (const [key, { reader }] of history) {
+    if (reader.readableUntil >= now && history.size <= MAX_POINTS) break;
+    reader.release();
+    engine.pointsInTime.delete(reader);
     history.delete(key);
+    released = true;
+  }
+  if (released) {
+    forgetReplaced(engine);
+    forgetRetired(engine);
   }
   return history;
-}
-
-/** A read-only transaction that sees exactly the pinned states (collections created later are empty). */
-function readerAt(point: PointInTime): Transaction {
-  const reader = new Transaction(-1, -1);
-  reader.pointInTime = true;
-  for (const [ns, state] of point.states) reader.snapshots.set(ns, state);
-  return reader;
 }
 
 /**
@@ -72,7 +74,7 @@ export function snapshotReader(
   if (atClusterTime !== undefined && atClusterTime !== null) {
     const key = timeKey(atClusterTime);
     const point = history.get(key);
-    if (point) return { reader: readerAt(point), time: point.time };
+    if (point) return { reader: point.reader, time: point.time };
     const shown = `Timestamp(${String(key >> 32n)}, ${String(key & 0xffffffffn)})`;
     if (key > timeKey(clusterTime()))
       throw new CommandError(
@@ -85,13 +87,10 @@ export function snapshotReader(
     );
   }
   const time = clusterTime();
-  const states = new Map<string, CollectionState>();
-  for (const colls of engine.databases.values())
-    for (const coll of colls.values()) {
-      coll.state.pins++;
-      states.set(coll.ns, coll.state);
-    }
-  const point = { time, takenAt: Date.now(), states };
-  history.set(timeKey(time), point);
-  return { reader: readerAt(point), time };
+  const reader = new Transaction(-1, engine.seq);
+  reader.pointInTime = true;
+  reader.readableUntil = Date.now() + HISTORY_MS;
+  engine.pointsInTime.add(reader);
+  history.set(timeKey(time), { time, reader });
+  return { reader, time };
 }

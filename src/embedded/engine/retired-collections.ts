@@ -1,7 +1,7 @@
 /**
  * Collections that left the catalog (dropped, renamed away, replaced by `$out`, their database dropped)
- * while a transaction that has not read them yet is open. MongoDB 7.0 reads a collection in a
- * transaction as of the transaction's read timestamp, from the catalog as it was then (point-in-time catalog
+ * while a reader that has not read them yet is open. MongoDB 7.0 reads a collection in a transaction or
+ * a snapshot read as of the read's timestamp, from the catalog as it was then (point-in-time catalog
  * lookups: db_raii.cpp `AutoGetCollectionForReadPITCatalog` takes the collection from
  * `CollectionCatalog::establishConsistentCollection` at the read timestamp), so such a reader still
  * reads the collection as it was at its start; views, looked up in the latest catalog

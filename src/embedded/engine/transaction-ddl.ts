@@ -23,7 +23,7 @@ export function collectionIn(
 }
 
 /**
- * The collection a read in `txn` (a transaction; a plain read when undefined) finds
+ * The collection a read in `txn` (a transaction or a snapshot read; a plain read when undefined) finds
  * under `db.name`: the one there when `txn` started, though it was dropped, renamed away or replaced
  * since, as MongoDB 7.0 reads the catalog as of the read timestamp (retired-collections.ts); else what
  * {@link collectionIn} finds (a collection that appeared later then reads empty, see

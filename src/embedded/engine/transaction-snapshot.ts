@@ -11,7 +11,8 @@
  * write to it keeps the document it replaced (`Collection.replaced`). The first read of a collection
  * that changed after `startSeq` then copies its live state and puts those documents back, newest first:
  * the transaction pays for the copy, once per such collection, and plain writes pay only for keeping a
- * reference.
+ * reference. Snapshot reads outside transactions (point-in-time.ts) read the same way, each point in time
+ * as a reader that never writes.
  */
 import type { Collection } from './collection.js';
 import { CollectionState } from './collection.js';
@@ -46,17 +47,23 @@ export function snapshotAtStart(coll: Collection, txn: Transaction): CollectionS
 }
 
 /**
- * What of the engine this file reads: its open transactions and its collections by database (the
- * Engine itself is not imported, as its file imports this one).
+ * What of the engine this file reads: its open transactions, its snapshot reads' points in time and its
+ * collections by database (the Engine itself is not imported, as its file imports this one).
  */
 export interface Catalog {
   readonly openTransactions: Iterable<Transaction>;
+  readonly pointsInTime: Iterable<Transaction>;
   readonly databases: ReadonlyMap<string, ReadonlyMap<string, Collection>>;
 }
 
-/** Everything that reads as of a point in the past: the active transactions. Throws nothing. */
+/**
+ * Everything that reads as of a point in the past: the active transactions and the snapshot reads'
+ * points in time that are still readable. Throws nothing.
+ */
 export function* snapshotReaders(engine: Catalog): Generator<Transaction> {
   for (const txn of engine.openTransactions) if (txn.state === 'active') yield txn;
+  const now = Date.now();
+  for (const point of engine.pointsInTime) if (point.readableUntil >= now) yield point;
 }
 
 /**
@@ -93,7 +100,10 @@ export function keepReplaced(
   if (oldest !== undefined) coll.replaced.push({ seq, idKey, prior });
 }
 
-/** When a transaction ends: drops the replaced documents no open transaction needs. Throws nothing. */
+/**
+ * When a transaction ends or a point in time is released: drops the replaced documents no reader needs.
+ * Throws nothing.
+ */
 export function forgetReplaced(engine: Catalog): void {
   for (const colls of engine.databases.values())
     for (const coll of colls.values()) if (coll.replaced.length > 0) trim(coll, oldestReader(engine, coll));

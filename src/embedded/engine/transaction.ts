@@ -29,8 +29,13 @@ export class Transaction {
   /** Last touch, ms since epoch (for transactionLifetimeLimitSeconds). */
   lastUsed = Date.now();
   readonly started = Date.now();
-  /** A snapshot read outside a transaction: sees only its pinned states (engine/point-in-time.ts). */
+  /** A snapshot read outside a transaction (engine/point-in-time.ts): it only reads, at `startSeq`. */
   pointInTime = false;
+  /**
+   * Ms since epoch past which a point-in-time reader is no longer read from, so the documents kept for
+   * it may go (MongoDB's minSnapshotHistoryWindowInSeconds); a transaction does not expire this way.
+   */
+  readableUntil = Infinity;
 
   constructor(txnNumber: number, startSeq: number) {
     this.txnNumber = txnNumber;

@@ -43,6 +43,41 @@ describe.each(drivers)('snapshot read conformance ($name)', (driver) => {
     }
   });
 
+  // Source: as above, and db_raii.cpp (MongoDB 7.0): a snapshot read takes each collection from the
+  // catalog as of its read timestamp (CollectionCatalog::establishConsistentCollection), so a collection
+  // first read after others changed, or dropped, it still reads as of the session's first read.
+  it('a snapshot session reads a collection it had not read yet, or one dropped since, as of its first read', async () => {
+    const first = t.db.collection<any>('firstread');
+    const later = t.db.collection<any>('laterread');
+    const dropped = t.db.collection<any>('droppedread');
+    await first.insertOne({ _id: 1 });
+    await later.insertMany([
+      { _id: 1, x: 1 },
+      { _id: 2, x: 2 },
+    ]);
+    await dropped.insertOne({ _id: 1, x: 'kept' });
+    const s = t.client.startSession({ snapshot: true });
+    try {
+      expect(await first.find({}, { session: s }).toArray()).toEqual([{ _id: 1 }]);
+      await later.insertOne({ _id: 3, x: 3 });
+      await later.updateOne({ _id: 1 }, { $set: { x: 'changed' } });
+      await later.deleteOne({ _id: 2 });
+      await dropped.drop();
+      expect(await later.find({}, { session: s }).sort({ _id: 1 }).toArray()).toEqual([
+        { _id: 1, x: 1 },
+        { _id: 2, x: 2 },
+      ]);
+      expect(await later.countDocuments({}, { session: s })).toBe(2);
+      expect(await dropped.find({}, { session: s }).toArray()).toEqual([{ _id: 1, x: 'kept' }]);
+    } finally {
+      await s.endSession();
+    }
+    expect(await later.find({}).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 1, x: 'changed' },
+      { _id: 3, x: 3 },
+    ]);
+  });
+
   // Source: MongoDB manual, Read Concern "snapshot" (https://www.mongodb.com/docs/manual/reference/read-concern-snapshot/):
   // atClusterTime reads the data as of that time; a time outside the snapshot history fails with
   // SnapshotTooOld rather than returning current data.
