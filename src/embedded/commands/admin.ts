@@ -85,7 +85,9 @@ const drop: Handler = (cmd, ctx) => {
   const name = collectionName(cmd);
   return exclusively(
     ctx,
-    () => [`${ctx.db}.${name}`],
+    // A view is dropped under its intent lock (drop_collection.cpp `_dropView`: the view's lock in
+    // MODE_IX, system.views' in MODE_X), so a transaction that read through it does not hold it back.
+    () => (isView(ctx.core.engine.collection(ctx.db, name)) ? [] : [`${ctx.db}.${name}`]),
     () => {
       const coll = ctx.core.engine.collection(ctx.db, name);
       const nIndexesWas = coll ? coll.state.indexes.length + 1 : 0;

@@ -24,6 +24,10 @@ export class Transaction {
   readonly privates = new Map<string, CollectionState>();
   /** Writes by namespace and `_id` key, in order. */
   readonly writes = new Map<string, Map<string, TxnWrite>>();
+  /**
+   * The views it read through, by namespace: it holds their intent locks too (see {@link uses}).
+   */
+  readonly viewsRead = new Set<string>();
   /** Collections created inside the transaction (invisible to others until commit), by namespace. */
   readonly created = new Map<string, Collection>();
   /** Last touch, ms since epoch (for transactionLifetimeLimitSeconds). */
@@ -43,12 +47,20 @@ export class Transaction {
   }
 
   /**
-   * Whether the transaction has read, written or created collection `ns`. In MongoDB it then holds the
-   * collection's intent lock until it commits or aborts (transactions take no lock-free reads:
-   * supportsLockFreeRead in db_raii.cpp), which keeps a drop or a `$out` from replacing it meanwhile.
+   * Whether the transaction has read, written or created collection `ns`, or read through view `ns`. In
+   * MongoDB it then holds the namespace's intent lock until it commits or aborts (transactions take no
+   * lock-free reads: supportsLockFreeRead in db_raii.cpp; a read locks the namespace it names before it
+   * finds a view there), which keeps a drop or a `$out` from replacing a collection, and a `collMod`
+   * from changing a view, meanwhile.
    */
   uses(ns: string): boolean {
-    return this.snapshots.has(ns) || this.privates.has(ns) || this.writes.has(ns) || this.created.has(ns);
+    return (
+      this.snapshots.has(ns) ||
+      this.privates.has(ns) ||
+      this.writes.has(ns) ||
+      this.created.has(ns) ||
+      this.viewsRead.has(ns)
+    );
   }
 
   /** Unpins the live states it read (a rebuilt state has no pin and nothing else holds it). */

@@ -53,12 +53,13 @@ export interface ResolvedView {
 }
 
 /**
- * Resolves `view` through the views it is defined on, as seen by `txn`: MongoDB 7.0 reads a view's
- * definition from the latest catalog (db_raii.cpp `AutoGetCollectionForReadPITCatalog`: `lookupView`),
- * its source as of the read.
+ * Resolves `view` through the views it is defined on, as seen by `txn`, which then holds the view
+ * (Transaction.uses): MongoDB 7.0 reads a view's definition from the latest catalog
+ * (db_raii.cpp `AutoGetCollectionForReadPITCatalog`: `lookupView`), its source as of the read.
  * @throws CommandError ViewDepthLimitExceeded (165) past MongoDB's depth limit.
  */
 export function resolveView(engine: Engine, view: Collection, txn: Transaction | undefined): ResolvedView {
+  txn?.viewsRead.add(view.ns);
   const pipeline: Doc[] = [];
   let current: Collection | undefined = view;
   let sourceName = view.name;

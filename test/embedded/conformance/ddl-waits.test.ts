@@ -196,6 +196,58 @@ describe.each(drivers)('catalog changes wait for open transactions ($name)', (dr
     expect(ids.sort()).toEqual([1, 'late', 'txn']);
   });
 
+  /** Runs `body` while a transaction that read through view `<name>_v` (on `<name>`) stays open. */
+  async function whileViewRead(name: string, body: () => Promise<void>): Promise<void> {
+    await t.db.collection<any>(name).insertOne({ _id: 1, a: 1, b: 2 });
+    await t.db.createCollection(`${name}_v`, { viewOn: name, pipeline: [{ $project: { a: 1 } }] });
+    const s = t.client.startSession();
+    try {
+      s.startTransaction();
+      expect(await t.db.collection(`${name}_v`).find({}, { session: s }).toArray()).toEqual([
+        { _id: 1, a: 1 },
+      ]);
+      await body();
+      await s.commitTransaction();
+    } finally {
+      await s.endSession();
+    }
+  }
+
+  // coll_mod.cpp takes the namespace's exclusive lock for a view too (views permitted), and a read
+  // through a view locks the view's namespace before it finds the view (db_raii.cpp).
+  it('keeps collMod of a view waiting while a transaction that read through it is open', async () => {
+    let modified: { answer: Promise<Document> } | undefined;
+    await whileViewRead('viewmod', async () => {
+      const timedOut = {
+        collMod: 'viewmod_v',
+        viewOn: 'viewmod',
+        pipeline: [{ $project: { b: 1 } }],
+        maxTimeMS: 200,
+      };
+      expect((await failure(() => t.db.command(timedOut)))['code']).toBe(50);
+      const [info] = await t.db.listCollections({ name: 'viewmod_v' }).toArray();
+      expect((info as { options?: Document } | undefined)?.options?.['pipeline']).toEqual([
+        { $project: { a: 1 } },
+      ]);
+      modified = await sendWhileOpen(t, {
+        collMod: 'viewmod_v',
+        viewOn: 'viewmod',
+        pipeline: [{ $project: { b: 1 } }],
+      });
+    });
+    await modified!.answer;
+    expect(await t.db.collection('viewmod_v').find().toArray()).toEqual([{ _id: 1, b: 2 }]);
+  });
+
+  // drop_collection.cpp `_dropView` locks the view's namespace in MODE_IX only (and system.views in
+  // MODE_X), which the transaction's intent lock does not hold back.
+  it('drops a view at once though a transaction read through it', async () => {
+    await whileViewRead('viewdrop', async () => {
+      await t.db.command({ drop: 'viewdrop_v', maxTimeMS: 1000 });
+      expect(await names()).not.toContain('viewdrop_v');
+    });
+  });
+
   // validate_state.cpp: a foreground validate takes the collection's exclusive lock, a background one
   // an intent lock.
   it('keeps a foreground validate waiting until its maxTimeMS passes (50), not a background one', async () => {
