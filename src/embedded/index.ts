@@ -21,6 +21,7 @@ import { Persistence } from './engine/persistence.js';
 import { repairDataDirectory } from './engine/repair.js';
 import type { EmbeddedServer, EmbeddedServerOptions } from './declarations.js';
 import { abortTransaction } from './engine/transactions.js';
+import { releaseExpiredPoints } from './engine/point-in-time.js';
 import { expireDocuments } from './engine/ttl.js';
 import { HistoryStore } from './history-store.js';
 import { closeConnections, serveConnection } from './server.js';
@@ -102,6 +103,7 @@ export async function startEmbeddedServer(options: EmbeddedServerOptions = {}): 
     for (const txn of engine.openTransactions) {
       if (now - txn.lastUsed > settings.transactionLifetimeMs) abortTransaction(engine, txn);
     }
+    releaseExpiredPoints(engine);
     for (const [key, session] of core.sessions) {
       if (now - session.lastUsed > SESSION_TIMEOUT_MS) core.sessions.delete(key);
     }

@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/embedded/engine/database.js';
-import { snapshotReader } from '../../src/embedded/engine/point-in-time.js';
+import { releaseExpiredPoints, snapshotReader } from '../../src/embedded/engine/point-in-time.js';
 import { deleteStatement, insertOne, updateStatement } from '../../src/embedded/engine/write.js';
 
 const N = 20_000;
@@ -55,5 +55,18 @@ describe('a snapshot read outside a transaction', () => {
     insertOne(engine, large, undefined, { _id: 'second' });
     expect(large.state).toBe(copied);
     expect(read.docs.size).toBe(N);
+  });
+
+  it('lets writes go in place again once its point in time has left the history window', () => {
+    const { engine, large } = engineWithLarge();
+    const { reader } = snapshotReader(engine, undefined);
+    engine.readState(large, reader);
+    // What the server's one-second timer does once 300 s have passed.
+    reader.readableUntil = Date.now() - 1;
+    releaseExpiredPoints(engine);
+    const live = large.state;
+    insertOne(engine, large, undefined, { _id: 'after' });
+    expect(large.state).toBe(live);
+    expect(engine.pointsInTime.size).toBe(0);
   });
 });

@@ -61,6 +61,16 @@ function historyOf(engine: Engine): Map<bigint, PointInTime> {
 }
 
 /**
+ * Releases the points in time past the history window (and the oldest past the 100 kept), with the
+ * collection states they pinned and the replaced documents and dropped collections only they needed;
+ * the server calls it every second, so what a snapshot read kept goes though no other snapshot read
+ * comes. Throws nothing.
+ */
+export function releaseExpiredPoints(engine: Engine): void {
+  if (engine.pointsInTime.size > 0) historyOf(engine);
+}
+
+/**
  * The reader for a snapshot read: at `atClusterTime` when given, else at a new pinned time (returned as
  * `time`, which the reply reports as `atClusterTime`).
  * @throws CommandError SnapshotTooOld (239) for a time the server has not kept; InvalidOptions (72) for a
