@@ -79,6 +79,8 @@ describe.each(drivers)('a transaction reads the catalog as of its start ($name)'
         );
         expect(error['code']).toBe(112);
         expect(error['errorLabels']).toContain('TransientTransactionError');
+        // The conflict aborted the transaction (the jstest's abortTransaction answers NoSuchTransaction).
+        expect((await failure(() => b.find({}, { session: s }).toArray()))['code']).toBe(251);
       },
     );
     // The transaction neither brought it back nor kept it for the next one.
