@@ -19,6 +19,7 @@ import { checkPullConditions } from './pull-condition.js';
 import { checkUpdateOperators } from './update-parse.js';
 import { validateOperators } from './update-modifier.js';
 import { sameBson } from './update-delta-tree.js';
+import { orderCreatedFields, updatePaths } from './update-field-order.js';
 import { seedFromFilter } from './upsert-seed.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -126,6 +127,7 @@ export function applyUpdate(
           );
           setReordered(hidden.doc, hidden.modifier['$set']);
           next = hidden.restore(hidden.doc);
+          orderCreatedFields(doc, next, updatePaths(modifier));
         }
         if (!options.inserting) checkDollarFields(doc, next, update as Doc);
       }
