@@ -194,6 +194,8 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   }
   if (skip > 0) pipeline.push({ $skip: skip });
   if (limit > 0) pipeline.push({ $limit: limit });
+  /** The projection, run on copies: mingo's exclusion of `a.b` deletes `b` from `a` in place. */
+  const shaping: Doc[] = [];
   let positional: { field: string; filter: Doc } | undefined;
   // A find projection made only of `$meta` fields adds them to whole documents (MongoDB's rule).
   const metaValues = projection && Object.values(projection).every(isMeta);
@@ -207,7 +209,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   if (projection && !metaValues && extras) {
     checkFindSlices(projection, docs.length > skip);
     const flags = exclusionFlags(projection);
-    if (flags) pipeline.push({ $project: flags });
+    if (flags) shaping.push({ $project: flags });
   } else if (projection && !metaValues) {
     checkFindSlices(projection, docs.length > skip);
     const p: Doc = {};
@@ -220,7 +222,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
       }
       p[k] = isMeta(v) ? metaExpression(v['$meta'], sources) : v;
     }
-    pipeline.push({ $project: p });
+    shaping.push({ $project: p });
   }
   if (positional) {
     const { field, filter } = positional;
@@ -231,7 +233,12 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
   const options = mingoOptions(spec.collation, { variables: withSystemVariables(spec.variables) });
   startMeasuring();
   try {
-    out = withMemoryLimits(spec.memory, () => new Aggregator(pipeline, options).run(input));
+    out = withMemoryLimits(spec.memory, () => {
+      const ordered = pipeline.length > 0 ? new Aggregator(pipeline, options).run<Doc>(input) : input;
+      if (shaping.length === 0) return ordered;
+      // Only the documents the sort, skip and limit kept are copied; the stored ones stay untouched.
+      return new Aggregator(shaping, options).run<Doc>(ordered.map((d) => cloneValue(d)));
+    });
   } catch (error) {
     if (error instanceof CommandError && error.code === ErrorCodes.QueryExceededMemoryLimitNoDiskUseAllowed)
       throw new CommandError(
