@@ -82,7 +82,7 @@ function value(r: Random): unknown {
  * A seed document (scenarios.ts) whose fields sometimes hold a value of another type or shape instead:
  * numbers of every BSON type, strings that differ in case or accents, nested arrays, missing fields.
  */
-function indexDoc(r: Random, id: number): Doc {
+export function indexDoc(r: Random, id: number): Doc {
   const doc = seedDoc(r, id);
   for (const field of ['k', 'n', 's', 'nums', 'nested']) {
     if (r.chance(0.25)) doc[field] = r.chance(0.8) ? value(r) : [[value(r)], value(r)];
@@ -129,7 +129,7 @@ function predicate(r: Random): unknown {
 }
 
 /** A filter of one to three predicates, sometimes under `$or`, `$and` or `$nor`. */
-function indexFilter(r: Random): Doc {
+export function indexFilter(r: Random): Doc {
   const one = (): Doc => ({ [r.pick(FIELDS)]: predicate(r) });
   switch (r.int(6)) {
     case 0:

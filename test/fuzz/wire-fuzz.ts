@@ -21,6 +21,7 @@ import { MongoClient } from 'mongodb';
 import { encodeDocument } from './bson-writer.js';
 import { CATALOG_SCENARIOS } from './catalog-scenarios.js';
 import { CHANGE_SCENARIOS } from './change-scenarios.js';
+import { FIND_AGGREGATE_SCENARIOS } from './find-aggregate-scenarios.js';
 import { INDEX_SCENARIOS } from './index-scenarios.js';
 import { FUZZED_COMMANDS, FUZZ_DB, hostileCommand } from './commands.js';
 import { commandMessage, mutate, opQuery, type Mutant } from './frames.js';
@@ -38,7 +39,13 @@ const seed = Number(args.get('seed') ?? 1);
 const cases = Number(args.get('cases') ?? 2000);
 const mode = args.get('mode') ?? 'all';
 const only = args.has('case') ? Number(args.get('case')) : undefined;
-const scenarios = { ...SCENARIOS, ...CATALOG_SCENARIOS, ...INDEX_SCENARIOS, ...CHANGE_SCENARIOS };
+const scenarios = {
+  ...SCENARIOS,
+  ...CATALOG_SCENARIOS,
+  ...INDEX_SCENARIOS,
+  ...CHANGE_SCENARIOS,
+  ...FIND_AGGREGATE_SCENARIOS,
+};
 /** `--scenario a,b` runs only those scenarios. */
 const scenarioNames = args.get('scenario')?.split(',') ?? Object.keys(scenarios);
 
