@@ -4,6 +4,7 @@
  * and text search, and `$out`/`$merge` write into collections (out-stage.ts, merge-stage.ts).
  */
 import { Aggregator } from 'mingo/aggregator';
+import { CollectionState } from './collection.js';
 import type { Collection } from './collection.js';
 import type { Engine } from './database.js';
 import type { Collation } from './collation.js';
@@ -130,10 +131,11 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
   } else if (first && stageName(first) === '$documents') {
     input = [];
   } else {
-    const stored = args.collection
-      ? [...hintedState(engine.readState(args.collection, args.txn), args.hint).docs.values()]
-      : [];
-    const read = args.scan ? inHintedOrder(stored, args.scan, {}, args.collation) : stored;
+    const state = args.collection
+      ? hintedState(engine.readState(args.collection, args.txn), args.hint)
+      : new CollectionState();
+    const stored = [...state.docs.values()];
+    const read = args.scan ? inHintedOrder(stored, args.scan, {}, args.collation, state.records) : stored;
     input = read.map((d) => cloneValue(d));
   }
   let out: { kind: '$out' | '$merge'; spec: unknown } | undefined;

@@ -45,22 +45,55 @@ interface KeyPlan {
   newKeys: { key: string; values: unknown[] }[];
 }
 
+/**
+ * The record ids of a collection's documents, as MongoDB's storage engine gives each record a RecordId
+ * (a long, for a collection that is not clustered): assigned on insert in increasing order, kept by
+ * every update of the document, never given again after a delete (the last one given is kept).
+ */
+export class RecordIds {
+  constructor(
+    readonly ids = new Map<string, number>(),
+    public last = 0,
+  ) {}
+
+  /** The record id of the document stored under `idKey` (0 for one this state does not hold). */
+  of(idKey: string): number {
+    return this.ids.get(idKey) ?? 0;
+  }
+
+  clone(): RecordIds {
+    return new RecordIds(new Map(this.ids), this.last);
+  }
+}
+
 /** Documents and indexes of a collection at one point in time. */
 export class CollectionState {
   docs: Map<string, Doc>;
   indexes: Index[];
+  /** Each document's record id, by `_id` key: index scans order equal keys by it. */
+  readonly records: RecordIds;
   /** Number of snapshots holding this state: writers must copy first when > 0. */
   pins = 0;
 
-  constructor(docs?: Map<string, Doc>, indexes?: Index[]) {
+  /**
+   * A state holding `docs` (numbered in their order when `records` is not given) and `indexes`. A state
+   * derived for one read (a subset or reordering of another's documents) passes the other's `records`.
+   */
+  constructor(docs?: Map<string, Doc>, indexes?: Index[], records?: RecordIds) {
     this.docs = docs ?? new Map<string, Doc>();
     this.indexes = indexes ?? [];
+    if (records) this.records = records;
+    else {
+      this.records = new RecordIds();
+      for (const idKey of this.docs.keys()) this.records.ids.set(idKey, ++this.records.last);
+    }
   }
 
   clone(): CollectionState {
     return new CollectionState(
       new Map(this.docs),
       this.indexes.map((i) => i.clone()),
+      this.records.clone(),
     );
   }
 
@@ -106,6 +139,7 @@ export class CollectionState {
       index.add(idKey, newKeys);
     }
     this.docs.set(idKey, doc);
+    if (!this.records.ids.has(idKey)) this.records.ids.set(idKey, ++this.records.last);
   }
 
   /** The keys `doc` replaces and adds in `index`, checked against its unique constraint. */
@@ -128,6 +162,7 @@ export class CollectionState {
     if (!old) return undefined;
     for (const index of this.indexes) index.remove(idKey, index.keysOf(old));
     this.docs.delete(idKey);
+    this.records.ids.delete(idKey);
     return old;
   }
 

@@ -13,7 +13,8 @@ import type { KeyFilter, ScanIndex } from './index-order.js';
 import type { Index } from './indexes.js';
 import { compile } from './query.js';
 import { namesIdIndex } from './return-key.js';
-import { isPlainObject } from './values.js';
+import type { RecordIds } from './collection.js';
+import { isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 
 /** The scan a hint forces: an index, or the collection read backwards (`'reverse'`). */
@@ -41,8 +42,15 @@ function holding(field: string, value: unknown): Doc {
   return doc;
 }
 
-/** The keys a scan of `index` bounded by prepared filter `filter`'s conditions on its fields reads. */
-function boundsOf(index: ScanIndex, filter: Doc, collation: Collation | undefined): KeyFilter | undefined {
+/**
+ * The keys a scan of `index` bounded by prepared filter `filter`'s conditions on its fields reads: those
+ * whose values satisfy the conditions on each key field; undefined (all keys) for no such condition.
+ */
+export function filterBounds(
+  index: ScanIndex,
+  filter: Doc,
+  collation: Collation | undefined,
+): KeyFilter | undefined {
   const fields = index === ID_INDEX ? ['_id'] : index.fields;
   const tests = fields.map((field) =>
     field in filter ? compile({ [field]: filter[field] }, collation) : undefined,
@@ -64,8 +72,10 @@ export function inHintedOrder(
   scan: HintedScan,
   filter: Doc,
   collation: Collation | undefined,
+  records: RecordIds,
 ): Doc[] {
   if (scan === 'reverse') return [...docs].reverse();
   if (docs.length < 2) return docs;
-  return inIndexOrder(docs, (doc) => doc, scan, boundsOf(scan, filter, collation), true);
+  const recordOf = (doc: Doc) => records.of(keyOf(doc['_id']));
+  return inIndexOrder(docs, (doc) => doc, recordOf, scan, filterBounds(scan, filter, collation), true);
 }

@@ -14,5 +14,5 @@ export function hintedState(state: CollectionState, index: Index | undefined): C
   if (!index || (!index.text && !index.spec.sparse && !index.spec.partialFilterExpression)) return state;
   const docs = new Map<string, Doc>();
   for (const [idKey, doc] of state.docs) if (index.covers(doc)) docs.set(idKey, doc);
-  return new CollectionState(docs, state.indexes);
+  return new CollectionState(docs, state.indexes, state.records);
 }

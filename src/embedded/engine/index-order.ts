@@ -28,11 +28,15 @@ export function indexCollation(index: ScanIndex): Collation | undefined {
   return index === ID_INDEX ? undefined : index.spec.collation;
 }
 
-/**
- * The keys the scan meets `doc` by, each as the document's values (`values`, what a filter sees) and
- * as the values the index holds (`held`: the hash for a hashed field).
- */
-function scanKeys(index: ScanIndex, doc: Doc): { values: unknown[]; held: unknown[] }[] {
+/** A key a scan meets, as the document's values (`values`, what a filter sees) and as the values the
+ * index holds (`held`: the hash for a hashed field). */
+export interface ScanKey {
+  values: unknown[];
+  held: unknown[];
+}
+
+/** The keys the scan meets `doc` by. */
+function scanKeys(index: ScanIndex, doc: Doc): ScanKey[] {
   if (index === ID_INDEX) return [{ values: [doc['_id']], held: [doc['_id']] }];
   return index.keysOf(doc).map((key) => ({
     values: key.values,
@@ -54,36 +58,55 @@ export function compareKeys(
   return 0;
 }
 
-/** Which of a document's keys a scan reads, given both forms of the key (see `scanKeys`). */
-export type KeyFilter = (key: { values: unknown[]; held: unknown[] }) => boolean;
+/** Which of a document's keys a scan reads, given both forms of the key (see `ScanKey`). */
+export type KeyFilter = (key: ScanKey) => boolean;
+
+/**
+ * The key of `doc` a scan of `index` meets first, going forwards (`direction` 1) or backwards (-1):
+ * the first in that order of the keys `reads` accepts, as the scan deduplicates a multikey document by
+ * record id and keeps its first entry (index_scan.cpp). When `reads` accepts none, undefined, unless
+ * `keepAll`, which takes the first of all its keys: a document the filter matched is in the scan's
+ * bounds, though the engine's key test may be narrower than MongoDB's bounds; a single key is where
+ * the scan meets a matched document, whatever its bounds. Undefined for a document without keys.
+ * Throws nothing (the keys were generated when the document was stored).
+ */
+export function firstScanKey(
+  index: ScanIndex,
+  doc: Doc,
+  reads: KeyFilter | undefined,
+  keepAll: boolean,
+  direction: 1 | -1 = 1,
+): ScanKey | undefined {
+  const keys = scanKeys(index, doc);
+  let read = reads && !(keepAll && keys.length === 1) ? keys.filter(reads) : keys;
+  if (read.length === 0 && keepAll) read = keys;
+  if (read.length === 0) return undefined;
+  const pattern = keyPattern(index);
+  const collation = indexCollation(index);
+  return read.reduce((a, b) => (compareKeys(pattern, b.held, a.held, collation) * direction < 0 ? b : a));
+}
 
 /**
  * `entries` in the order a scan of `index` meets their documents (`docOf`), each at the first of its
- * keys `reads` accepts; an entry none of whose keys it accepts is dropped, unless `keepAll`, which
- * places it at its first key (a document the filter matched is in the scan's bounds, though the
- * engine's key test may be narrower than MongoDB's bounds). Stable: equal keys keep their input order,
- * as the index orders them by record id. Throws nothing (the keys were generated when the documents
- * were stored).
+ * keys `reads` accepts (`firstScanKey`, which also says what `keepAll` keeps); equal keys in the order
+ * of their record ids (`recordOf`), as the index orders entries with equal keys by RecordId (MongoDB's
+ * index keys end with the record id). Throws nothing.
  */
 export function inIndexOrder<T>(
   entries: Iterable<T>,
   docOf: (entry: T) => Doc,
+  recordOf: (entry: T) => number,
   index: ScanIndex,
   reads: KeyFilter | undefined,
   keepAll = false,
 ): T[] {
   const pattern = keyPattern(index);
   const collation = indexCollation(index);
-  const found: [unknown[], T][] = [];
+  const found: [unknown[], number, T][] = [];
   for (const entry of entries) {
-    const keys = scanKeys(index, docOf(entry));
-    // A single key is where the scan meets a matched document, whatever its bounds.
-    let read = reads && !(keepAll && keys.length === 1) ? keys.filter(reads) : keys;
-    if (read.length === 0 && keepAll) read = keys;
-    if (read.length === 0) continue;
-    const first = read.reduce((a, b) => (compareKeys(pattern, b.held, a.held, collation) < 0 ? b : a));
-    found.push([first.held, entry]);
+    const first = firstScanKey(index, docOf(entry), reads, keepAll);
+    if (first) found.push([first.held, recordOf(entry), entry]);
   }
-  found.sort(([a], [b]) => compareKeys(pattern, a, b, collation));
-  return found.map(([, entry]) => entry);
+  found.sort(([a, ra], [b, rb]) => compareKeys(pattern, a, b, collation) || ra - rb);
+  return found.map(([, , entry]) => entry);
 }

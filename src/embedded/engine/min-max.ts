@@ -82,6 +82,12 @@ export function boundedState(state: CollectionState, bounds: IndexBounds): Colle
   const within = ({ held }: { held: unknown[] }): boolean =>
     (!min || compareKeys(pattern, held, min, collation) >= 0) &&
     (!max || compareKeys(pattern, held, max, collation) < 0);
-  const found = inIndexOrder(state.docs, ([, doc]) => doc, index, within);
-  return new CollectionState(new Map(found), state.indexes);
+  const found = inIndexOrder(
+    state.docs,
+    ([, doc]) => doc,
+    ([idKey]) => state.records.of(idKey),
+    index,
+    within,
+  );
+  return new CollectionState(new Map(found), state.indexes, state.records);
 }

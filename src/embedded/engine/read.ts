@@ -120,7 +120,7 @@ function matchParsed(
     docs = Array.isArray(source) ? source : [...source];
     queryStats.scannedObjects += docs.length;
   }
-  if (scan) docs = inHintedOrder(docs, scan, rest, collation);
+  if (scan) docs = inHintedOrder(docs, scan, rest, collation, state.records);
   if (!text) return { docs };
   const index = state.indexes.find((i) => i.text);
   if (!index) throw new CommandError(ErrorCodes.IndexNotFound, 'text index required for $text query');

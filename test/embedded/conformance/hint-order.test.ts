@@ -67,6 +67,27 @@ describe.each(drivers)('hinted reads answer in index order ($name)', (driver) =>
     expect(ids(read)).toEqual([4, 6, 1, 3, 5]);
   });
 
+  it('answers equal keys in insertion (record id) order, also after an update rewrote one', async () => {
+    const coll = await holding(
+      'ties',
+      [
+        { _id: 1, a: 1 },
+        { _id: 2, a: 1 },
+        { _id: 3, a: 1 },
+        { _id: 4, a: 2 },
+      ],
+      { a: 1 },
+    );
+    // An update keeps the record id, so the rewritten document keeps its place among equal keys.
+    await coll.updateOne({ _id: 1 }, { $set: { b: 1 } });
+    await coll.updateOne({ _id: 2 }, { $set: { a: 2 } });
+    await coll.updateOne({ _id: 2 }, { $set: { a: 1 } });
+    const read = async (filter: object) => ids(await coll.find(filter).hint({ a: 1 }).toArray());
+    expect(await read({ a: 1 })).toEqual([1, 2, 3]);
+    expect(await read({ a: { $in: [2, 1] } })).toEqual([1, 2, 3, 4]);
+    expect(await read({})).toEqual([1, 2, 3, 4]);
+  });
+
   it('meets a multikey document once, at its first key within the bounds', async () => {
     const coll = await holding(
       'multikey',
