@@ -118,6 +118,8 @@ const find: Handler = (cmd, ctx) => {
       collation,
       variables,
       memory: memoryLimitsFor(cmd, ctx),
+      // returnKey answers keys, which carry no record id (return_key.cpp clears it).
+      showRecordId: cmd['showRecordId'] === true && !returnKey,
     });
     if (returnKey) {
       const prepared = parseFilter(filter, variables);

@@ -4,6 +4,7 @@
  * and the projection are parsed first, in the scope of the command's `let` names, as MongoDB parses
  * them before it reads a document (filter-check.ts, project-check.ts).
  */
+import { Long } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 import type { Options } from 'mingo/types';
 import type { CollectionState } from './collection.js';
@@ -51,6 +52,23 @@ export interface QuerySpec {
   memory?: MemoryLimits;
   /** The scan a `hint` forces (hinted-order.ts): without a sort, the answer comes in its order. */
   scan?: HintedScan;
+  /** find's `showRecordId`: each answered document ends with `$recordId`, its record id as a long. */
+  showRecordId?: boolean;
+}
+
+/** The hidden field a document carries its record id in through the sort and the projection. */
+const RECORD_ID_FIELD = '__plume_recordId';
+
+/**
+ * `doc` (a fresh copy) with its record id moved from the hidden field to `$recordId`, last, as MongoDB
+ * 7.0 appends `$recordId: { $meta: 'recordId' }` to the projection of a find with `showRecordId`
+ * (query_request_helper.cpp, addShowRecordIdMetaProj).
+ */
+function showRecordId(doc: Doc): Doc {
+  const id = doc[RECORD_ID_FIELD];
+  delete doc[RECORD_ID_FIELD];
+  if (typeof id === 'number') doc['$recordId'] = Long.fromNumber(id);
+  return doc;
 }
 
 /**
@@ -139,6 +157,14 @@ function matchParsed(
   return { docs: out, scores };
 }
 
+/** True for a find projection that lists what it keeps (not `{ _id: 0 }`, not an exclusion). */
+function isInclusion(projection: Doc): boolean {
+  const excluded = (v: unknown) => v === 0 || v === false;
+  const fields = Object.keys(projection).filter((k) => k !== '_id');
+  if (fields.length === 0) return !excluded(projection['_id']);
+  return fields.some((k) => !excluded(projection[k]));
+}
+
 function usesMeta(spec: Doc | undefined): boolean {
   return !!spec && Object.values(spec).some((v) => isPlainObject(v) && v['$meta'] === 'textScore');
 }
@@ -167,15 +193,20 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     spec.projection && Object.keys(spec.projection).length > 0 ? plainNumbers(spec.projection) : undefined;
   const skip = spec.skip ?? 0;
   const limit = spec.limit ?? 0;
+  const recordOf = (d: Doc) => state.records.of(keyOf(d['_id']));
   if (!sort && !projection) {
     const end = limit > 0 ? skip + limit : docs.length;
-    return docs.slice(skip, end).map((d) => cloneValue(d));
+    const page = docs.slice(skip, end);
+    if (spec.showRecordId)
+      return page.map((d) => showRecordId({ ...cloneValue(d), [RECORD_ID_FIELD]: recordOf(d) }));
+    return page.map((d) => cloneValue(d));
   }
   // `$meta` keys are answered (or refused) as in an aggregation (meta-fields.ts).
   const sources: MetaSources = { text: !!scores, searched: false, sampled: false, sorted: !!sort };
   const meta = scores && (usesMeta(sort) || usesMeta(projection));
   let input: Doc[] = docs;
   if (meta) input = docs.map((d) => ({ ...d, [TEXT_SCORE_FIELD]: scores.get(d) ?? 0 }));
+  if (spec.showRecordId) input = input.map((d, i) => ({ ...d, [RECORD_ID_FIELD]: recordOf(docs[i]!) }));
   const pipeline: Doc[] = [];
   if (sort) {
     const s: Doc = {};
@@ -222,6 +253,8 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
       }
       p[k] = isMeta(v) ? metaExpression(v['$meta'], sources) : v;
     }
+    // An exclusion keeps the hidden field; an inclusion must name it.
+    if (spec.showRecordId && isInclusion(p)) p[RECORD_ID_FIELD] = 1;
     shaping.push({ $project: p });
   }
   if (positional) {
@@ -256,6 +289,6 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     if (extras) applyExclusionExtras(c, extras, options as Options);
     for (const field of metaFields ?? []) c[field] = c[TEXT_SCORE_FIELD];
     if (meta) delete c[TEXT_SCORE_FIELD];
-    return idFirst(c);
+    return spec.showRecordId ? showRecordId(idFirst(c)) : idFirst(c);
   });
 }
