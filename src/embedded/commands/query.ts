@@ -3,7 +3,7 @@ import { checkGetMoreOwner, cursorOwner } from './cursor-owner.js';
 import { Long } from 'bson';
 import { runAggregate } from '../engine/aggregate.js';
 import { hintedState } from '../engine/hinted-state.js';
-import { hintedScan } from '../engine/hinted-order.js';
+import { filterBounds, hintedScan } from '../engine/hinted-order.js';
 import type { Index } from '../engine/indexes.js';
 import { evaluateLet } from '../engine/let-variables.js';
 import { readableCollection } from '../engine/system-views.js';
@@ -13,7 +13,7 @@ import { withoutValidation } from '../engine/write.js';
 import { bypassesValidation } from './idl-fields.js';
 import { parseFilter, parseFind } from '../engine/find-parse.js';
 import { checkFindSort } from '../engine/sort-pattern.js';
-import { prepareFilter } from '../engine/query.js';
+import { prepareFilter, splitText } from '../engine/query.js';
 import {
   checkCountTarget,
   checkDistinct,
@@ -35,8 +35,8 @@ import { changeStreamGetMore, isChangeStream, openChangeStream } from './change-
 import { isView } from '../engine/views.js';
 import { aggregateOnView, countOnView, distinctOnView, findOnView } from './views.js';
 import { planStage } from './explain-plan.js';
-import { ID_INDEX, keyIndex, namesIdIndex, returnedKey } from '../engine/return-key.js';
-import { boundedState, indexBounds } from '../engine/min-max.js';
+import { ID_INDEX, keyIndex, namesIdIndex, returnedKey, scanDirection } from '../engine/return-key.js';
+import { boundedState, indexBounds, withinBounds } from '../engine/min-max.js';
 import { explainOnView } from './view-explain.js';
 import { checkKnownFields } from './known-fields.js';
 import {
@@ -124,7 +124,13 @@ const find: Handler = (cmd, ctx) => {
     if (returnKey) {
       const prepared = parseFilter(filter, variables);
       const index = keyIndex(state, cmd['hint'], hinted, prepared, collation);
-      docs = docs.map((doc) => returnedKey(index, doc, prepared));
+      // The scan's bounds are min/max's when given (the filter then only filters), else the filter's.
+      const reads = bounds
+        ? withinBounds(bounds)
+        : index && filterBounds(index, splitText(prepared).rest, collation);
+      // A min/max scan is a simple range, which no multikey index reads backwards for a sort.
+      const direction = bounds ? 1 : scanDirection(index, sort, prepared);
+      docs = docs.map((doc) => returnedKey(index, doc, reads, direction));
     }
   } else {
     // MongoDB parses the query before it looks for the collection.

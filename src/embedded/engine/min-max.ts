@@ -13,7 +13,7 @@ import { CollectionState } from './collection.js';
 import type { Collation } from './collation.js';
 import { sameCollation } from './collation.js';
 import { compareKeys, indexCollation, inIndexOrder, keyPattern } from './index-order.js';
-import type { ScanIndex } from './index-order.js';
+import type { KeyFilter, ScanIndex } from './index-order.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import { CommandError } from '../errors.js';
@@ -71,17 +71,23 @@ export function indexBounds(
   return { index: hint, min, max };
 }
 
+/** The keys within `bounds`: from min (inclusive) up to max (exclusive), in index order. */
+export function withinBounds(bounds: IndexBounds): KeyFilter {
+  const { index, min, max } = bounds;
+  const pattern = keyPattern(index);
+  const collation = indexCollation(index);
+  return ({ held }) =>
+    (!min || compareKeys(pattern, held, min, collation) >= 0) &&
+    (!max || compareKeys(pattern, held, max, collation) < 0);
+}
+
 /**
  * `state` reduced to the documents with a key within `bounds`, in index order (by the first such key),
  * as the bounded index scan reads them (index-order.ts). Throws nothing.
  */
 export function boundedState(state: CollectionState, bounds: IndexBounds): CollectionState {
-  const { index, min, max } = bounds;
-  const pattern = keyPattern(index);
-  const collation = indexCollation(index);
-  const within = ({ held }: { held: unknown[] }): boolean =>
-    (!min || compareKeys(pattern, held, min, collation) >= 0) &&
-    (!max || compareKeys(pattern, held, max, collation) < 0);
+  const { index } = bounds;
+  const within = withinBounds(bounds);
   const found = inIndexOrder(
     state.docs,
     ([, doc]) => doc,

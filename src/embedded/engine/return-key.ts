@@ -8,15 +8,15 @@
  *
  * A key holds each field of the key pattern, named as the pattern names it: the document's value (null
  * when missing), the hash as a long for a hashed field (MongoDB's hashed indexes hold the hash). A
- * document with several keys (multikey) answers the first in index order among those the filter's
- * equalities on the key's fields select, as a scan of those equalities' bounds meets it first. Strings
- * under a collation are answered as stored (MongoDB answers their collation keys).
+ * document with several keys (multikey) answers the key the index scan meets it at first (index_scan.cpp
+ * keeps a document's first entry; return_key.cpp answers that entry's key): the first, in the scan's
+ * direction, of the keys within the scan's bounds (min/max, else the filter's conditions on the key's
+ * fields). Strings under a collation are answered as stored (MongoDB answers their collation keys).
  */
 import type { CollectionState } from './collection.js';
 import type { Collation } from './collation.js';
-import { compareKeys, ID_INDEX, keyPattern } from './index-order.js';
-import type { IndexKey } from './index-keys.js';
-import { scalarEquality } from './indexes.js';
+import { firstScanKey, ID_INDEX, keyPattern } from './index-order.js';
+import type { KeyFilter } from './index-order.js';
 import type { Index } from './indexes.js';
 import { splitText } from './query.js';
 import { readPlan } from './read-plan.js';
@@ -55,29 +55,36 @@ export function keyIndex(
   return 'index' in plan ? plan.index : ID_INDEX;
 }
 
-/** The key document of `doc` in `index`, or `{}` when it holds none. */
-export function returnedKey(index: KeyIndex, doc: Doc, filter: Doc): Doc {
-  if (index === undefined) return {};
-  if (index === ID_INDEX) return { _id: doc['_id'] };
-  const keys = index.text ? [] : index.keysOf(doc);
-  if (keys.length === 0) return {};
-  const key = keys.length === 1 ? keys[0]! : firstKey(index, keys, filter);
-  return Object.fromEntries(index.fields.map((field, i) => [field, index.keyValue(i, key.values[i])]));
+/**
+ * The direction a scan of `index` reads in for a find sorted by `sort` with prepared filter `filter`:
+ * backwards (-1) when the index provides the sort reversed (its key pattern's first fields, each in the
+ * opposite direction). Only a multikey index's direction changes which key answers, and MongoDB 7.0's
+ * multikey index provides a sort only over [MinKey, MaxKey] bounds on its fields (query_solution.cpp,
+ * confirmBoundsProvideSortComponentGivenMultikeyness): a filter on any of its fields means a forward
+ * scan and a sort stage (the engine does not tell which paths are multikey). Throws nothing.
+ */
+export function scanDirection(index: KeyIndex, sort: Doc | undefined, filter: Doc): 1 | -1 {
+  if (index === undefined || index === ID_INDEX || !index.multikey || !sort) return 1;
+  const pattern = keyPattern(index);
+  const order = Object.entries(sort);
+  if (order.length === 0 || order.length > pattern.length) return 1;
+  const reversed = order.every(([field, direction], i) => {
+    const [name, ascending] = pattern[i]!;
+    return name === field && Number(String(direction)) === -ascending;
+  });
+  return reversed && !index.fields.some((field) => field in filter) ? -1 : 1;
 }
 
-/** The first of a multikey document's keys in index order, among those the filter's equalities select. */
-function firstKey(index: Index, keys: IndexKey[], filter: Doc): IndexKey {
-  const selected = keys.filter((key) =>
-    index.fields.every((field, i) => {
-      const values = field in filter ? scalarEquality(filter[field]) : undefined;
-      const part = index.keyPart(i, key.values[i]);
-      return !values || values.some((v) => index.keyPart(i, v) === part);
-    }),
-  );
-  const pool = selected.length > 0 ? selected : keys;
-  const pattern = keyPattern(index);
-  const held = (key: IndexKey) => key.values.map((value, i) => index.keyValue(i, value));
-  const before = (a: IndexKey, b: IndexKey) =>
-    compareKeys(pattern, held(a), held(b), index.spec.collation) < 0;
-  return pool.reduce((first, key) => (before(key, first) ? key : first));
+/**
+ * The key document of `doc` in `index`, or `{}` when it holds none: the key the scan meets the document
+ * at first (index-order.ts `firstScanKey`), among the keys `reads` accepts (the scan's bounds), going in
+ * `direction`.
+ */
+export function returnedKey(index: KeyIndex, doc: Doc, reads: KeyFilter | undefined, direction: 1 | -1): Doc {
+  if (index === undefined) return {};
+  if (index === ID_INDEX) return { _id: doc['_id'] };
+  if (index.text) return {};
+  const key = firstScanKey(index, doc, reads, true, direction);
+  if (!key) return {};
+  return Object.fromEntries(index.fields.map((field, i) => [field, key.held[i]]));
 }

@@ -92,4 +92,36 @@ describe.each(drivers)('returnKey ($name)', (driver) => {
     expect(await keys({}, { tags: 1 })).toEqual([{ tags: 1 }]);
     expect(await keys({}, { tags: -1 })).toEqual([{ tags: 3 }]);
   });
+
+  it('answers the first key the scan meets within its bounds, in the direction it reads', async () => {
+    // The index scan deduplicates a multikey document by record id and keeps its first entry
+    // (src/mongo/db/exec/index_scan.cpp), and return_key.cpp answers that entry's key.
+    const coll = await indexedCollection(
+      t.db,
+      'bounded',
+      [{ _id: 1, tags: [3, 1, 2] }],
+      { tags: 1 },
+      { tags: -1 },
+    );
+    const keys = (filter: object, hint: object, sort?: Record<string, 1 | -1>) => {
+      const cursor = coll.find(filter).hint(hint).returnKey(true);
+      return (sort ? cursor.sort(sort) : cursor).toArray();
+    };
+    // Ranges: bounds (1, MaxKey] meet 2 first going up; [2, MinKey] meet 2 first going down.
+    expect(await keys({ tags: { $gt: 1 } }, { tags: 1 })).toEqual([{ tags: 2 }]);
+    expect(await keys({ tags: { $lte: 2 } }, { tags: -1 })).toEqual([{ tags: 2 }]);
+    expect(await keys({ tags: { $in: [3, 2] } }, { tags: -1 })).toEqual([{ tags: 3 }]);
+    expect(await keys({ tags: { $in: [3, 1] } }, { tags: 1 })).toEqual([{ tags: 1 }]);
+    // min/max bound the scan: [2, MaxKey] meets 2 first.
+    expect(await coll.find({}).hint({ tags: 1 }).min({ tags: 2 }).returnKey(true).toArray()).toEqual([
+      { tags: 2 },
+    ]);
+    // A multikey index provides a sort on its field only over [MinKey, MaxKey] (query_solution.cpp,
+    // confirmBoundsProvideSortComponentGivenMultikeyness): the scan then reads backwards for a
+    // reversed sort and meets 3 first; with other bounds a sort stage follows a forward scan.
+    expect(await keys({}, { tags: 1 }, { tags: -1 })).toEqual([{ tags: 3 }]);
+    expect(await keys({}, { tags: 1 }, { tags: 1 })).toEqual([{ tags: 1 }]);
+    expect(await keys({}, { tags: 1 }, { _id: -1 })).toEqual([{ tags: 1 }]);
+    expect(await keys({ tags: { $gte: 2 } }, { tags: 1 }, { tags: -1 })).toEqual([{ tags: 2 }]);
+  });
 });
