@@ -12,7 +12,7 @@ import { runUntil } from '../engine/deadline.js';
 import { checkCollectionName } from '../engine/namespace.js';
 import type { Session } from '../engine/transactions.js';
 import type { Transaction } from '../engine/transaction.js';
-import { bsonTypeName } from '../engine/values.js';
+import { bsonTypeName, isPlainObject } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import { parseCollation } from './collation.js';
@@ -93,13 +93,22 @@ export function memoryLimitsFor(cmd: Doc, ctx: CommandContext): MemoryLimits {
   };
 }
 
-/** The collation a command asks for, falling back to the collection default. */
+/**
+ * The collation a command asks for, falling back to the collection default; undefined (binary) for
+ * `{ locale: 'simple' }`, which overrides the default as MongoDB's does ("all queries and indexes
+ * inherit that collation unless they explicitly specify a different collation").
+ * @throws CommandError for an invalid collation (collation.ts `parseCollation`).
+ */
 export function collationFor(
   cmd: Doc,
   coll: Collection | undefined,
   field = 'collation',
 ): Collation | undefined {
-  return parseCollation(cmd[field]) ?? coll?.options.collation;
+  const asked = parseCollation(cmd[field]);
+  if (asked) return asked;
+  const raw = cmd[field];
+  if (isPlainObject(raw) && raw['locale'] === 'simple') return undefined;
+  return coll?.options.collation;
 }
 
 /** A non-negative integer option. @throws CommandError TypeMismatch / BadValue. */
