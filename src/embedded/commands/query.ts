@@ -35,7 +35,8 @@ import { changeStreamGetMore, isChangeStream, openChangeStream } from './change-
 import { isView } from '../engine/views.js';
 import { aggregateOnView, countOnView, distinctOnView, findOnView } from './views.js';
 import { planStage } from './explain-plan.js';
-import { ID_INDEX, keyIndex, namesIdIndex, returnedKey, scanDirection } from '../engine/return-key.js';
+import { keyIndex, namesIdIndex, returnedKey, scanDirection } from '../engine/return-key.js';
+import { idIndex } from '../engine/index-order.js';
 import { boundedState, indexBounds, withinBounds } from '../engine/min-max.js';
 import { explainOnView } from './view-explain.js';
 import { checkKnownFields } from './known-fields.js';
@@ -103,11 +104,12 @@ const find: Handler = (cmd, ctx) => {
     const state = ctx.core.engine.readState(coll, ctx.txn);
     const collation = collationFor(cmd, coll);
     const variables = evaluateLet(cmd['let']);
-    const hintIndex = hinted ?? (namesIdIndex(cmd['hint']) ? ID_INDEX : undefined);
+    const id = idIndex(coll.options.collation);
+    const hintIndex = hinted ?? (namesIdIndex(cmd['hint']) ? id : undefined);
     const bounds = indexBounds(cmd['min'], cmd['max'], hintIndex, isIdLookup(filter), collation);
     const read = hintedState(state, hinted);
     // A min/max scan is already in index order; other hinted reads are put in it.
-    const scan = bounds ? undefined : hintedScan(cmd['hint'], hinted);
+    const scan = bounds ? undefined : hintedScan(cmd['hint'], hinted, id);
     docs = runQuery(bounds ? boundedState(read, bounds) : read, {
       filter,
       ...(scan ? { scan } : {}),
@@ -123,7 +125,7 @@ const find: Handler = (cmd, ctx) => {
     });
     if (returnKey) {
       const prepared = parseFilter(filter, variables);
-      const index = keyIndex(state, cmd['hint'], hinted, prepared, collation);
+      const index = keyIndex(state, cmd['hint'], hinted, id, prepared, collation);
       // The scan's bounds are min/max's when given (the filter then only filters), else the filter's.
       const reads = bounds
         ? withinBounds(bounds)
@@ -217,7 +219,7 @@ const aggregate: Handler = (cmd, ctx) => {
     return writes ? retryBlocked(ctx, onView) : onView();
   }
   const hint = checkHint(cmd['hint'], coll);
-  const scan = hintedScan(cmd['hint'], hint);
+  const scan = hintedScan(cmd['hint'], hint, idIndex(coll?.options.collation));
   const run = (): Doc[] =>
     withoutValidation(bypass, () =>
       runAggregate(ctx.core.engine, {

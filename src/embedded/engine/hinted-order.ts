@@ -8,8 +8,8 @@
  * fields, or all its keys when none does.
  */
 import type { Collation } from './collation.js';
-import { ID_INDEX, inIndexOrder } from './index-order.js';
-import type { KeyFilter, ScanIndex } from './index-order.js';
+import { inIndexOrder, isIdIndex } from './index-order.js';
+import type { IdIndex, KeyFilter, ScanIndex } from './index-order.js';
 import type { Index } from './indexes.js';
 import { compile } from './query.js';
 import { namesIdIndex } from './return-key.js';
@@ -21,12 +21,13 @@ import type { Doc } from './values.js';
 export type HintedScan = ScanIndex | 'reverse';
 
 /**
- * The scan that `hint` forces, given `hinted`, the secondary index checkHint found for it; undefined
- * for no hint or a forward collection scan, which is the order documents are read in anyway.
+ * The scan that `hint` forces, given `hinted`, the secondary index checkHint found for it, and `id`, the
+ * collection's `_id` index; undefined for no hint or a forward collection scan, which is the order
+ * documents are read in anyway.
  */
-export function hintedScan(hint: unknown, hinted: Index | undefined): HintedScan | undefined {
+export function hintedScan(hint: unknown, hinted: Index | undefined, id: IdIndex): HintedScan | undefined {
   if (hinted) return hinted;
-  if (namesIdIndex(hint)) return ID_INDEX;
+  if (namesIdIndex(hint)) return id;
   if (isPlainObject(hint) && '$natural' in hint && Number(String(hint['$natural'])) < 0) return 'reverse';
   return undefined;
 }
@@ -51,7 +52,7 @@ export function filterBounds(
   filter: Doc,
   collation: Collation | undefined,
 ): KeyFilter | undefined {
-  const fields = index === ID_INDEX ? ['_id'] : index.fields;
+  const fields = isIdIndex(index) ? ['_id'] : index.fields;
   const tests = fields.map((field) =>
     field in filter ? compile({ [field]: filter[field] }, collation) : undefined,
   );

@@ -11,21 +11,40 @@ import { compareBson } from './compare.js';
 import type { Index } from './indexes.js';
 import type { Doc } from './values.js';
 
-/** The `_id` index, which `Index` does not model. */
+/** The name of the `_id` index. */
 export const ID_INDEX = '_id_';
 
+/**
+ * The `_id` index, which `Index` does not model (the documents map is keyed by `_id`). It holds its
+ * strings under the collection's default collation, as the `_id` index inherits it (SERVER-26514).
+ */
+export interface IdIndex {
+  readonly name: typeof ID_INDEX;
+  readonly collation: Collation | undefined;
+}
+
+/** The `_id` index of a collection whose default collation is `collation`. */
+export function idIndex(collation: Collation | undefined): IdIndex {
+  return { name: ID_INDEX, collation };
+}
+
 /** An index a scan reads: a secondary index or the `_id` index. */
-export type ScanIndex = Index | typeof ID_INDEX;
+export type ScanIndex = Index | IdIndex;
+
+/** True for the `_id` index. */
+export function isIdIndex(index: ScanIndex): index is IdIndex {
+  return !('spec' in index);
+}
 
 /** The fields of `index`'s key pattern, each with its direction (1 or -1; a hashed field ascends). */
 export function keyPattern(index: ScanIndex): [string, number][] {
-  if (index === ID_INDEX) return [['_id', 1]];
+  if (isIdIndex(index)) return [['_id', 1]];
   return index.fields.map((field) => [field, Number(String(index.spec.key[field])) < 0 ? -1 : 1]);
 }
 
 /** The collation the index compares its string keys by. */
 export function indexCollation(index: ScanIndex): Collation | undefined {
-  return index === ID_INDEX ? undefined : index.spec.collation;
+  return isIdIndex(index) ? index.collation : index.spec.collation;
 }
 
 /** A key a scan meets, as the document's values (`values`, what a filter sees) and as the values the
@@ -37,7 +56,7 @@ export interface ScanKey {
 
 /** The keys the scan meets `doc` by. */
 function scanKeys(index: ScanIndex, doc: Doc): ScanKey[] {
-  if (index === ID_INDEX) return [{ values: [doc['_id']], held: [doc['_id']] }];
+  if (isIdIndex(index)) return [{ values: [doc['_id']], held: [doc['_id']] }];
   return index.keysOf(doc).map((key) => ({
     values: key.values,
     held: key.values.map((value, i) => index.keyValue(i, value)),

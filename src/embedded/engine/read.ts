@@ -17,7 +17,7 @@ import { withSystemVariables } from './let-variables.js';
 import { plainNumbers } from './numbers.js';
 import { readPlan } from './read-plan.js';
 import { lookupIndex } from './indexes.js';
-import { ID_INDEX } from './index-order.js';
+import { isIdIndex } from './index-order.js';
 import { inHintedOrder } from './hinted-order.js';
 import type { HintedScan } from './hinted-order.js';
 import { applyPositional, positionalQuery } from './positional.js';
@@ -85,7 +85,7 @@ function candidates(
 ): Doc[] | undefined {
   if (scan === 'reverse') return undefined;
   const plan =
-    scan && scan !== ID_INDEX ? lookupIndex([scan], filter, collation) : readPlan(state, filter, collation);
+    scan && !isIdIndex(scan) ? lookupIndex([scan], filter, collation) : readPlan(state, filter, collation);
   if (!plan) return undefined;
   const keys = 'index' in plan ? plan.ids : plan.idValues.map((id) => keyOf(id));
   const out: Doc[] = [];

@@ -15,18 +15,16 @@
  */
 import type { CollectionState } from './collection.js';
 import type { Collation } from './collation.js';
-import { firstScanKey, ID_INDEX, keyPattern } from './index-order.js';
-import type { KeyFilter } from './index-order.js';
+import { firstScanKey, ID_INDEX, isIdIndex, keyPattern } from './index-order.js';
+import type { IdIndex, KeyFilter, ScanIndex } from './index-order.js';
 import type { Index } from './indexes.js';
 import { splitText } from './query.js';
 import { readPlan } from './read-plan.js';
 import { isPlainObject, keyOf } from './values.js';
 import type { Doc } from './values.js';
 
-export { ID_INDEX };
-
 /** The index a returned key comes from: a secondary index, the `_id` index, or none (a scan). */
-export type KeyIndex = Index | typeof ID_INDEX | undefined;
+export type KeyIndex = ScanIndex | undefined;
 
 /** True for a hint naming the `_id` index (by name or key pattern). */
 export function namesIdIndex(hint: unknown): boolean {
@@ -34,25 +32,26 @@ export function namesIdIndex(hint: unknown): boolean {
 }
 
 /**
- * The index a find reads: `hinted` (checkHint's secondary index), the `_id` index for a hint naming it,
- * none for a `$natural` hint, else the index the read plan of prepared filter `filter` uses. Throws
- * nothing (the hint and the filter were checked).
+ * The index a find reads: `hinted` (checkHint's secondary index), the collection's `_id` index (`id`)
+ * for a hint naming it, none for a `$natural` hint, else the index the read plan of prepared filter
+ * `filter` uses. Throws nothing (the hint and the filter were checked).
  */
 export function keyIndex(
   state: CollectionState,
   hint: unknown,
   hinted: Index | undefined,
+  id: IdIndex,
   filter: Doc,
   collation: Collation | undefined,
 ): KeyIndex {
   if (hinted) return hinted;
-  if (namesIdIndex(hint)) return ID_INDEX;
+  if (namesIdIndex(hint)) return id;
   if (isPlainObject(hint) && '$natural' in hint) return undefined;
   const { rest, text } = splitText(filter);
   if (text) return undefined;
   const plan = readPlan(state, rest, collation);
   if (!plan) return undefined;
-  return 'index' in plan ? plan.index : ID_INDEX;
+  return 'index' in plan ? plan.index : id;
 }
 
 /**
@@ -64,7 +63,7 @@ export function keyIndex(
  * scan and a sort stage (the engine does not tell which paths are multikey). Throws nothing.
  */
 export function scanDirection(index: KeyIndex, sort: Doc | undefined, filter: Doc): 1 | -1 {
-  if (index === undefined || index === ID_INDEX || !index.multikey || !sort) return 1;
+  if (index === undefined || isIdIndex(index) || !index.multikey || !sort) return 1;
   const pattern = keyPattern(index);
   const order = Object.entries(sort);
   if (order.length === 0 || order.length > pattern.length) return 1;
@@ -82,7 +81,7 @@ export function scanDirection(index: KeyIndex, sort: Doc | undefined, filter: Do
  */
 export function returnedKey(index: KeyIndex, doc: Doc, reads: KeyFilter | undefined, direction: 1 | -1): Doc {
   if (index === undefined) return {};
-  if (index === ID_INDEX) return { _id: doc['_id'] };
+  if (isIdIndex(index)) return { _id: doc['_id'] };
   if (index.text) return {};
   const key = firstScanKey(index, doc, reads, true, direction);
   if (!key) return {};

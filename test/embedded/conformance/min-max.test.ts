@@ -69,6 +69,33 @@ describe.each(drivers)('min and max ($name)', (driver) => {
     ).toEqual([3]);
   });
 
+  it("compares string _id bounds as the _id index holds them, under the collection's collation", async () => {
+    // The _id index of a collection with a default collation holds its strings under it
+    // (https://jira.mongodb.org/browse/SERVER-26514: "If "collation" is not present, the _id index
+    // inherits the collection default collation"), and min/max compare as the index does; a query
+    // under another collation cannot use it for string bounds (51174; manual, Case-Insensitive Indexes:
+    // "To use an index that specifies a collation, query and sort operations must specify the same
+    // collation as the index").
+    await t.db.dropCollection('fruit').catch(() => undefined);
+    const coll = await t.db.createCollection<{ _id: string }>('fruit', {
+      collation: { locale: 'en', strength: 2 },
+    });
+    await coll.insertMany([{ _id: 'apple' }, { _id: 'Banana' }, { _id: 'cherry' }, { _id: 'Date' }]);
+    const ids = async (bounds: { min?: object; max?: object }) => {
+      let cursor = coll.find({}).hint({ _id: 1 });
+      if (bounds.min) cursor = cursor.min(bounds.min);
+      if (bounds.max) cursor = cursor.max(bounds.max);
+      return (await cursor.toArray()).map((doc) => doc._id);
+    };
+    // Binary order would be 'Banana', 'Date', 'apple', 'cherry'.
+    expect(await ids({})).toEqual(['apple', 'Banana', 'cherry', 'Date']);
+    expect(await ids({ min: { _id: 'b' } })).toEqual(['Banana', 'cherry', 'Date']);
+    expect(await ids({ max: { _id: 'C' } })).toEqual(['apple', 'Banana']);
+    expect(await ids({ min: { _id: 'BANANA' }, max: { _id: 'date' } })).toEqual(['Banana', 'cherry']);
+    const simple = coll.find({}).hint({ _id: 1 }).min({ _id: 'b' }).collation({ locale: 'simple' });
+    expect((await failure(() => simple.toArray()))['code']).toBe(51174);
+  });
+
   it('refuses bounds without a hint, on other fields than the index, or with min not before max', async () => {
     const coll = await indexedCollection(t.db, 'refusals', pairs, { a: 1, b: 1 });
     const code = async (cursor: { toArray(): Promise<unknown> }) =>
