@@ -10,7 +10,8 @@
  * document_metadata_fields.cpp's names). `searchScore`, `searchHighlights`, `searchScoreDetails` and
  * `indexKey` are missing without the stage that sets them (no `$search`, a collection scan), as are
  * `randVal` before any `$sample` and `sortKey` before any `$sort`; after those stages MongoDB has a
- * value the engine does not keep, so it refuses them (NotImplemented), and `recordId` always.
+ * value the engine does not keep, so it refuses them (NotImplemented), and `recordId` in an aggregation
+ * (a find answers it, find-record-id.ts).
  *
  * In a `$sort` (SortPattern, sort_pattern.cpp): only `textScore` and `randVal` sort (`geoNearDistance`
  * too, so without `$geoNear` it is 40218); `searchScore` is 31218, `searchHighlights` 31219, anything
@@ -32,11 +33,15 @@ export interface MetaSources {
   sampled: boolean;
   /** A `$sort` ran before. */
   sorted: boolean;
+  /** The documents carry their record id (a find's, in `RECORD_ID_FIELD`). */
+  records?: boolean;
 }
 
 /** The hidden fields aggregate.ts keeps the scores in. */
 export const TEXT_SCORE_FIELD = '__plume_textScore';
 export const SEARCH_SCORE_FIELD = '__plume_searchScore';
+/** The hidden field a find carries each document's record id in (find-record-id.ts). */
+export const RECORD_ID_FIELD = '__plume_recordId';
 
 /** The names MongoDB 7.0 knows (document_metadata_fields.cpp, expression.cpp). */
 const NAMES = new Set([
@@ -81,7 +86,10 @@ export function metaExpression(name: unknown, sources: MetaSources): string {
   if (name in UNAVAILABLE && !(name === 'textScore' && sources.text)) throw unavailable(name);
   if (name === 'textScore') return `$${TEXT_SCORE_FIELD}`;
   if (name === 'searchScore') return `$${SEARCH_SCORE_FIELD}`;
-  if (name === 'recordId') throw notKept(name, '');
+  if (name === 'recordId') {
+    if (sources.records) return `$${RECORD_ID_FIELD}`;
+    throw notKept(name, '');
+  }
   if (name === 'randVal' && sources.sampled) throw notKept(name, ' after $sample');
   if (name === 'sortKey' && sources.sorted) throw notKept(name, ' after $sort');
   return '$$REMOVE';

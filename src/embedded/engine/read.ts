@@ -4,7 +4,6 @@
  * and the projection are parsed first, in the scope of the command's `let` names, as MongoDB parses
  * them before it reads a document (filter-check.ts, project-check.ts).
  */
-import { Long } from 'bson';
 import { Aggregator } from 'mingo/aggregator';
 import type { Options } from 'mingo/types';
 import type { CollectionState } from './collection.js';
@@ -28,7 +27,8 @@ import { checkResultSize, startMeasuring } from './limits.js';
 import type { MemoryLimits } from './memory-limits.js';
 import { boundSort } from './sort.js';
 import { checkSortKey, decimalDirectionsRead } from './sort-pattern.js';
-import { isMeta, metaExpression, metaSortField, TEXT_SCORE_FIELD } from './meta-fields.js';
+import { answerRecordId, isInclusion, recordIdFields, withRecordIds } from './find-record-id.js';
+import { isMeta, metaExpression, metaSortField, RECORD_ID_FIELD, TEXT_SCORE_FIELD } from './meta-fields.js';
 import type { MetaSources } from './meta-fields.js';
 import { parseTextQuery, textScore } from './text.js';
 import { cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
@@ -54,21 +54,6 @@ export interface QuerySpec {
   scan?: HintedScan;
   /** find's `showRecordId`: each answered document ends with `$recordId`, its record id as a long. */
   showRecordId?: boolean;
-}
-
-/** The hidden field a document carries its record id in through the sort and the projection. */
-const RECORD_ID_FIELD = '__plume_recordId';
-
-/**
- * `doc` (a fresh copy) with its record id moved from the hidden field to `$recordId`, last, as MongoDB
- * 7.0 appends `$recordId: { $meta: 'recordId' }` to the projection of a find with `showRecordId`
- * (query_request_helper.cpp, addShowRecordIdMetaProj).
- */
-function showRecordId(doc: Doc): Doc {
-  const id = doc[RECORD_ID_FIELD];
-  delete doc[RECORD_ID_FIELD];
-  if (typeof id === 'number') doc['$recordId'] = Long.fromNumber(id);
-  return doc;
 }
 
 /**
@@ -157,14 +142,6 @@ function matchParsed(
   return { docs: out, scores };
 }
 
-/** True for a find projection that lists what it keeps (not `{ _id: 0 }`, not an exclusion). */
-function isInclusion(projection: Doc): boolean {
-  const excluded = (v: unknown) => v === 0 || v === false;
-  const fields = Object.keys(projection).filter((k) => k !== '_id');
-  if (fields.length === 0) return !excluded(projection['_id']);
-  return fields.some((k) => !excluded(projection[k]));
-}
-
 function usesMeta(spec: Doc | undefined): boolean {
   return !!spec && Object.values(spec).some((v) => isPlainObject(v) && v['$meta'] === 'textScore');
 }
@@ -193,20 +170,27 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     spec.projection && Object.keys(spec.projection).length > 0 ? plainNumbers(spec.projection) : undefined;
   const skip = spec.skip ?? 0;
   const limit = spec.limit ?? 0;
-  const recordOf = (d: Doc) => state.records.of(keyOf(d['_id']));
+  const show = spec.showRecordId === true;
   if (!sort && !projection) {
     const end = limit > 0 ? skip + limit : docs.length;
     const page = docs.slice(skip, end);
-    if (spec.showRecordId)
-      return page.map((d) => showRecordId({ ...cloneValue(d), [RECORD_ID_FIELD]: recordOf(d) }));
+    if (show)
+      return withRecordIds(page, state.records).map((d) => answerRecordId(cloneValue(d), [], false, true));
     return page.map((d) => cloneValue(d));
   }
-  // `$meta` keys are answered (or refused) as in an aggregation (meta-fields.ts).
-  const sources: MetaSources = { text: !!scores, searched: false, sampled: false, sorted: !!sort };
+  // `$meta` keys are answered (or refused) as in an aggregation (meta-fields.ts); a find has record ids.
+  const sources: MetaSources = {
+    text: !!scores,
+    searched: false,
+    sampled: false,
+    sorted: !!sort,
+    records: true,
+  };
   const meta = scores && (usesMeta(sort) || usesMeta(projection));
-  let input: Doc[] = docs;
-  if (meta) input = docs.map((d) => ({ ...d, [TEXT_SCORE_FIELD]: scores.get(d) ?? 0 }));
-  if (spec.showRecordId) input = input.map((d, i) => ({ ...d, [RECORD_ID_FIELD]: recordOf(docs[i]!) }));
+  const recordFields = recordIdFields(projection);
+  const records = show || recordFields.length > 0;
+  let input: Doc[] = records ? withRecordIds(docs, state.records) : docs;
+  if (meta) input = input.map((d, i) => ({ ...d, [TEXT_SCORE_FIELD]: scores.get(docs[i]!) ?? 0 }));
   const pipeline: Doc[] = [];
   if (sort) {
     const s: Doc = {};
@@ -254,7 +238,7 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
       p[k] = isMeta(v) ? metaExpression(v['$meta'], sources) : v;
     }
     // An exclusion keeps the hidden field; an inclusion must name it.
-    if (spec.showRecordId && isInclusion(p)) p[RECORD_ID_FIELD] = 1;
+    if (show && isInclusion(p)) p[RECORD_ID_FIELD] = 1;
     shaping.push({ $project: p });
   }
   if (positional) {
@@ -289,6 +273,6 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     if (extras) applyExclusionExtras(c, extras, options as Options);
     for (const field of metaFields ?? []) c[field] = c[TEXT_SCORE_FIELD];
     if (meta) delete c[TEXT_SCORE_FIELD];
-    return spec.showRecordId ? showRecordId(idFirst(c)) : idFirst(c);
+    return records ? answerRecordId(idFirst(c), recordFields, !!metaValues, show) : idFirst(c);
   });
 }

@@ -58,6 +58,16 @@ describe.each(drivers)('showRecordId ($name)', (driver) => {
       coll.find({ _id: 3 }, { projection: { _id: 0 }, promoteLongs: false }).showRecordId(true),
     );
     expect(withoutId).toEqual([{ a: 3, b: 3, $recordId: third }]);
+    // A projection may ask for the id by its metadata name, as showRecordId does (an aggregation has
+    // it too in MongoDB; the embedded database answers it in a find only).
+    const projected = await coll
+      .find({ _id: 3 }, { projection: { a: 1, r: { $meta: 'recordId' } }, promoteLongs: false })
+      .toArray();
+    expect(projected).toEqual([{ _id: 3, a: 3, r: new Long(third!) }]);
+    const added = await coll
+      .find({ _id: 3 }, { projection: { r: { $meta: 'recordId' } }, promoteLongs: false })
+      .toArray();
+    expect(added).toEqual([{ _id: 3, a: 3, b: 3, r: new Long(third!) }]);
     // Without the option, no document has it.
     expect(await coll.find({ _id: 3 }).toArray()).toEqual([{ _id: 3, a: 3, b: 3 }]);
   });
