@@ -16,6 +16,7 @@ import { withSystemVariables } from './let-variables.js';
 import { plainNumbers } from './numbers.js';
 import { readPlan } from './read-plan.js';
 import { lookupIndex } from './indexes.js';
+import type { Index } from './indexes.js';
 import { isIdIndex } from './index-order.js';
 import { inHintedOrder } from './hinted-order.js';
 import type { HintedScan } from './hinted-order.js';
@@ -67,7 +68,7 @@ function candidates(
   filter: Doc,
   collation: Collation | undefined,
   scan: HintedScan | undefined,
-): Doc[] | undefined {
+): { docs: Doc[]; index?: Index } | undefined {
   if (scan === 'reverse') return undefined;
   const plan =
     scan && !isIdIndex(scan) ? lookupIndex([scan], filter, collation) : readPlan(state, filter, collation);
@@ -78,7 +79,7 @@ function candidates(
     const doc = state.docs.get(key);
     if (doc) out.push(doc);
   }
-  return out;
+  return { docs: out, ...('index' in plan ? { index: plan.index } : {}) };
 }
 
 /**
@@ -107,7 +108,8 @@ function matchParsed(
   scan: HintedScan | undefined,
 ): { docs: Doc[]; scores?: Map<Doc, number> } {
   const { rest, text } = splitText(prepared);
-  const source = candidates(state, rest, collation, scan) ?? state.docs.values();
+  const read = candidates(state, rest, collation, scan);
+  const source = read?.docs ?? state.docs.values();
   const query = isEmptyFilter(rest) ? undefined : compile(rest, collation, variables);
   let docs: Doc[] = [];
   if (query) {
@@ -123,7 +125,9 @@ function matchParsed(
     docs = Array.isArray(source) ? source : [...source];
     queryStats.scannedObjects += docs.length;
   }
-  if (scan) docs = inHintedOrder(docs, scan, rest, collation, state.records);
+  // A read through a secondary index answers in its order, as MongoDB's index scan reads it.
+  const order = scan ?? read?.index;
+  if (order) docs = inHintedOrder(docs, order, rest, collation, state.records);
   if (!text) return { docs };
   const index = state.indexes.find((i) => i.text);
   if (!index) throw new CommandError(ErrorCodes.IndexNotFound, 'text index required for $text query');

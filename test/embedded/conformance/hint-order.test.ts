@@ -88,6 +88,23 @@ describe.each(drivers)('hinted reads answer in index order ($name)', (driver) =>
     expect(await read({})).toEqual([1, 2, 3, 4]);
   });
 
+  it('reads an equality served by an index in that index order without a hint too', async () => {
+    // With an index on the filter's field, MongoDB's planner reads it (an index scan is the only
+    // indexed plan, and a collection scan is planned only when there is none: query_planner.cpp).
+    const coll = await holding(
+      'unhinted',
+      [
+        { _id: 1, a: 1 },
+        { _id: 2, a: 1 },
+        { _id: 3, a: 1 },
+      ],
+      { a: 1 },
+    );
+    await coll.updateOne({ _id: 1 }, { $set: { c: 1 } });
+    expect(ids(await coll.find({ a: 1 }).toArray())).toEqual([1, 2, 3]);
+    expect(ids(await coll.aggregate<Row>([{ $match: { a: 1 } }]).toArray())).toEqual([1, 2, 3]);
+  });
+
   it('meets a multikey document once, at its first key within the bounds', async () => {
     const coll = await holding(
       'multikey',
