@@ -99,7 +99,7 @@ export function firstScanKey(
   const keys = scanKeys(index, doc);
   let read = reads && !(keepAll && keys.length === 1) ? keys.filter(reads) : keys;
   if (read.length === 0 && keepAll) read = keys;
-  if (read.length === 0) return undefined;
+  if (read.length <= 1) return read[0];
   const pattern = keyPattern(index);
   const collation = indexCollation(index);
   return read.reduce((a, b) => (compareKeys(pattern, b.held, a.held, collation) * direction < 0 ? b : a));
