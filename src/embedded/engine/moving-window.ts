@@ -17,7 +17,7 @@ import type { Options } from 'mingo/types';
 import { normalizeCollation } from './collation.js';
 import { collect } from './number-operators.js';
 import type { AccumulatorOp } from './operator-types.js';
-import { countOf } from './ordered-accumulators.js';
+import { countOf, globalOptions } from './ordered-accumulators.js';
 import { rankedWindowState } from './ranked-window-state.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -66,7 +66,7 @@ export function movingWindow(
     );
   if ((op === '$firstN' || op === '$lastN') && isPlainObject(args)) {
     // Only the window's first or last n documents count (AccumulatorFirstLastN keeps n): O(n) each.
-    const n = countOf(op, args, undefined, options);
+    const n = countOf(args, {}, globalOptions(options));
     return (index) => {
       const bounds = frame(index);
       if (!bounds) return over([]);

@@ -15,27 +15,59 @@ import { sortByFields, sortFieldsOf } from './sort.js';
 import { patternDirection } from './sort-pattern.js';
 import type { SortField } from './sort.js';
 import { isPlainObject } from './values.js';
+import { numberKind } from './arithmetic.js';
+import { coerceToLong, numberOf, valueText } from './value-strings.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 const present = (v: unknown): boolean => v !== null && v !== undefined;
 
 /**
- * `n` of the N operators, its expression evaluated against `scope` (the group's `_id` for an
- * accumulator, the document for an expression, nothing for a window function). @throws CommandError
- * 5787908.
+ * `n` of the N operators as AccumulatorN::validateN (accumulator_multi.cpp) checks it: a number
+ * (5787902), of integral value (5787903), greater than 0 (5787908). Both type errors read "Value for 'n'
+ * must be of integral type, but found <value>", the value as MongoDB prints it (`MISSING` for a path
+ * that reads nothing, as a non-constant `n` of a window function does).
  */
-export function countOf(name: string, spec: Doc, scope: unknown, options: Options): number {
-  const n = Number(evalExpr(scope ?? {}, spec['n'], options));
-  if (!Number.isInteger(n) || n < 1) {
-    throw new CommandError(5787908, `${name} 'n' must be a positive integer, found ${String(n)}`);
-  }
+export function validateN(value: unknown): number {
+  const integral = (): never => {
+    throw new CommandError(5787903, `Value for 'n' must be of integral type, but found ${valueText(value)}`);
+  };
+  if (numberKind(value) === undefined)
+    throw new CommandError(5787902, `Value for 'n' must be of integral type, but found ${valueText(value)}`);
+  // A double beyond the long range converts to the lowest long (x86), never equal to the double.
+  if (!Number.isFinite(numberOf(value)) || Math.abs(numberOf(value)) >= 2 ** 63) integral();
+  const n = coerceToLong(value);
+  if (n !== numberOf(value)) integral();
+  if (n <= 0) throw new CommandError(5787908, `'n' must be greater than 0, found ${n}`);
   return n;
 }
 
-/** The group's `_id`, which mingo hands accumulators in their options. */
-const groupIdOf = (options: Options): unknown =>
-  (options as { local?: { groupId?: unknown } }).local?.groupId;
+/**
+ * `n` of the N operators, its expression evaluated against `scope` under `options`, then checked
+ * ({@link validateN}). @throws CommandError 5787902, 5787903, 5787908.
+ */
+export function countOf(spec: Doc, scope: Doc, options: Options): number {
+  return validateN(evalExpr(scope, spec['n'], options));
+}
+
+/**
+ * `options` without the locals of the current evaluation (mingo reads a `$path` from the local root,
+ * which in a group is the group's documents): what `n` of a group or a window function is evaluated
+ * with, MongoDB evaluating it against the group key or nothing, with only the aggregate's variables.
+ */
+export function globalOptions(options: Options): Options {
+  return (options as { options?: Options }).options ?? options;
+}
+
+/**
+ * The document `n` of an N accumulator in `$group` reads: the group's `_id` when it is a document, else
+ * an empty one (GroupProcessorBase evaluates the initializer against the expanded id). mingo hands
+ * accumulators the `_id` in their options.
+ */
+function groupKeyDocOf(options: Options): Doc {
+  const id = (options as { local?: { groupId?: unknown } }).local?.groupId;
+  return isPlainObject(id) ? id : {};
+}
 
 /** The keys of the `sortBy` of `$top`/`$bottom`/`$topN`/`$bottomN` `name`. @throws CommandError 9. */
 export function sortFields(name: string, sortBy: unknown): SortField[] {
@@ -73,7 +105,7 @@ type Pick = (values: unknown[], n: number, options: Options) => unknown[];
 function nAccumulator(name: string, pick: Pick): AccumulatorOp {
   return (collection, expr, options) => {
     if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs { input, n }`);
-    const n = countOf(name, expr, groupIdOf(options), options);
+    const n = countOf(expr, groupKeyDocOf(options), globalOptions(options));
     return pick(collect(collection, expr['input'], options), n, options);
   };
 }
@@ -86,7 +118,7 @@ function nExpression(name: string, pick: Pick): ExpressionOp {
   return overGroup(nAccumulator(name, pick), (obj, expr, options) => {
     if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs { input, n }`);
     const input = evalExpr(obj, expr['input'], options);
-    const n = countOf(name, expr, obj, options);
+    const n = countOf(expr, obj as Doc, options);
     if (input === null || input === undefined) return null;
     if (!Array.isArray(input))
       throw new CommandError(5788200, `Input to ${name} must be an array, found ${typeof input}`);
@@ -115,7 +147,7 @@ function ranked(name: '$top' | '$bottom' | '$topN' | '$bottomN'): AccumulatorOp 
   const fromEnd = name === '$bottom' || name === '$bottomN';
   return (collection, expr, options) => {
     if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs an object`);
-    const n = single ? 1 : countOf(name, expr, groupIdOf(options), options);
+    const n = single ? 1 : countOf(expr, groupKeyDocOf(options), globalOptions(options));
     const sorted = sortByFields(
       collection,
       sortFields(name, expr['sortBy']),

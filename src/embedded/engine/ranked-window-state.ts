@@ -14,7 +14,7 @@ import type { Options } from 'mingo/types';
 import type { Collation } from './collation.js';
 import { compareBson } from './compare.js';
 import { collect } from './number-operators.js';
-import { countOf, sortFields } from './ordered-accumulators.js';
+import { countOf, globalOptions, sortFields } from './ordered-accumulators.js';
 import { compareSortKeyLists, sortKeysOf } from './sort.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
@@ -81,7 +81,7 @@ class SortedEntries {
  * `add`/`remove` take a document's index; each document's key is computed once for all states.
  * `removable` says whether documents leave the window (its lower bound is not `'unbounded'`); when
  * they do not, the state keeps only `n` entries, as MongoDB's accumulator does.
- * @throws CommandError 5787908 for an `n` that is not a positive integer, 9 for a bad `sortBy`, as
+ * @throws CommandError 5787902, 5787903, 5787908 for a bad `n` (validateN), 9 for a bad `sortBy`, as
  *   ordered-accumulators.ts does.
  */
 export function rankedWindowState(
@@ -101,7 +101,7 @@ export function rankedWindowState(
   switch (op) {
     case '$minN':
     case '$maxN': {
-      const n = countOf(op, args, undefined, options);
+      const n = countOf(args, {}, globalOptions(options));
       const valueOf = entry((doc) => collect([doc], args['input'], options)[0]);
       const compare = (a: unknown, b: unknown) => compareBson(a, b, collation);
       const min = op === '$minN';
@@ -114,7 +114,7 @@ export function rankedWindowState(
     case '$bottomN': {
       const fields = sortFields(op, args['sortBy']);
       const single = op === '$top' || op === '$bottom';
-      const n = single ? 1 : countOf(op, args, undefined, options);
+      const n = single ? 1 : countOf(args, {}, globalOptions(options));
       const keysOf = entry((doc) => sortKeysOf(doc, fields, collation));
       const compare = (a: unknown, b: unknown) =>
         compareSortKeyLists(a as unknown[], b as unknown[], fields, collation);
