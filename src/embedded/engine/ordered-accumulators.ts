@@ -11,7 +11,8 @@ import { overGroup, type AccumulatorOp, type ExpressionOp } from './operator-typ
 import { normalizeCollation } from './collation.js';
 import { compareBson } from './compare.js';
 import { collect } from './number-operators.js';
-import { sortByFields, sortFieldsOf } from './sort.js';
+import { compareSortKeyLists, sortFieldsOf, sortKeysOf } from './sort.js';
+import { keepN } from './sorted-entries.js';
 import { patternDirection } from './sort-pattern.js';
 import type { SortField } from './sort.js';
 import { isPlainObject } from './values.js';
@@ -88,14 +89,18 @@ function extreme(sign: 1 | -1): AccumulatorOp {
   };
 }
 
-/** The `n` smallest (`$minN`) or largest (`$maxN`) non-null `values`, smallest/largest first. */
+/**
+ * The `n` smallest (`$minN`) or largest (`$maxN`) non-null `values`, smallest/largest first, kept as
+ * AccumulatorMinMaxN keeps them (a tie never replaces a kept value) and read as its getValue reads them:
+ * `$minN` from the multiset's start, `$maxN` from its end, so of equal values the last seen comes first.
+ */
 function pickExtremes(name: string, values: unknown[], n: number, options: Options): unknown[] {
-  const sign = name === '$minN' ? 1 : -1;
+  const min = name === '$minN';
   const collation = normalizeCollation(options.collation);
-  return values
-    .filter(present)
-    .sort((a, b) => sign * compareBson(a, b, collation))
-    .slice(0, n);
+  const kept = keepN(values.filter(present), (a, b) => compareBson(a, b, collation), n, min).map(
+    (e) => e.key,
+  );
+  return min ? kept : kept.reverse();
 }
 
 /** How an N operator picks `n` of its values. */
@@ -148,12 +153,14 @@ function ranked(name: '$top' | '$bottom' | '$topN' | '$bottomN'): AccumulatorOp 
   return (collection, expr, options) => {
     if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs an object`);
     const n = single ? 1 : countOf(expr, groupKeyDocOf(options), globalOptions(options));
-    const sorted = sortByFields(
-      collection,
-      sortFields(name, expr['sortBy']),
-      normalizeCollation(options.collation),
-    );
-    const picked = fromEnd ? sorted.slice(Math.max(0, sorted.length - n)) : sorted.slice(0, n);
+    const fields = sortFields(name, expr['sortBy']);
+    const collation = normalizeCollation(options.collation);
+    // AccumulatorTopBottomN keeps n by sort key, a tie never replacing a kept document, and answers
+    // them in sort order whichever end it keeps.
+    const keys = collection.map((doc) => sortKeysOf(doc as Doc, fields, collation));
+    const compare = (a: unknown, b: unknown) =>
+      compareSortKeyLists(a as unknown[], b as unknown[], fields, collation);
+    const picked = keepN(keys, compare, n, !fromEnd).map((e) => collection[e.index]);
     const outputs = collect(picked, expr['output'], options);
     return single ? (outputs[0] ?? null) : outputs;
   };

@@ -3,12 +3,10 @@
  * window documents enter and leave: every value (or document) of the window in a multiset ordered by
  * value (`$minN`/`$maxN`, window_function_min_max.h) or by the `sortBy` keys (`$top`/`$bottom`/`$topN`/
  * `$bottomN`, window_function_top_bottom_n.h over AccumulatorTopBottomN), an entering one placed after
- * its equals and the leaving one, the oldest, taken from the front of its equals. The multiset is a
- * sorted array with binary-search insert and delete: O(log w) comparisons and a move of up to w slots
- * per document, where recomputing sorted the whole window for each document.
- * The answers are those of ordered-accumulators.ts over the window, except `$maxN`'s order among equal
- * values: MongoDB reads its multiset from the back (`rbegin`), so the latest of equal values comes first;
- * and over a window documents never leave, which of equal values or documents are kept (the first seen).
+ * its equals and the leaving one, the oldest, taken from the front of its equals (sorted-entries.ts):
+ * O(log w) comparisons and a move of up to w slots per document, where recomputing sorted the whole
+ * window for each document. Over a window documents never leave, the answers are those of
+ * ordered-accumulators.ts over the window (the same multiset, keeping n).
  */
 import type { Options } from 'mingo/types';
 import type { Collation } from './collation.js';
@@ -16,64 +14,10 @@ import { compareBson } from './compare.js';
 import { collect } from './number-operators.js';
 import { countOf, globalOptions, sortFields } from './ordered-accumulators.js';
 import { compareSortKeyLists, sortKeysOf } from './sort.js';
+import { SortedEntries, type Entry } from './sorted-entries.js';
 import { isPlainObject } from './values.js';
 import type { Doc } from './values.js';
 import type { WindowState } from './operator-types.js';
-
-/** One member of the multiset: the document's index in the partition and what it is ordered by. */
-interface Entry {
-  index: number;
-  key: unknown;
-}
-
-/**
- * A multiset of entries ordered by `compare`, then by index (the order they entered, as std::multiset
- * places a new element after its equals). With a `cap` (a window documents never leave, where MongoDB
- * runs the accumulator, which keeps n: AccumulatorMinMaxN and AccumulatorTopBottomN `_processValue`) it
- * keeps the `cap` lowest entries (`keepLow`) or highest: a new entry goes in only if strictly better than
- * the worst kept, which it then replaces, so among equal entries the first seen stay.
- */
-class SortedEntries {
-  readonly entries: Entry[] = [];
-  constructor(
-    private readonly compare: (a: unknown, b: unknown) => number,
-    private readonly cap: number,
-    private readonly keepLow: boolean,
-  ) {}
-
-  /** The position of the first entry after `entry` in the order. */
-  private after(entry: Entry): number {
-    let [low, high] = [0, this.entries.length];
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      const e = this.entries[mid]!;
-      const c = this.compare(e.key, entry.key) || e.index - entry.index;
-      if (c <= 0) low = mid + 1;
-      else high = mid;
-    }
-    return low;
-  }
-
-  add(entry: Entry): void {
-    const { entries } = this;
-    if (entries.length >= this.cap) {
-      if (this.keepLow) {
-        if (this.compare(entries[entries.length - 1]!.key, entry.key) <= 0) return;
-        entries.pop();
-      } else {
-        if (this.compare(entry.key, entries[0]!.key) <= 0) return;
-        entries.shift();
-      }
-    }
-    entries.splice(this.after(entry), 0, entry);
-  }
-
-  /** Removes `entry` (same index and key as added); documents leave oldest first. */
-  remove(entry: Entry): void {
-    const at = this.after(entry) - 1;
-    if (this.entries[at]?.index === entry.index) this.entries.splice(at, 1);
-  }
-}
 
 /**
  * A state factory for the window function `op` (with argument `args`) over the partition `docs`, or
