@@ -225,6 +225,7 @@ const aggregate: Handler = (cmd, ctx) => {
       runAggregate(ctx.core.engine, {
         db: ctx.db,
         collection: coll,
+        target: isCollectionless ? 'database' : 'collection',
         pipeline: expandListLocalSessions(ctx.core, ctx.db, target, pipeline as Doc[]),
         collation: collationFor(cmd, coll),
         variables: evaluateLet(cmd['let']),

@@ -18,6 +18,7 @@ import { matchDocs } from './read.js';
 import { prepareMatchStages } from './match-stages.js';
 import { normalizePipeline } from './specs.js';
 import { checkPipeline } from './pipeline-check.js';
+import { checkDocumentsFirst, checkNamespace } from './documents-placement.js';
 import { mingoOptions } from './mingo-options.js';
 import { parseTextQuery, textScore } from './text.js';
 import type { Transaction } from './transaction.js';
@@ -44,8 +45,13 @@ import { CommandError, ErrorCodes } from '../errors.js';
 /** Inputs of an aggregation. */
 export interface AggregateArgs {
   db: string;
-  /** Collection name, or undefined for `aggregate: 1` (pipelines starting with `$documents`). */
+  /** The collection read, or undefined (`aggregate: 1`, a collection that does not exist). */
   collection: Collection | undefined;
+  /**
+   * What the command's pipeline runs on, set for an aggregate command's own pipeline only: a collection
+   * (named, existing or not) or the database (`aggregate: 1`), which its first stage must suit.
+   */
+  target?: 'collection' | 'database';
   pipeline: Doc[];
   collation?: Collation;
   variables?: Doc;
@@ -112,6 +118,8 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
     if (!isPlainObject(stage))
       throw new CommandError(ErrorCodes.TypeMismatch, 'Each element of the pipeline array must be an object');
   checkPipeline(pipeline, Object.keys(args.variables ?? {}));
+  if (args.target) checkNamespace(pipeline, args.target === 'database');
+  checkDocumentsFirst(pipeline);
   let input: Doc[];
   const first = pipeline[0];
   let searched = false;

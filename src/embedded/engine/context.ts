@@ -59,6 +59,7 @@ import { groupStage } from './group.js';
 import { inSetPredicate } from './in-set.js';
 import { linearRegexOperator } from './linear-regex.js';
 import { lookupStage } from './lookup.js';
+import { documentsStage, INNER_DOCUMENTS, unionWithStage } from './documents-stage.js';
 import { facetStage } from './facet.js';
 import { interruptibleExpressions } from './interruptible-expressions.js';
 import { javascriptAccumulators, javascriptExpressions } from './javascript-operators.js';
@@ -300,14 +301,15 @@ export const CONTEXT: Context = Context.init({
     $limit: limitStage,
     $match: builtinStage('$match'),
     $skip: builtinStage('$skip'),
-    $unionWith: builtinStage('$unionWith'),
+    $unionWith: unionWithStage,
     $sample: sampleStage,
     $sort: sortStage,
     ...checkedStages({
       $addFields: addFieldsStage,
       $bucket: bucketStage(groupStage, sortStage),
       $bucketAuto: bucketAutoStage,
-      $documents: builtinStage('$documents'),
+      $documents: documentsStage,
+      [INNER_DOCUMENTS]: documentsStage,
       $facet: facetStage,
       $fill: fillStage,
       $graphLookup: graphLookupStage,

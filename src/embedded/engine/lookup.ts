@@ -13,7 +13,7 @@
  * document are bounded by `internalLookupStageIntermediateDocumentMaxSizeBytes` (4568), as in MongoDB
  * 7.0.
  */
-import { Lazy } from 'mingo/lazy';
+import { Lazy, type Iterator } from 'mingo/lazy';
 import type { Options } from 'mingo/types';
 import { builtinStage } from './operator-types.js';
 import type { PipelineOp } from './operator-types.js';
@@ -21,6 +21,7 @@ import { normalizeCollation } from './collation.js';
 import type { Collation } from './collation.js';
 import { joinValues } from './join-values.js';
 import { withNestedField } from './nested-field.js';
+import { withInnerDocuments } from './documents-stage.js';
 import { filterPath, someValue } from './query-path.js';
 import { approximateSize, memoryLimits } from './memory-limits.js';
 import { getPath, isPlainObject, keyOf } from './values.js';
@@ -101,9 +102,31 @@ export const lookupStage: PipelineOp = (collection, expr, options) => {
   });
 };
 
+/**
+ * A `$lookup` whose pipeline starts with `$documents` (`inner`, renamed for mingo to run it), which
+ * stands for the foreign collection, `from` or not: mingo's stage runs it for each document, over one
+ * empty document, and a join's `{ <foreignField>: { $in: <local values> } }` filters its documents, as
+ * MongoDB places that `$match` right after the pipeline's source.
+ */
+function documentsLookup(collection: Iterator, expr: Doc, inner: unknown[], options: Options): Iterator {
+  const { from: _from, localField, foreignField, as, ...rest } = expr;
+  return collection.map((item) => {
+    const doc = item as Doc;
+    let pipeline = inner;
+    if (typeof localField === 'string' && typeof foreignField === 'string') {
+      const local = joinValues(doc, localField);
+      const join = { $match: { [foreignField]: { $in: local.length > 0 ? local : [null] } } };
+      pipeline = [inner[0], join, ...inner.slice(1)];
+    }
+    return builtinLookupAt(doc, { ...rest, as, from: [{}], pipeline }, String(as), options);
+  });
+}
+
 /** `$lookup` itself: the join, the pipeline, or both (see the file comment). */
 const joinStage: PipelineOp = (collection, expr, options) => {
   if (!isPlainObject(expr)) return builtinLookup(collection, expr, options);
+  const inner = withInnerDocuments(expr['pipeline']);
+  if (inner) return documentsLookup(collection, expr, inner, options);
   const { from, localField, foreignField, as } = expr;
   const joins =
     typeof from === 'string' &&

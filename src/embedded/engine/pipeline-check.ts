@@ -7,6 +7,8 @@
  */
 import { checkSortByCount } from './sort-by-count.js';
 import { checkAddFieldsPaths } from './add-fields-check.js';
+import { checkCollectionless, checkDocumentsFirst } from './documents-placement.js';
+import { INNER_DOCUMENTS } from './documents-stage.js';
 import { bsonText } from './bson-text.js';
 import { checkExpression, isAccumulatorOperator } from './expression-check.js';
 import { checkFieldPath } from './field-path.js';
@@ -263,7 +265,7 @@ const REFUSED_INSIDE: Record<string, { refused: ReadonlySet<string>; code: numbe
     where: "is not allowed within a $unionWith's sub-pipeline",
   },
   $facet: {
-    refused: new Set(['$out', '$merge', '$facet', '$search']),
+    refused: new Set(['$out', '$merge', '$facet', '$search', '$documents']),
     code: 40600,
     where: 'is not allowed to be used within a $facet stage',
   },
@@ -307,7 +309,14 @@ function checkStages(pipeline: readonly unknown[], scope: VariableScope): void {
         break;
       case '$lookup':
         checkLookup(spec);
+        if (isPlainObject(spec)) checkCollectionless(name, spec);
         break;
+      case '$unionWith':
+        if (isPlainObject(spec)) checkCollectionless(name, spec);
+        break;
+      case INNER_DOCUMENTS:
+        // The engine's own name for a sub-pipeline's $documents is no stage of MongoDB's.
+        throw new CommandError(40324, `Unrecognized pipeline stage name: '${name}'`);
       case '$unwind':
         checkUnwind(spec);
         break;
@@ -353,6 +362,7 @@ function checkStages(pipeline: readonly unknown[], scope: VariableScope): void {
     for (const sub of subPipelines(name, spec)) {
       checkStages(sub, inner);
       checkAllowedInside(name, sub);
+      checkDocumentsFirst(sub);
     }
   }
 }
