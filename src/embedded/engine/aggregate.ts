@@ -18,7 +18,8 @@ import { matchDocs } from './read.js';
 import { prepareMatchStages } from './match-stages.js';
 import { normalizePipeline } from './specs.js';
 import { checkPipeline } from './pipeline-check.js';
-import { checkDocumentsFirst, checkNamespace } from './documents-placement.js';
+import { checkStagePositions, checkNamespace } from './documents-placement.js';
+import { isTextMatch, searchSubPipelines, type TextSearch } from './sub-pipeline-text.js';
 import { mingoOptions } from './mingo-options.js';
 import { parseTextQuery, textScore } from './text.js';
 import type { Transaction } from './transaction.js';
@@ -119,7 +120,7 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
       throw new CommandError(ErrorCodes.TypeMismatch, 'Each element of the pipeline array must be an object');
   checkPipeline(pipeline, Object.keys(args.variables ?? {}));
   if (args.target) checkNamespace(pipeline, args.target === 'database');
-  checkDocumentsFirst(pipeline);
+  checkStagePositions(pipeline);
   let input: Doc[];
   const first = pipeline[0];
   let searched = false;
@@ -182,11 +183,27 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
     const limit = rewritten[i + 1]?.['$limit'];
     if (isPlainObject(stage['$sort']) && typeof limit === 'number') boundSort(stage['$sort'], limit);
   });
+  // A $lookup or $unionWith pipeline starting with $text searches its collection (sub-pipeline-text.ts).
+  let subText = false;
+  const searchText: TextSearch = (name, text) => {
+    subText = true;
+    const coll = collectionIn(engine, args.db, name, args.txn);
+    if (!coll || isView(coll)) return [];
+    const filter = { $text: text };
+    const { docs, scores } = matchDocs(
+      engine.readState(coll, args.txn),
+      filter,
+      args.collation,
+      args.variables,
+    );
+    return docs.map((d) => ({ ...cloneValue(d), [TEXT_SCORE_FIELD]: scores?.get(d) }));
+  };
+  const stages = searchSubPipelines(rewritten, searchText);
   let result: Doc[];
   startMeasuring();
   try {
     result = new Aggregator(
-      rewritten,
+      stages,
       mingoOptions(args.collation, {
         collectionResolver: resolver,
         variables: withSystemVariables(args.variables),
@@ -215,7 +232,7 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
     return copy(d);
   });
   // A score is metadata in MongoDB, never a field: not in a document that `$$ROOT` or a `$facet` nested.
-  if (text || searched) dropScoreFields(result);
+  if (text || searched || subText) dropScoreFields(result);
   if (out) {
     if (args.txn)
       throw new CommandError(
@@ -261,7 +278,9 @@ function rewriteMeta(value: unknown, sources: MetaSources): Doc {
     Array.isArray(spec['pipeline'])
   ) {
     const { pipeline, ...rest } = spec;
-    const inner = { ...sources, sampled: false, sorted: false };
+    // The sub-pipeline reads other documents: only its own leading $text gives them a score.
+    const text = isTextMatch((pipeline as unknown[])[0]);
+    const inner = { text, searched: false, sampled: false, sorted: false };
     return {
       [name]: {
         ...rewriteMeta(rest, sources),

@@ -4,7 +4,8 @@
  * (document_source_queue.h: PositionRequirement::kFirst, isIndependentOfAnyCollection), so:
  * - a command's pipeline on a collection may not start with it, and one on the database
  *   (`{ aggregate: 1 }`) must (Pipeline::validateTopLevelPipeline, pipeline.cpp: InvalidNamespace, 73);
- * - anywhere but first it is 40602 (ensureAllStagesAreInLegalPositions), checked after those;
+ * - anywhere but first it is 40602 (Pipeline::validateCommon), checked after those, as a `$match`
+ *   holding `$text` there is 17313;
  * - a `$lookup` or `$unionWith` that names no collection must start its pipeline with it (FailedToParse:
  *   validateLookupCollectionlessPipeline, validateUnionWithCollectionlessPipeline).
  * (`$facet` refuses it as it refuses other stages: pipeline-check.ts.)
@@ -52,11 +53,27 @@ export function checkNamespace(pipeline: readonly unknown[], onDatabase: boolean
     throw new CommandError(ErrorCodes.InvalidNamespace, "'$documents' can only be run with {aggregate: 1}");
 }
 
-/** @throws CommandError 40602 for a `$documents` stage that is not the first of `pipeline`. */
-export function checkDocumentsFirst(pipeline: readonly unknown[]): void {
+/** Whether `filter` holds `$text` at any depth, as DocumentSourceMatch::isTextQuery looks for it. */
+export function isTextQuery(filter: unknown): boolean {
+  if (Array.isArray(filter)) return filter.some(isTextQuery);
+  if (!isPlainObject(filter)) return false;
+  return Object.entries(filter).some(([name, value]) => name === '$text' || isTextQuery(value));
+}
+
+/**
+ * The stages of `pipeline` that must come first, in stage order as Pipeline::validateCommon checks
+ * them, in every pipeline (sub-pipelines too).
+ * @throws CommandError 40602 for a `$documents` stage, 17313 "$match with $text is only allowed as the
+ *   first pipeline stage" for a `$match` holding `$text`, that is not the first.
+ */
+export function checkStagePositions(pipeline: readonly unknown[]): void {
   pipeline.forEach((stage, i) => {
-    if (i > 0 && nameOf(stage) === '$documents')
+    if (i === 0) return;
+    const name = nameOf(stage);
+    if (name === '$documents')
       throw new CommandError(40602, '$documents is only valid as the first stage in a pipeline');
+    if (name === '$match' && isTextQuery((stage as Record<string, unknown>)['$match']))
+      throw new CommandError(17313, '$match with $text is only allowed as the first pipeline stage');
   });
 }
 

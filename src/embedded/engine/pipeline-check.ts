@@ -7,7 +7,7 @@
  */
 import { checkSortByCount } from './sort-by-count.js';
 import { checkAddFieldsPaths } from './add-fields-check.js';
-import { checkCollectionless, checkDocumentsFirst } from './documents-placement.js';
+import { checkCollectionless, checkStagePositions } from './documents-placement.js';
 import { INNER_DOCUMENTS } from './documents-stage.js';
 import { bsonText } from './bson-text.js';
 import { checkExpression, isAccumulatorOperator } from './expression-check.js';
@@ -362,7 +362,7 @@ function checkStages(pipeline: readonly unknown[], scope: VariableScope): void {
     for (const sub of subPipelines(name, spec)) {
       checkStages(sub, inner);
       checkAllowedInside(name, sub);
-      checkDocumentsFirst(sub);
+      checkStagePositions(sub);
     }
   }
 }
