@@ -19,7 +19,7 @@ import { prepareMatchStages } from './match-stages.js';
 import { normalizePipeline } from './specs.js';
 import { checkPipeline } from './pipeline-check.js';
 import { checkStagePositions, checkNamespace } from './documents-placement.js';
-import { isTextMatch, searchSubPipelines, type TextSearch } from './sub-pipeline-text.js';
+import { isTextMatch, searchSubPipelines } from './sub-pipeline-text.js';
 import { mingoOptions } from './mingo-options.js';
 import { parseTextQuery, textScore } from './text.js';
 import type { Transaction } from './transaction.js';
@@ -185,20 +185,26 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
   });
   // A $lookup or $unionWith pipeline starting with $text searches its collection (sub-pipeline-text.ts).
   let subText = false;
-  const searchText: TextSearch = (name, text) => {
+  const collectionNamed = (name: string): Collection | undefined => {
     subText = true;
     const coll = collectionIn(engine, args.db, name, args.txn);
-    if (!coll || isView(coll)) return [];
-    const filter = { $text: text };
-    const { docs, scores } = matchDocs(
-      engine.readState(coll, args.txn),
-      filter,
-      args.collation,
-      args.variables,
-    );
-    return docs.map((d) => ({ ...cloneValue(d), [TEXT_SCORE_FIELD]: scores?.get(d) }));
+    return coll && !isView(coll) ? coll : undefined;
   };
-  const stages = searchSubPipelines(rewritten, searchText);
+  const stages = searchSubPipelines(rewritten, {
+    text: (name, text) => {
+      const coll = collectionNamed(name);
+      if (!coll) return [];
+      const filter = { $text: text };
+      const { docs, scores } = matchDocs(
+        engine.readState(coll, args.txn),
+        filter,
+        args.collation,
+        args.variables,
+      );
+      return docs.map((d) => ({ ...cloneValue(d), [TEXT_SCORE_FIELD]: scores?.get(d) }));
+    },
+    search: (name, spec) => searchStage(engine, { ...args, collection: collectionNamed(name) }, spec),
+  });
   let result: Doc[];
   startMeasuring();
   try {
@@ -278,9 +284,10 @@ function rewriteMeta(value: unknown, sources: MetaSources): Doc {
     Array.isArray(spec['pipeline'])
   ) {
     const { pipeline, ...rest } = spec;
-    // The sub-pipeline reads other documents: only its own leading $text gives them a score.
-    const text = isTextMatch((pipeline as unknown[])[0]);
-    const inner = { text, searched: false, sampled: false, sorted: false };
+    // The sub-pipeline reads other documents: only its own leading $text or $search scores them.
+    const head = (pipeline as unknown[])[0];
+    const searched = isPlainObject(head) && '$search' in head;
+    const inner = { text: isTextMatch(head), searched, sampled: false, sorted: false };
     return {
       [name]: {
         ...rewriteMeta(rest, sources),

@@ -63,15 +63,15 @@ export function isTextQuery(filter: unknown): boolean {
 /**
  * The stages of `pipeline` that must come first, in stage order as Pipeline::validateCommon checks
  * them, in every pipeline (sub-pipelines too).
- * @throws CommandError 40602 for a `$documents` stage, 17313 "$match with $text is only allowed as the
- *   first pipeline stage" for a `$match` holding `$text`, that is not the first.
+ * @throws CommandError 40602 for a `$documents` or `$search` stage, 17313 "$match with $text is only
+ *   allowed as the first pipeline stage" for a `$match` holding `$text`, that is not the first.
  */
 export function checkStagePositions(pipeline: readonly unknown[]): void {
   pipeline.forEach((stage, i) => {
     if (i === 0) return;
     const name = nameOf(stage);
-    if (name === '$documents')
-      throw new CommandError(40602, '$documents is only valid as the first stage in a pipeline');
+    if (name === '$documents' || name === '$search')
+      throw new CommandError(40602, `${name} is only valid as the first stage in a pipeline`);
     if (name === '$match' && isTextQuery((stage as Record<string, unknown>)['$match']))
       throw new CommandError(17313, '$match with $text is only allowed as the first pipeline stage');
   });

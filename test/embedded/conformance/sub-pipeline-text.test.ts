@@ -69,6 +69,29 @@ describe.each(drivers)('text search in sub-pipelines ($name)', (driver) => {
     expect(unioned).toEqual([{ _id: 100, a: 'foo' }, appleScored]);
   });
 
+  it('a $lookup or $unionWith pipeline starting with $search searches the collection it reads', async () => {
+    // Manual: $lookup "Atlas Search Support" and $unionWith (6.0+) take $search as the pipeline's first stage.
+    const outer = await collections({ outer: true, inner: true });
+    const search = { $search: { text: { query: 'apple', path: 'a' } } };
+    const scored = { $project: { s: { $meta: 'searchScore' } } };
+    const [alone] = await t.db.collection<any>('inner').aggregate([search, scored]).toArray();
+    const looked = await outer
+      .aggregate([{ $lookup: { from: 'inner', as: 'as', pipeline: [search, scored] } }])
+      .toArray();
+    expect(looked).toEqual([{ _id: 100, a: 'foo', as: [alone] }]);
+    const unioned = await outer.aggregate([{ $unionWith: { coll: 'inner', pipeline: [search] } }]).toArray();
+    expect(unioned).toEqual([
+      { _id: 100, a: 'foo' },
+      { _id: 100, a: 'bar apple banana' },
+    ]);
+    const late = [{ $lookup: { from: 'inner', as: 'as', pipeline: [{ $limit: 1 }, search] } }];
+    const error = await failure(() => outer.aggregate(late).toArray());
+    expect([error['code'], error['errmsg']]).toEqual([
+      40602,
+      '$search is only valid as the first stage in a pipeline',
+    ]);
+  });
+
   it('needs a text index on the foreign collection (27)', async () => {
     const outer = await collections({ outer: true, inner: false });
     expect(
