@@ -10,9 +10,11 @@
  */
 import { evalExpr } from 'mingo/core';
 import { Lazy } from 'mingo/lazy';
+import type { Options } from 'mingo/types';
 import { builtinStage } from './operator-types.js';
 import type { PipelineOp } from './operator-types.js';
 import { normalizeCollation } from './collation.js';
+import { globalOptions } from './ordered-accumulators.js';
 import { plainNumbers } from './numbers.js';
 import { approximateSize, blockingTracker } from './memory-limits.js';
 import { isPlainObject, partitionByValue } from './values.js';
@@ -56,6 +58,28 @@ function unfitForMingo(value: unknown): boolean {
   return false;
 }
 
+/** The accumulators whose `n` MongoDB evaluates against the group key. */
+const N_ACCUMULATORS = new Set(['$minN', '$maxN', '$firstN', '$lastN', '$topN', '$bottomN']);
+
+/**
+ * `expr` with the `n` of its N accumulators evaluated against the group key `id` (a document, else
+ * an empty one, as ordered-accumulators.ts reads it), for a group mingo accumulates under a null id,
+ * where the accumulators cannot see the key.
+ */
+function withKeyedCounts(expr: Doc, id: unknown, options: Options): Doc {
+  const keyDoc = isPlainObject(id) ? id : {};
+  const out: Doc = {};
+  for (const [field, spec] of Object.entries(expr)) {
+    const op = isPlainObject(spec) ? Object.keys(spec)[0] : undefined;
+    const args = op === undefined ? undefined : (spec as Doc)[op];
+    if (op !== undefined && N_ACCUMULATORS.has(op) && isPlainObject(args) && 'n' in args) {
+      const n = evalExpr(keyDoc, args['n'], globalOptions(options));
+      out[field] = { [op]: { ...args, n: { $literal: n } } };
+    } else out[field] = spec;
+  }
+  return out;
+}
+
 const groupAll: PipelineOp = (collection, expr, options) => {
   if (!isPlainObject(expr) || !('_id' in expr)) return builtinGroup(collection, expr, options);
   const collation = normalizeCollation(options.collation);
@@ -66,7 +90,8 @@ const groupAll: PipelineOp = (collection, expr, options) => {
     const out: unknown[] = [];
     // Each partition is one group: mingo accumulates it under a null id (it never hashes the value).
     for (const { value, items: docs } of partitionByValue(items, (_, i) => ids[i] ?? null, collation)) {
-      for (const group of builtinGroup(Lazy(docs), { ...expr, _id: null }, options).collect())
+      const keyed = withKeyedCounts(expr, value, options);
+      for (const group of builtinGroup(Lazy(docs), { ...keyed, _id: null }, options).collect())
         out.push({ ...(group as Doc), _id: value });
     }
     return Lazy(out);

@@ -134,6 +134,23 @@ describe.each(drivers)('the n of the N accumulators ($name)', (driver) => {
         { _id: { game: 'G2' }, r: [5] },
       ]);
     }
+    // So with an _id of two fields, and under a collation.
+    const twoFields = await coll
+      .aggregate([
+        { $group: { _id: { game: '$game', k: '$k' }, r: { $minN: spec('$minN', '$k') } } },
+        { $sort: { '_id.game': 1 } },
+      ])
+      .toArray();
+    expect(twoFields.map((d) => d['r'])).toEqual([[1, 2], [5]]);
+    const collated = await coll
+      .aggregate(
+        [{ $group: { _id: { k: '$k' }, r: { $maxN: spec('$maxN', '$k') } } }, { $sort: { _id: 1 } }],
+        {
+          collation: { locale: 'en', strength: 2 },
+        },
+      )
+      .toArray();
+    expect(collated.map((d) => d['r'])).toEqual([[5], [3, 2]]);
     // A field the _id does not hold reads MISSING, and so does any path when the _id is not a document.
     const missing = [5787902, "Value for 'n' must be of integral type, but found MISSING"];
     expect(
