@@ -187,7 +187,7 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
   let subText = false;
   const collectionNamed = (name: string): Collection | undefined => {
     subText = true;
-    const coll = collectionIn(engine, args.db, name, args.txn);
+    const coll = collectionAt(engine, args.db, name, args.txn);
     return coll && !isView(coll) ? coll : undefined;
   };
   const stages = searchSubPipelines(rewritten, {
