@@ -6,6 +6,7 @@
 import { Query } from 'mingo/query';
 import type { Options } from 'mingo/types';
 import { isEqual } from 'mingo/util';
+import { compareBson } from './compare.js';
 import type { Predicate, QueryOp } from './operator-types.js';
 import { filterPath, someValue, WHOLE_VALUE } from './query-path.js';
 import { regexMatches } from './regex-values.js';
@@ -16,11 +17,15 @@ import { CommandError, ErrorCodes } from '../errors.js';
 /**
  * Equality with `value` by mingo's comparison (no collation; the caller makes numbers plain): a value
  * the path reaches equals it, and `null` also matches a missing one (manual, "Query for Null or Missing
- * Fields").
+ * Fields"). An array equals an array of equal elements in MongoDB's order (compare.ts), where a
+ * document inside is compared field by field in its order, as woCompare does; mingo's `isEqual`
+ * ignores that order, so `[{ y: 2, x: 1 }]` matched (and `$pull` removed) `[{ x: 1, y: 2 }]`.
  */
 export const valueEquality: QueryOp = (selector, value) => {
   const path = filterPath(selector);
   if (value === null) return (obj) => someValue(obj, path, (v) => v === null || v === undefined);
+  if (Array.isArray(value))
+    return (obj) => someValue(obj, path, (v) => Array.isArray(v) && compareBson(v, value) === 0);
   return (obj) => someValue(obj, path, (v) => isEqual(v, value));
 };
 

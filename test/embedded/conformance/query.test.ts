@@ -103,6 +103,9 @@ const filterCases: [string, Doc, number[]][] = [
   ],
   ['$eq with a document inside an array', { items: { $eq: { k: 'x', v: 9 } } }, [5]],
   ['$eq with a document in another order', { items: { $eq: { v: 9, k: 'x' } } }, []],
+  // An array equals an array whose elements compare equal, documents inside field by field in order.
+  ['an array of documents in stored order', { items: [{ k: 'x', v: 9 }] }, [5]],
+  ['an array of documents in another order', { items: [{ v: 9, k: 'x' }] }, []],
 ];
 
 describe.each(drivers)('query conformance ($name)', (driver) => {
