@@ -1,9 +1,11 @@
 /**
  * The per-document half of an operator update: checks each operator against the stored document (the
  * immutable `_id`, paths that cannot be created, arrays padded too far (array-padding.ts), `$inc` on a
- * string, `$push` on a non-array …), has the engine compute the values mingo would get wrong
- * (update-compute.ts, positional paths resolved here), and returns the modifier left for mingo. Separate from update-parse.ts, whose checks come before any
- * document is read, and from update.ts, which picks the kind of update and runs mingo.
+ * string, `$push` on a non-array …), resolves `$`, `$[]` and `$[x]` into the concrete paths they name
+ * (positional.ts), has the engine compute the values mingo would get wrong (update-compute.ts), and
+ * returns the modifier left for mingo, which holds concrete paths only. Separate from update-parse.ts,
+ * whose checks come before any document is read, and from update.ts, which picks the kind of update and
+ * runs mingo.
  */
 import { checkArrayPadding } from './array-padding.js';
 import { elemMatchKey } from './elem-match-key.js';
@@ -24,8 +26,8 @@ const NUMERIC = new Set(['int', 'double', 'long', 'decimal']);
 /** Operators that never create a path, so never pad an array (`$rename`'s destination cannot be in one). */
 const NON_CREATING = new Set(['$unset', '$pull', '$pullAll', '$pop', '$rename']);
 
-/** Operators whose new value the engine computes itself (update-compute.ts). */
-const COMPUTED = new Set(['$inc', '$mul', '$min', '$max', '$push', '$addToSet', '$bit']);
+/** What {@link operand} answers for a value the engine computed itself (update-compute.ts). */
+const COMPUTED_HERE = Symbol('computed');
 
 /** Validates an operator update against the current document; returns the modifier to hand to mingo. */
 export function validateOperators(
@@ -42,6 +44,7 @@ export function validateOperators(
       inserting ? undefined : elemMatchKey(context.filter ?? {}, doc, true, context.collation),
     );
   const modifier: Doc = {};
+  const claimElement = elementClaims();
   // Arithmetic and comparisons done here with MongoDB's types and order, applied as `$set`.
   const computed: Doc = {};
   for (const [op, arg] of Object.entries(update as Record<string, Doc>)) {
@@ -63,56 +66,15 @@ export function validateOperators(
           );
         }
       }
+      // `$[]` and `$[x]` name elements of the stored document, as MongoDB's UpdateArrayNode finds them
+      // before the operator's leaf runs on each: every operator then meets concrete paths (mingo's own
+      // resolution flattened nested arrays and skipped `a.$[].$[].b`).
       const positional = hasPositional(path);
-      if (op === '$rename') {
-        checkRename(doc, path, value as string);
-        checkViable(doc, value as string);
-      } else if (!positional && !NON_CREATING.has(op)) {
-        checkViable(doc, path);
-        checkArrayPadding(doc, path);
-      } else if (positional && !NON_CREATING.has(op) && !COMPUTED.has(op))
-        checkPositionalPath(doc, path, context);
-      else if (positional) {
-        // A positional part needs an array there whatever the operator (UpdateArrayNode::apply runs
-        // before the leaf); each element it names is then checked as a plain path would be.
-        for (const concrete of expandPositional(doc, path, context))
-          checkArrayOperand(op, concrete, getPath(doc, concrete));
+      for (const each of positional ? expandPositional(doc, path, context) : [path]) {
+        if (positional) claimElement(each);
+        const field = operand(op, each, value, doc, context, computed);
+        if (field !== COMPUTED_HERE) fields[each] = field;
       }
-      const current = positional ? undefined : getPath(doc, path);
-      const currentType = current === undefined ? undefined : bsonTypeName(current);
-      if (op === '$inc' || op === '$mul') checkArithmetic(op, path, current, doc);
-      if (positional && COMPUTED.has(op)) {
-        // Resolved here, so that numbers keep MongoDB's types and order (mingo's drop longs and decimals).
-        for (const concrete of expandPositional(doc, path, context)) {
-          const target = getPath(doc, concrete);
-          checkArrayPadding(doc, concrete);
-          if (op === '$inc' || op === '$mul') checkArithmetic(op, concrete, target, doc);
-          if (computeUpdate(op, concrete, target, value, computed, doc, context.collation)) continue;
-          if (op === '$min' || op === '$max')
-            computed[concrete] = value; // a missing field takes the value
-          else if (op === '$push' || op === '$addToSet')
-            throw new CommandError(
-              ErrorCodes.BadValue,
-              `The field '${concrete}' must be an array but is of type ${bsonTypeName(target)} in document ${describeId(doc)}`,
-            );
-          else
-            throw new CommandError(
-              ErrorCodes.TypeMismatch,
-              `Cannot apply ${op} to a value of non-numeric type. ${describeId(doc)} has the field '${lastPart(concrete)}' of non-numeric type ${bsonTypeName(target)}`,
-            );
-        }
-        continue;
-      }
-      if ((op === '$push' || op === '$addToSet') && currentType !== undefined && currentType !== 'array') {
-        throw new CommandError(
-          ErrorCodes.BadValue,
-          `The field '${path}' must be an array but is of type ${currentType} in document ${describeId(doc)}`,
-        );
-      }
-      if (!positional) checkArrayOperand(op, path, current);
-      if (!positional && computeUpdate(op, path, current, value, computed, doc, context.collation)) continue;
-      if (op === '$pull') fields[path] = preparePullCondition(value);
-      else fields[path] = op === '$pop' ? plainNumbers(value) : value;
     }
     const target = op === '$setOnInsert' ? '$set' : op;
     if (Object.keys(fields).length > 0) modifier[target] = { ...(modifier[target] ?? {}), ...fields };
@@ -122,17 +84,64 @@ export function validateOperators(
 }
 
 /**
- * The checks of a positional path mingo applies itself (`$set` of `a.$[].5`): the path must resolve
- * (a positional part needs an existing array, MongoDB's UpdateArrayNode::apply) and each element it
- * names must be able to hold the field and not pad an array too far. mingo skips a part it cannot
- * resolve, and goes on with the rest: `a.$[].$[]` on `[[1], 2]` set `a.1` although `2` is no array.
- * @throws CommandError BadValue (2) from expandPositional, PathNotViable (28) or the padding error.
+ * One operator on one concrete path (no `$[]`/`$[x]` left): MongoDB's checks of what the path meets
+ * (a path that cannot be created, an array padded too far, `$inc` on a string, `$push` on a
+ * non-array …), then the new value the engine computes (update-compute.ts, put in `computed`) or the
+ * operand left for mingo.
+ * @throws CommandError as the checks named.
  */
-function checkPositionalPath(doc: Doc, path: string, context: PositionalContext): void {
-  for (const each of expandPositional(doc, path, context)) {
-    checkViable(doc, each);
-    checkArrayPadding(doc, each);
+function operand(
+  op: string,
+  path: string,
+  value: unknown,
+  doc: Doc,
+  context: PositionalContext,
+  computed: Doc,
+): unknown {
+  if (op === '$rename') {
+    checkRename(doc, path, value as string);
+    checkViable(doc, value as string);
+  } else if (!NON_CREATING.has(op)) {
+    checkViable(doc, path);
+    checkArrayPadding(doc, path);
   }
+  const current = getPath(doc, path);
+  const currentType = current === undefined ? undefined : bsonTypeName(current);
+  if (op === '$inc' || op === '$mul') checkArithmetic(op, path, current, doc);
+  if ((op === '$push' || op === '$addToSet') && currentType !== undefined && currentType !== 'array') {
+    throw new CommandError(
+      ErrorCodes.BadValue,
+      `The field '${path}' must be an array but is of type ${currentType} in document ${describeId(doc)}`,
+    );
+  }
+  checkArrayOperand(op, path, current);
+  if (computeUpdate(op, path, current, value, computed, doc, context.collation)) return COMPUTED_HERE;
+  if (op === '$pull') return preparePullCondition(value);
+  return op === '$pop' ? plainNumbers(value) : value;
+}
+
+/**
+ * Claims the elements `$[]`/`$[x]` paths name. Two array filters may name one element
+ * (UpdateArrayNode::apply merges their updates for it), but not the same field of it, nor a field and
+ * a field inside it: UpdateNode::createUpdateNodeByMerging fails with "Update created a conflict at
+ * 'a.0.b'". (Paths that meet otherwise were refused when the update was parsed, update-parse.ts.)
+ * @returns the claim function; it throws CommandError ConflictingUpdateOperators (40).
+ */
+function elementClaims(): (path: string) => void {
+  const paths = new Set<string>();
+  const prefixes = new Set<string>();
+  return (path) => {
+    const parts = path.split('.');
+    const leading = parts.map((_, i) => parts.slice(0, i + 1).join('.'));
+    const shared = leading.find((p) => paths.has(p)) ?? (prefixes.has(path) ? path : undefined);
+    if (shared !== undefined)
+      throw new CommandError(
+        ErrorCodes.ConflictingUpdateOperators,
+        `Update created a conflict at '${shared}'`,
+      );
+    paths.add(path);
+    for (const p of leading) prefixes.add(p);
+  };
 }
 
 /**

@@ -118,8 +118,8 @@ export function applyUpdate(
           mingoUpdate(
             hidden.doc,
             hidden.modifier as Modifier<Doc>,
-            options.arrayFilters,
-            undefined, // `$` was resolved by validateOperators
+            undefined, // `$`, `$[]` and `$[x]` were resolved by validateOperators: concrete paths only
+            undefined,
             {
               cloneMode: 'deep',
               queryOptions,
