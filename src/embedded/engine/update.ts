@@ -4,7 +4,7 @@
  * conflicting paths, and type errors (`$inc` on a string …). The checks and values of each operator on
  * the stored document are in update-modifier.ts (with update-compute.ts, path-viable.ts and
  * array-padding.ts), top-level `$`-prefixed fields in dollar-fields.ts, `$pull` conditions in
- * pull-condition.ts, the upsert seed in upsert-seed.ts.
+ * pull-condition.ts, the upsert seed in upsert-seed.ts, the `$set` writes mingo skips in skipped-sets.ts.
  */
 import { ObjectId } from 'bson';
 import { update as mingoUpdate } from 'mingo/updater';
@@ -13,13 +13,14 @@ import type { Collation } from './collation.js';
 import { applyPipeline } from './pipeline-update.js';
 import { withSystemVariables } from './let-variables.js';
 import { mingoOptions } from './mingo-options.js';
-import { cloneValue, idFirst, isPlainObject, keyOf } from './values.js';
+import { cloneValue, idFirst, keyOf } from './values.js';
 import { checkDollarFields, hideDollarFields } from './dollar-fields.js';
 import { checkPullConditions } from './pull-condition.js';
 import { checkUpdateOperators } from './update-parse.js';
 import { validateOperators } from './update-modifier.js';
 import { sameBson } from './update-delta-tree.js';
 import { orderCreatedFields, updatePaths } from './update-field-order.js';
+import { writeSkippedSets } from './skipped-sets.js';
 import { seedFromFilter } from './upsert-seed.js';
 import type { Doc } from './values.js';
 import { CommandError, ErrorCodes } from '../errors.js';
@@ -125,7 +126,7 @@ export function applyUpdate(
               queryOptions,
             },
           );
-          setReordered(hidden.doc, hidden.modifier['$set']);
+          writeSkippedSets(hidden.doc, hidden.modifier['$set']);
           next = hidden.restore(hidden.doc);
           orderCreatedFields(doc, next, updatePaths(modifier));
         }
@@ -150,26 +151,6 @@ export function applyUpdate(
   // MongoDB writes unless the new document is the same BSON (binaryEqual): a value of another number
   // type (int 1 set to NumberLong(1)), 0.0 made -0.0, or fields reordered at any depth is a change.
   return { doc: next, changed: !sameBson(next, doc) };
-}
-
-/**
- * Writes the `$set` values mingo skipped as equal to what is there (its `isEqual` ignores the order of
- * fields), where MongoDB writes unless the two are the same BSON (SetNode: `binaryEqualValues`): a
- * document set with its fields in another order, at any depth, replaces the stored one. Positional
- * paths are left to mingo.
- */
-function setReordered(doc: Doc, set: unknown): void {
-  if (!isPlainObject(set)) return;
-  for (const [path, value] of Object.entries(set)) {
-    if (typeof value !== 'object' || value === null || path.includes('$')) continue;
-    const parts = path.split('.');
-    const last = parts.pop()!;
-    let holder: unknown = doc;
-    for (const part of parts) holder = (holder as Record<string, unknown> | null)?.[part];
-    if (holder === null || typeof holder !== 'object' || !Object.hasOwn(holder, last)) continue;
-    const fields = holder as Record<string, unknown>;
-    if (!sameBson(fields[last], value)) fields[last] = cloneValue(value);
-  }
 }
 
 /**
