@@ -5,7 +5,8 @@
  * ({@link withMatchedField}); `$[]` and `$[identifier]` are resolved here for each operator's checks and
  * for the values the engine computes (numbers.ts, arithmetic.ts), and mingo applies the rest.
  */
-import { bsonText, elementText } from './bson-text.js';
+import { arrayFilterName } from './array-filters.js';
+import { elementText } from './bson-text.js';
 import type { Collation } from './collation.js';
 import { elemMatchKey } from './elem-match-key.js';
 import { compile, prepareFilter, splitText } from './query.js';
@@ -224,9 +225,7 @@ function matchingIndexes(
 ): number[] {
   if (operator === '$[]') return array.map((_, i) => i);
   const identifier = operator.slice(2, -1);
-  const spec = context.arrayFilters?.find((f) =>
-    Object.keys(f).some((k) => k === identifier || k.startsWith(identifier + '.')),
-  );
+  const spec = context.arrayFilters?.find((f) => arrayFilterName(f) === identifier);
   if (!spec)
     throw new CommandError(
       ErrorCodes.BadValue,
@@ -234,29 +233,4 @@ function matchingIndexes(
     );
   const query = compile(spec, context.collation);
   return array.flatMap((el, i) => (query.test({ [identifier]: el }) ? [i] : []));
-}
-
-/**
- * MongoDB refuses `arrayFilters` whose identifier no `$[identifier]` of the update uses, before it looks
- * for documents. @throws CommandError FailedToParse (9).
- */
-export function checkArrayFilters(update: unknown, arrayFilters: Doc[] | undefined): void {
-  if (!arrayFilters || arrayFilters.length === 0 || !isPlainObject(update)) return;
-  const used = new Set<string>();
-  for (const fields of Object.values(update)) {
-    if (!isPlainObject(fields)) continue;
-    for (const path of Object.keys(fields)) {
-      for (const match of path.matchAll(/\$\[([^\]]+)\]/g)) used.add(match[1]!);
-    }
-  }
-  for (const filter of arrayFilters) {
-    const identifier = Object.keys(filter)[0]?.split('.')[0];
-    if (identifier !== undefined && !used.has(identifier)) {
-      throw new CommandError(
-        ErrorCodes.FailedToParse,
-        // update_driver.cpp prints the update as a BSONObj (bsonText), not as JSON.
-        `The array filter for identifier '${identifier}' was not used in the update ${bsonText(update)}`,
-      );
-    }
-  }
 }
