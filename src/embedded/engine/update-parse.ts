@@ -73,6 +73,9 @@ function checkCurrentDate(spec: unknown): void {
     );
 }
 
+const isArrayFilterPart = (part: string | undefined): boolean =>
+  part !== undefined && part.startsWith('$[') && part.endsWith(']');
+
 /** `$rename`'s operand checks (`RenameNode::init`). @throws CommandError BadValue. */
 function checkRenameOperand(from: string, to: unknown): void {
   if (typeof to !== 'string')
@@ -90,6 +93,16 @@ function checkRenameOperand(from: string, to: unknown): void {
     throw new CommandError(
       ErrorCodes.BadValue,
       `The source and target field for $rename must not be on the same path: ${elementText(from, to)}`,
+    );
+  // RenameNode::init: no `$`, `$[]` or `$[x]` on either side, whatever the document holds.
+  const dynamic = (path: string): boolean =>
+    path.split('.').some((part) => part === '$' || isArrayFilterPart(part));
+  if (dynamic(from))
+    throw new CommandError(ErrorCodes.BadValue, `The source field for $rename may not be dynamic: ${from}`);
+  if (dynamic(to))
+    throw new CommandError(
+      ErrorCodes.BadValue,
+      `The destination field for $rename may not be dynamic: ${to}`,
     );
 }
 
@@ -150,9 +163,6 @@ interface UpdatedPaths {
   prefixes: Set<string>;
   arrayNodes: Map<string, boolean>;
 }
-
-const isArrayFilterPart = (part: string | undefined): boolean =>
-  part !== undefined && part.startsWith('$[') && part.endsWith(']');
 
 /**
  * MongoDB's "would create a conflict" check (UpdateObjectNode::parseAndMerge): `path` against the

@@ -188,6 +188,15 @@ const parseCases: [string, Doc, number, string][] = [
   ],
   ['an empty path', { $rename: { '': 'v' } }, 56, 'An empty update path is not valid.'],
   ['$pop of 2', { $pop: { v: 2 } }, 9, '$pop expects 1 or -1, found: 2'],
+  // RenameNode::init (rename_node.cpp); update_arrayFilters.js renames 'a.$[i]'. The engine resolved
+  // the array operator and answered for the element it named.
+  [
+    '$rename from $[]',
+    { $rename: { 'v.$[]': 'w' } },
+    2,
+    'The source field for $rename may not be dynamic: v.$[]',
+  ],
+  ['$rename to $', { $rename: { w: 'v.$' } }, 2, 'The destination field for $rename may not be dynamic: v.$'],
   [
     'two operators on one path',
     { $set: { foo: 12 }, $inc: { foo: 1 } },
