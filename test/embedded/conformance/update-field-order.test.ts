@@ -57,7 +57,7 @@ describe.each(drivers)('the order of the fields an update creates ($name)', (dri
     ]);
   });
 
-  it('orders fields created in array elements, and by $rename', async () => {
+  it('orders fields created in array elements, through $[] and $[x] too, and by $rename', async () => {
     const coll = t.db.collection<any>('order');
     await coll.deleteMany({});
     await coll.insertOne({ _id: 1, arr: [{ id: 0 }, { id: 1 }], o: 1 });
@@ -66,6 +66,16 @@ describe.each(drivers)('the order of the fields an update creates ($name)', (dri
     expect(doc.arr.map((e: object) => Object.keys(e))).toEqual([
       ['id', 'm'],
       ['id', 'c', 'z'],
+    ]);
+    await coll.updateOne(
+      { _id: 1 },
+      { $set: { 'arr.$[].y': 1, 'arr.$[e].b': 2 } },
+      { arrayFilters: [{ 'e.id': 1 }] },
+    );
+    const again: any = await coll.findOne({ _id: 1 });
+    expect(again.arr.map((e: object) => Object.keys(e))).toEqual([
+      ['id', 'm', 'y'],
+      ['id', 'c', 'z', 'b', 'y'],
     ]);
     expect(await keysAfter({ a: 1, m: 1 }, { $rename: { a: 'zz' }, $set: { b: 1 } })).toEqual([
       '_id',
