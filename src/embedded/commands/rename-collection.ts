@@ -5,16 +5,25 @@
  * for the sources), so a client sees what a real server answers.
  */
 import { bsonTypeName } from '../engine/values.js';
-import { splitNs } from '../engine/namespace.js';
+import { checkDbName, splitNs } from '../engine/namespace.js';
 import { isView } from '../engine/views.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 import type { Handler } from './context.js';
 import { exclusively } from './context.js';
 
-/** True for `db.collection` with both parts non-empty (MongoDB's `NamespaceString::isValid`, simplified). */
+/**
+ * True for `db.collection` with both parts non-empty and a valid database name (MongoDB's
+ * `NamespaceString::isValid`: `validDBName` refuses `/\\. "$*<>:|?`, NUL and names past 63 bytes).
+ */
 function validNamespace(ns: string): boolean {
   const dot = ns.indexOf('.');
-  return dot > 0 && dot < ns.length - 1;
+  if (dot <= 0 || dot >= ns.length - 1) return false;
+  try {
+    checkDbName(ns.slice(0, dot));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export const renameCollection: Handler = (cmd, ctx) => {

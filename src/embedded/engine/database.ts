@@ -40,6 +40,11 @@ export class Engine {
   readonly pointsInTime = new Set<Transaction>();
   /** Collections that left the catalog while a reader may still read them (retired-collections.ts). */
   retired: Collection[] = [];
+  /**
+   * True while persistence.ts loads a data directory: the names it restores were checked when they were
+   * written, and a rule that changed since must not make the directory unloadable.
+   */
+  loading = false;
   /** Persistence hook: called synchronously with each committed batch of changes. */
   onChanges: ((changes: Change[]) => void) | undefined;
   /** Called when a transaction ends (blocked writers retry). */
@@ -81,8 +86,10 @@ export class Engine {
    * @throws CommandError NamespaceExists (48) when `mustNotExist` and it exists.
    */
   create(db: string, name: string, options: CollectionOptions = {}, mustNotExist = false): Collection {
-    checkDbName(db);
-    checkCollectionName(name);
+    if (!this.loading) {
+      checkDbName(db);
+      checkCollectionName(name);
+    }
     let colls = this.databases.get(db);
     if (!colls) this.databases.set(db, (colls = new Map<string, Collection>()));
     const existing = colls.get(name);
@@ -134,7 +141,10 @@ export class Engine {
   private renameNow(from: string, to: string, dropTarget: boolean): void {
     const [fdb, fname] = splitNs(from);
     const [tdb, tname] = splitNs(to);
-    checkCollectionName(tname);
+    if (!this.loading) {
+      checkDbName(tdb);
+      checkCollectionName(tname);
+    }
     const source = this.collection(fdb, fname);
     if (!source)
       throw new CommandError(ErrorCodes.NamespaceNotFound, 'Source collection ' + from + ' does not exist');

@@ -183,6 +183,7 @@ export class Persistence {
     const snapFile = path.join(this.dir, SNAPSHOT);
     const saved = this.engine.onChanges;
     this.engine.onChanges = undefined;
+    this.engine.loading = true;
     try {
       const journals = fs
         .readdirSync(this.dir)
@@ -219,6 +220,7 @@ export class Persistence {
       }
     } finally {
       this.engine.onChanges = saved;
+      this.engine.loading = false;
     }
   }
 
