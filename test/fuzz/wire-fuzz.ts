@@ -378,20 +378,27 @@ async function main(): Promise<void> {
   await driver.close();
   protocolErrors += server.protocolErrors;
   await server.stop();
-  server = await ServerProcess.start(dbPath);
-  const again = new MongoClient(uri());
-  await verify(again, 'after a restart');
-  await verifyScenarios('after a restart');
-  await again
-    .db(FUZZ_DB)
-    .collection('c')
-    .find()
-    .toArray()
-    .catch((error: Error) => record('stored data unreadable', error.message, -1, ''));
-  await again.close();
-  await server.stop();
-  for (const line of server.unexpected) record('server stderr', line, -1, 'restart');
-  fs.rmSync(dbPath, { recursive: true, force: true });
+  // The data directory the run leaves must open again: a server that cannot start on it has lost it all.
+  const restarted = await ServerProcess.start(dbPath).catch((error: Error) => {
+    record('server cannot start on its data directory', `${error.message} (kept in ${dbPath})`, -1, '');
+    return undefined;
+  });
+  if (restarted) {
+    server = restarted;
+    const again = new MongoClient(uri());
+    await verify(again, 'after a restart');
+    await verifyScenarios('after a restart');
+    await again
+      .db(FUZZ_DB)
+      .collection('c')
+      .find()
+      .toArray()
+      .catch((error: Error) => record('stored data unreadable', error.message, -1, ''));
+    await again.close();
+    await server.stop();
+    for (const line of server.unexpected) record('server stderr', line, -1, 'restart');
+    fs.rmSync(dbPath, { recursive: true, force: true });
+  }
 
   process.stdout.write(
     `seed ${seed}, ${last - first + 1} cases (${mode}), ${protocolErrors} protocol errors logged, ${((Date.now() - began) / 1000).toFixed(0)} s\n`,
