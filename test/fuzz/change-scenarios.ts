@@ -14,6 +14,21 @@ type Doc = Record<string, unknown>;
 
 const ejson = (value: unknown): string => BSON.EJSON.stringify(value, { relaxed: false });
 
+/** Canonical Extended JSON (`text`) with every document's fields sorted by name. */
+function fieldsSorted(text: string): string {
+  const sort = (value: unknown): unknown =>
+    Array.isArray(value)
+      ? value.map(sort)
+      : value !== null && typeof value === 'object'
+        ? Object.fromEntries(
+            Object.keys(value)
+              .sort()
+              .map((key) => [key, sort((value as Doc)[key])]),
+          )
+        : value;
+  return text === 'none' ? text : JSON.stringify(sort(JSON.parse(text)));
+}
+
 /** The collection's documents by `_id`, as canonical Extended JSON (which keeps every number's type). */
 async function state(ctx: ScenarioContext): Promise<Map<string, string>> {
   const reply = await run(ctx, ctx.b, { find: ctx.coll, filter: {}, batchSize: 100_000 });
@@ -173,7 +188,15 @@ async function changeReplay(ctx: ScenarioContext): Promise<void> {
   });
   const cursorId = (opened?.cursor as Doc | undefined)?.id;
   if (opened?.ok !== 1 || cursorId === undefined) return;
-  for (let i = 0; i < 3 + r.int(6); i++) await run(ctx, ctx.b, write(ctx, i));
+  // A pipeline update can reorder fields, which an update description cannot say (its updatedFields
+  // set a field where it stands), so after one the replay is compared regardless of field order.
+  let reordering = false;
+  for (let i = 0; i < 3 + r.int(6); i++) {
+    const command = write(ctx, i);
+    const update = (command.updates as Doc[] | undefined)?.[0]?.u ?? command.update;
+    if (Array.isArray(update)) reordering = true;
+    await run(ctx, ctx.b, command);
+  }
   const endId = 'end of scenario';
   await run(ctx, ctx.b, { insert: ctx.coll, documents: [{ _id: endId }] });
   const events: Doc[] = [];
@@ -208,7 +231,8 @@ async function changeReplay(ctx: ScenarioContext): Promise<void> {
   }
   for (const id of new Set([...docs.keys(), ...end.keys()])) {
     const replayed = docs.has(id) ? ejson(docs.get(id)) : 'none';
-    if (replayed !== (end.get(id) ?? 'none'))
+    const stored = end.get(id) ?? 'none';
+    if (replayed !== stored && !(reordering && fieldsSorted(replayed) === fieldsSorted(stored)))
       ctx.record(
         'change stream replay',
         `${id}: events give ${replayed.slice(0, 400)}, the collection holds ${(end.get(id) ?? 'none').slice(0, 400)}`,
