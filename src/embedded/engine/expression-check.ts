@@ -89,7 +89,7 @@ export function checkExpression(expr: unknown, prefix = '', scope?: VariableScop
       throw new CommandError(least[1], `${prefix}${least[2]}${count}`);
     }
     if (first === '$literal') return;
-    checkOperatorArguments(first, argument, prefix);
+    checkOperatorArguments(first, argument, prefix, scope);
     const parts = scope && scopedParts(first, argument, scope);
     if (parts) for (const [part, inner] of parts) checkExpression(part, prefix, inner);
     else checkExpression(argument, prefix, scope);

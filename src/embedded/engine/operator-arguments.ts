@@ -12,7 +12,10 @@ import { checkBoundName } from './expression-paths.js';
 import { checkFieldOperatorArguments, isFieldOperator } from './field-operator-arguments.js';
 import { sortArrayOrder } from './sort-array.js';
 import { checkSortKeys } from './sort-pattern.js';
+import { checkPercentileP } from './percentile-p.js';
+import { typeName } from './value-strings.js';
 import { bsonTypeName, isPlainObject } from './values.js';
+import type { VariableScope } from './variable-scope.js';
 import { CommandError, ErrorCodes } from '../errors.js';
 
 type Fail = (code: number, message: string) => never;
@@ -48,19 +51,29 @@ function checkTopBottom(name: string, arg: unknown, fail: Fail): void {
   checkSortKeys(arg['sortBy'] as Args);
 }
 
+/**
+ * `$median`/`$percentile` as their IDL spec parses them (accumulator_percentile.idl: fields in the
+ * document's order, an unknown one 40415, a `method` that is not a string 14 or not 'approximate'
+ * BadValue, then a missing one 40414), then `p` (percentile-p.ts).
+ */
 function checkPercentile(name: string, arg: unknown, fail: Fail): void {
   const code = name === '$median' ? 7436201 : 7436200;
   if (!isPlainObject(arg)) fail(code, `specification must be an object; found ${elementText(name, arg)}`);
   const fields = name === '$median' ? ['input', 'method'] : ['input', 'p', 'method'];
-  for (const key of Object.keys(arg)) {
+  for (const [key, value] of Object.entries(arg)) {
     if (!fields.includes(key)) fail(40415, `BSON field '${name}.${key}' is an unknown field.`);
+    if (key !== 'method') continue;
+    if (typeof value !== 'string') {
+      fail(
+        ErrorCodes.TypeMismatch,
+        `BSON field '${name}.method' is the wrong type '${typeName(value)}', expected type 'string'`,
+      );
+    }
+    if (value !== 'approximate')
+      fail(ErrorCodes.BadValue, "Currently only 'approximate' can be used as percentile 'method'.");
   }
   for (const field of fields) {
     if (!(field in arg)) fail(40414, `BSON field '${name}.${field}' is missing but a required field`);
-  }
-  const method = arg['method'];
-  if (typeof method === 'string' && method !== 'approximate') {
-    fail(ErrorCodes.BadValue, "Currently only 'approximate' can be used as percentile 'method'.");
   }
 }
 
@@ -131,17 +144,22 @@ const PERCENTILE_ACCUMULATOR_CODES: Record<string, number> = { $median: 7436100,
  * Checks the argument of the accumulator `$median` or `$percentile` (in `$group`, and as a window
  * function, whose parser calls the accumulator's: ExpressionQuantile::parse in
  * window_function_expression.cpp): 7436100 / 7429703 for one that is not a document, then the IDL spec
- * of the expression forms (40415, 40414, BadValue for a `method` other than 'approximate').
+ * of the expression forms (40415, 40414, 14 / BadValue for a bad `method`) and `p` (7750300–7750303,
+ * percentile-p.ts); `scope` is where the accumulator stands.
  * @throws CommandError with MongoDB's code and message.
  */
-export function checkPercentileAccumulator(name: '$median' | '$percentile', arg: unknown): void {
+export function checkPercentileAccumulator(
+  name: '$median' | '$percentile',
+  arg: unknown,
+  scope?: VariableScope,
+): void {
   if (!isPlainObject(arg)) {
     throw new CommandError(
       PERCENTILE_ACCUMULATOR_CODES[name]!,
       `specification must be an object; found ${elementText(name, arg)}`,
     );
   }
-  checkOperatorArguments(name, arg);
+  checkOperatorArguments(name, arg, '', scope);
 }
 
 /** Runs a check whose errors carry no prefix, putting `prefix` before their messages. */
@@ -155,10 +173,11 @@ function withPrefix(prefix: string, check: () => unknown): void {
 }
 
 /**
- * Checks the argument of expression operator `name`; `prefix` is put before each message.
+ * Checks the argument of expression operator `name`; `prefix` is put before each message; `scope`, where
+ * the operator stands, tells which variables are constants (for `$percentile`'s `p`).
  * @throws CommandError with MongoDB's code and message.
  */
-export function checkOperatorArguments(name: string, arg: unknown, prefix = ''): void {
+export function checkOperatorArguments(name: string, arg: unknown, prefix = '', scope?: VariableScope): void {
   const fail: Fail = (code, message) => {
     throw new CommandError(code, prefix + message);
   };
@@ -170,7 +189,9 @@ export function checkOperatorArguments(name: string, arg: unknown, prefix = ''):
       return checkN(name, arg, fail);
     case '$median':
     case '$percentile':
-      return checkPercentile(name, arg, fail);
+      checkPercentile(name, arg, fail);
+      if (name === '$percentile') withPrefix(prefix, () => checkPercentileP((arg as Args)['p'], scope));
+      return;
     case '$top':
     case '$bottom':
     case '$topN':

@@ -14,28 +14,17 @@ import { overGroup, type AccumulatorOp, type ExpressionOp } from './operator-typ
 import { numberKind } from './arithmetic.js';
 import { collect } from './number-operators.js';
 import { asDouble } from './numbers.js';
-import { numberOf, valueText } from './value-strings.js';
+import { percentilesOf } from './percentile-p.js';
+import { numberOf } from './value-strings.js';
 import { isPlainObject } from './values.js';
-import { CommandError } from '../errors.js';
 
-const P_MESSAGE = "The $percentile 'p' field must be an array of numbers from [0.0, 1.0], but found: ";
-
-/** The percentiles `p` asks for (7750301–7750303); `$median` asks for 0.5. */
-function percentilesOf(
-  name: string,
-  spec: Record<string, unknown>,
-  obj: unknown,
-  options: Options,
-): number[] {
+/**
+ * The percentiles `p` asks for; `$median` asks for 0.5. `p` is a constant (percentile-p.ts), evaluated
+ * against no document, so it reads only the command's `let` variables.
+ */
+function percentilesFor(name: string, spec: Record<string, unknown>, options: Options): number[] {
   if (name === '$median') return [0.5];
-  const p = evalExpr(obj, spec['p'], options);
-  if (!Array.isArray(p) || p.length === 0) throw new CommandError(7750301, P_MESSAGE + valueText(p));
-  return p.map((value: unknown) => {
-    if (numberKind(value) === undefined) throw new CommandError(7750302, P_MESSAGE + valueText(value));
-    const n = numberOf(value);
-    if (!(n >= 0 && n <= 1)) throw new CommandError(7750303, P_MESSAGE + valueText(value));
-    return n;
-  });
+  return percentilesOf(evalExpr({}, spec['p'], options));
 }
 
 /** The discrete percentiles `ps` of the numbers among `values`, as doubles (null for each without one). */
@@ -59,8 +48,7 @@ const resultOf = (name: string, results: unknown[]): unknown => (name === '$medi
 function quantileAccumulator(name: '$median' | '$percentile'): AccumulatorOp {
   return (collection, expr, options) => {
     const spec = isPlainObject(expr) ? expr : {};
-    const groupId = (options as { local?: { groupId?: unknown } }).local?.groupId;
-    const ps = percentilesOf(name, spec, groupId ?? {}, options);
+    const ps = percentilesFor(name, spec, options);
     return resultOf(name, discrete(collect(collection, spec['input'], options), ps));
   };
 }
@@ -68,7 +56,7 @@ function quantileAccumulator(name: '$median' | '$percentile'): AccumulatorOp {
 function quantileExpression(name: '$median' | '$percentile'): ExpressionOp {
   return overGroup(quantileAccumulator(name), (obj, expr, options) => {
     const spec = isPlainObject(expr) ? expr : {};
-    const ps = percentilesOf(name, spec, obj, options);
+    const ps = percentilesFor(name, spec, options);
     const input = evalExpr(obj, spec['input'], options);
     if (numberKind(input) !== undefined)
       return resultOf(

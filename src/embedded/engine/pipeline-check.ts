@@ -161,7 +161,7 @@ function checkGroup(spec: unknown, scope: VariableScope): void {
     // `{ output, sortBy, n }` (accumulator_multi.cpp).
     if (N_ACCUMULATORS.has(name)) checkOperatorArguments(name, value[name]);
     // The percentile accumulators parse the IDL spec of their expression forms, with codes of their own.
-    if (name === '$median' || name === '$percentile') checkPercentileAccumulator(name, value[name]);
+    if (name === '$median' || name === '$percentile') checkPercentileAccumulator(name, value[name], scope);
     checkExpression(value[name], '', scope);
   }
   if (!('_id' in spec)) fail(15955, 'a group specification must include an _id');

@@ -27,11 +27,15 @@ const SYSTEM_VARIABLES = new Set([
 
 /** The user-defined names visible at one point of a pipeline; a new scope for each binding. */
 export class VariableScope {
-  private constructor(private readonly names: ReadonlySet<string>) {}
+  private constructor(
+    private readonly names: ReadonlySet<string>,
+    private readonly constants: ReadonlySet<string>,
+  ) {}
 
   /** The scope at the top of a command's pipeline: the system variables and the command's `let` names. */
   static root(letNames: Iterable<string> = []): VariableScope {
-    return new VariableScope(new Set(letNames));
+    const names = new Set(letNames);
+    return new VariableScope(names, names);
   }
 
   /** Whether `$$name` is defined here. */
@@ -44,9 +48,20 @@ export class VariableScope {
     return this.names.has('CURRENT');
   }
 
+  /**
+   * Whether `$$name` holds a constant when the pipeline is optimized: a command `let` variable not
+   * rebound since (MongoDB sets those with setConstantValue) or `REMOVE`; `NOW`, `CLUSTER_TIME` and the
+   * variables of `$let`, `$map` or a `$lookup` are set when the pipeline runs (Variables::hasConstantValue).
+   */
+  isConstant(name: string): boolean {
+    return name === 'REMOVE' || this.constants.has(name);
+  }
+
   /** This scope with `names` defined too. */
   bind(names: Iterable<string>): VariableScope {
-    return new VariableScope(new Set([...this.names, ...names]));
+    const bound = [...names];
+    const constants = new Set([...this.constants].filter((name) => !bound.includes(name)));
+    return new VariableScope(new Set([...this.names, ...bound]), constants);
   }
 }
 
