@@ -13,7 +13,7 @@ import { hasSystemViews, SYSTEM_VIEWS, systemViewsUuid } from '../engine/system-
 import { isView } from '../engine/views.js';
 import { compile, prepareFilter } from '../engine/query.js';
 import type { Doc } from '../engine/values.js';
-import { ID_INDEX } from './clustered.js';
+import { ID_INDEX, idIndex } from './clustered.js';
 import type { Handler } from './context.js';
 import { objectField, safeBoolField } from './idl-fields.js';
 
@@ -28,7 +28,7 @@ function collectionInfo(coll: Collection): Doc {
     type: 'collection',
     options,
     info: { readOnly: false, uuid: coll.uuid },
-    ...(options['clusteredIndex'] ? {} : { idIndex: ID_INDEX }),
+    ...(options['clusteredIndex'] ? {} : { idIndex: idIndex(coll) }),
   };
 }
 
