@@ -8,7 +8,7 @@
 import { checkSortByCount } from './sort-by-count.js';
 import { checkAddFieldsPaths } from './add-fields-check.js';
 import { checkCollectionless, checkStagePositions } from './documents-placement.js';
-import { INNER_DOCUMENTS } from './documents-stage.js';
+import { documentsProjection, INNER_DOCUMENTS } from './documents-stage.js';
 import { bsonText } from './bson-text.js';
 import { checkExpression, isAccumulatorOperator } from './expression-check.js';
 import { checkFieldPath } from './field-path.js';
@@ -330,6 +330,10 @@ function checkStages(pipeline: readonly unknown[], scope: VariableScope): void {
         break;
       case '$project':
         checkProject(spec, scope);
+        break;
+      case '$documents':
+        // Desugared into a $project of its argument (documents-stage.ts), which checks it.
+        checkProject(documentsProjection(spec), scope, name);
         break;
       case '$addFields':
       case '$set':

@@ -237,11 +237,12 @@ function walk(spec: Doc, isRoot: boolean, state: State, node: Inner, policy: Pol
  * expression in an exclusion), 31310 (a literal in an exclusion: `{ a: 0, b: 'x' }`), 31325 (an unknown
  * operator), 168 (`$elemMatch`), 31324/31394 (positional paths), 31249/31250 (two fields at colliding
  * paths: `{ a: 1, 'a.b': 1 }`), the field path errors of `checkFieldPath` and the expression errors of
- * `checkExpression` (17276 for a variable `scope` does not define, when given).
+ * `checkExpression` (17276 for a variable `scope` does not define, when given). `stage` names the stage
+ * in the prefix, for the stages MongoDB desugars into a `$project` (`$documents`).
  */
-export function checkProject(spec: unknown, scope?: VariableScope): void {
+export function checkProject(spec: unknown, scope?: VariableScope, stage = '$project'): void {
   if (!isPlainObject(spec)) throw new CommandError(15969, '$project specification must be an object');
-  const policy: Policy = { find: false, prefix: 'Invalid $project :: caused by :: ', scope };
+  const policy: Policy = { find: false, prefix: `Invalid ${stage} :: caused by :: `, scope };
   if (Object.keys(spec).length === 0)
     fail(policy, 51272, 'projection specification must have at least one field');
   walk(spec, true, {}, new Map(), policy);

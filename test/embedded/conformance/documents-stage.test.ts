@@ -173,4 +173,19 @@ describe.each(drivers)('the documents stage ($name)', (driver) => {
       );
     }
   });
+
+  it('reads a document argument as the sub-projection it desugars into', async () => {
+    // document_source_documents.cpp builds { $project: { <uuid>: <argument> } } (DocumentSourceProject::
+    // create, whose errors read "Invalid $documents :: caused by :: "): {} is an empty sub-projection
+    // (51270, projection_parser.cpp), and over the empty document only its computed fields give values.
+    expect(await refusal(() => t.db.aggregate([{ $documents: {} }]).toArray())).toEqual([
+      51270,
+      'Invalid $documents :: caused by :: An empty sub-projection is not a valid value. Found empty object at path',
+    ]);
+    expect(await t.db.aggregate([{ $documents: { a: 'x', b: 1, c: { $add: [1, 2] } } }]).toArray()).toEqual([
+      { a: 'x', c: 3 },
+    ]);
+    expect(await t.db.aggregate([{ $documents: { a: 1 } }]).toArray()).toEqual([]);
+    expect(await t.db.aggregate([{ $documents: { a: 0 } }]).toArray()).toEqual([]);
+  });
 });
