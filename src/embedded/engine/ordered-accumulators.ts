@@ -117,16 +117,16 @@ function nAccumulator(name: string, pick: Pick): AccumulatorOp {
 
 /**
  * An N operator as an expression: over a group when mingo hands it one (in `$group`, expression operators
- * win over accumulators of the same name), else over the array `input` of one document.
+ * win over accumulators of the same name), else over the array `input` of one document (5788200 when
+ * it is not an array, null and missing included).
  */
 function nExpression(name: string, pick: Pick): ExpressionOp {
   return overGroup(nAccumulator(name, pick), (obj, expr, options) => {
     if (!isPlainObject(expr)) throw new CommandError(ErrorCodes.FailedToParse, `${name} needs { input, n }`);
-    const input = evalExpr(obj, expr['input'], options);
+    // ExpressionFromAccumulatorN::evaluate: n first, then an input that must be an array, null too.
     const n = countOf(expr, obj as Doc, options);
-    if (input === null || input === undefined) return null;
-    if (!Array.isArray(input))
-      throw new CommandError(5788200, `Input to ${name} must be an array, found ${typeof input}`);
+    const input = evalExpr(obj, expr['input'], options);
+    if (!Array.isArray(input)) throw new CommandError(5788200, 'Input must be an array');
     return pick(input as unknown[], n, options);
   });
 }

@@ -142,6 +142,24 @@ describe.each(drivers)('array expressions ($name)', (driver) => {
     expect(groups).toEqual([{ _id: null, first: ['a', 'b'] }]);
   });
 
+  it('refuse an input that is not an array, null and missing included (5788200)', async () => {
+    // ExpressionFromAccumulatorN::evaluate (expression.h, 7.0): after n, uassert(5788200, "Input must
+    // be an array", output.isArray()), with no exception for a nullish input.
+    for (const name of ['$minN', '$maxN', '$firstN', '$lastN']) {
+      for (const input of [null, '$missing', 5, { a: 1 }]) {
+        const failure = await expressionFailure(state.db, { [name]: { input, n: 2 } });
+        expect([name, input, failure.code, failure.errmsg]).toEqual([
+          name,
+          input,
+          5788200,
+          'Input must be an array',
+        ]);
+      }
+    }
+    // n is evaluated first: a bad n with a null input is n's error.
+    expect((await expressionFailure(state.db, { $minN: { input: null, n: 0 } })).code).toBe(5787908);
+  });
+
   it("refuse wrong types with MongoDB's codes", async () => {
     const codes: [unknown, number][] = [
       [{ $slice: ['abc', 1] }, 28724],
