@@ -16,7 +16,6 @@ import { isPlainObject } from '../engine/values.js';
 import type { Doc } from '../engine/values.js';
 import { ErrorCodes, toCommandError } from '../errors.js';
 import { refuseView } from '../engine/views.js';
-import { parseCollation } from './collation.js';
 import { bypassesValidation, objectField, safeBoolField } from './idl-fields.js';
 import type { CommandContext, Handler } from './context.js';
 import { collationFor, collectionName, docOption, retryBlocked } from './context.js';
@@ -100,7 +99,7 @@ const update: Handler = async (cmd, ctx) => {
       multi: st['multi'] === true,
       upsert: st['upsert'] === true,
       arrayFilters: st['arrayFilters'] as Doc[] | undefined,
-      collation: parseCollation(st['collation']) ?? coll.options.collation,
+      collation: collationFor(st, coll),
       sort: st['sort'] as Doc | undefined,
       ...(vars ? { let: vars } : {}),
     });
@@ -130,7 +129,7 @@ const del: Handler = async (cmd, ctx) => {
       ctx.txn,
       st.q,
       st.multi ? 0 : 1,
-      parseCollation(st.collation) ?? coll.options.collation,
+      collationFor({ collation: st.collation }, coll),
       letVars,
     );
   });

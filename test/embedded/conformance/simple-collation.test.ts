@@ -34,4 +34,21 @@ describe.each(drivers)('simple collation on a collated collection ($name)', (dri
     const sorted = await coll.aggregate([{ $sort: { _id: 1 } }], { collation: simple }).toArray();
     expect(sorted.map((doc) => doc['_id'])).toEqual(['Banana', 'apple']);
   });
+
+  it("updates and deletes binary under { locale: 'simple' }, under the collection's collation without one", async () => {
+    await t.db.dropCollection('writes').catch(() => undefined);
+    const coll = await t.db.createCollection<{ _id: number; s: string; n: number }>('writes', {
+      collation: { locale: 'en', strength: 2 },
+    });
+    await coll.insertOne({ _id: 1, s: 'apple', n: 0 });
+    const simple = { locale: 'simple' };
+    expect(
+      (await coll.updateOne({ s: 'APPLE' }, { $inc: { n: 1 } }, { collation: simple })).matchedCount,
+    ).toBe(0);
+    expect((await coll.updateMany({ s: 'APPLE' }, { $inc: { n: 1 } })).matchedCount).toBe(1);
+    expect((await coll.deleteOne({ s: 'APPLE' }, { collation: simple })).deletedCount).toBe(0);
+    expect((await coll.deleteMany({ s: 'APPLE' }, { collation: simple })).deletedCount).toBe(0);
+    expect(await coll.find({}).toArray()).toEqual([{ _id: 1, s: 'apple', n: 1 }]);
+    expect((await coll.deleteOne({ s: 'APPLE' })).deletedCount).toBe(1);
+  });
 });
