@@ -7,6 +7,7 @@
  */
 import { UUID } from 'bson';
 import type { Collation } from './collation.js';
+import { describeCollation } from './collation.js';
 import { Index } from './indexes.js';
 import type { IndexSpec } from './indexes.js';
 import { keyOf } from './values.js';
@@ -28,13 +29,33 @@ export function duplicateKeyError(
   keyPattern: Doc,
   keyValue: Doc,
 ): CommandError {
-  const shown = Object.entries(keyValue)
-    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
-    .join(', ');
   return new CommandError(
     ErrorCodes.DuplicateKey,
-    `E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: { ${shown} }`,
+    `E11000 duplicate key error collection: ${ns} index: ${indexName} dup key: ${shownDoc(keyValue)}`,
     { extra: { keyPattern, keyValue } },
+  );
+}
+
+function shownDoc(doc: Doc): string {
+  const shown = Object.entries(doc)
+    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+    .join(', ');
+  return `{ ${shown} }`;
+}
+
+/**
+ * The DuplicateKey (11000) error of an `_id` index under collation `collation` (a collection's default):
+ * MongoDB's buildDupKeyErrorStatus (src/mongo/db/storage/index_entry_comparison.cpp) names the index's collation after the index, and reports it with the
+ * error. MongoDB shows the key as the hex of its ICU collation key, which this engine does not compute:
+ * the `_id` refused is shown instead.
+ */
+function collatedIdError(ns: string, id: unknown, collation: Collation): CommandError {
+  const described = describeCollation(collation);
+  return new CommandError(
+    ErrorCodes.DuplicateKey,
+    `E11000 duplicate key error collection: ${ns} index: _id_ collation: ${shownDoc(described)} ` +
+      `dup key: ${shownDoc({ _id: id })}`,
+    { extra: { keyPattern: { _id: 1 }, keyValue: { _id: id }, collation: described } },
   );
 }
 
@@ -74,6 +95,13 @@ export class CollectionState {
   readonly records: RecordIds;
   /** Number of snapshots holding this state: writers must copy first when > 0. */
   pins = 0;
+  /**
+   * The collation of the `_id` index (the collection's default), undefined for binary `_id`s, the
+   * common case, which pays for nothing here. See {@link collateIds}.
+   */
+  private idCollation: Collation | undefined;
+  /** Under `idCollation`: the `_id` key (`keyOf`) of the stored document for each collated `_id` key. */
+  private collatedIds: Map<string, string> | undefined;
 
   /**
    * A state holding `docs` (numbered in their order when `records` is not given) and `indexes`. A state
@@ -90,11 +118,38 @@ export class CollectionState {
   }
 
   clone(): CollectionState {
-    return new CollectionState(
+    const copy = new CollectionState(
       new Map(this.docs),
       this.indexes.map((i) => i.clone()),
       this.records.clone(),
     );
+    copy.idCollation = this.idCollation;
+    if (this.collatedIds) copy.collatedIds = new Map(this.collatedIds);
+    return copy;
+  }
+
+  /**
+   * Holds the `_id`s unique under `collation`, a collection's default collation, which its `_id` index
+   * inherits (SERVER-26514: "If "collation" is not present, the _id index inherits the collection
+   * default collation"): from now on a document whose `_id` equals a stored one's under it is a
+   * duplicate (`put`, `heldId`). Building the map reads every document once; later calls with a map
+   * built are free. Does nothing for an undefined (binary) collation. Throws nothing.
+   */
+  collateIds(collation: Collation | undefined): void {
+    if (!collation || this.collatedIds) return;
+    this.idCollation = collation;
+    this.collatedIds = new Map();
+    for (const [idKey, doc] of this.docs) this.collatedIds.set(keyOf(doc['_id'], collation), idKey);
+  }
+
+  /**
+   * The `_id` key of the stored document the `_id` index holds `id` equal to: binary, or under the
+   * collation `collateIds` set. Undefined when none is stored. Throws nothing.
+   */
+  heldId(id: unknown): string | undefined {
+    if (this.collatedIds) return this.collatedIds.get(keyOf(id, this.idCollation));
+    const idKey = keyOf(id);
+    return this.docs.has(idKey) ? idKey : undefined;
   }
 
   /** Index by name (`_id_` is virtual: it is the docs map). */
@@ -109,8 +164,9 @@ export class CollectionState {
     return duplicateKeyError(ns, index.spec.name, index.spec.key, keyValue);
   }
 
-  /** The `_id` duplicate error. */
+  /** The `_id` duplicate error (naming the `_id` index's collation, if it has one). */
   duplicateId(ns: string, id: unknown): CommandError {
+    if (this.idCollation) return collatedIdError(ns, id, this.idCollation);
     return duplicateKeyError(ns, '_id_', { _id: 1 }, { _id: id });
   }
 
@@ -123,6 +179,11 @@ export class CollectionState {
   put(ns: string, doc: Doc, oldIdKey?: string, setAside?: (index: Index, error: CommandError) => void): void {
     const idKey = keyOf(doc['_id']);
     if (oldIdKey === undefined && this.docs.has(idKey)) throw this.duplicateId(ns, doc['_id']);
+    const collatedId = this.collatedIds ? keyOf(doc['_id'], this.idCollation) : undefined;
+    if (collatedId !== undefined) {
+      const held = this.collatedIds!.get(collatedId);
+      if (held !== undefined && held !== oldIdKey) throw this.duplicateId(ns, doc['_id']);
+    }
     const old = oldIdKey === undefined ? undefined : this.docs.get(oldIdKey);
     const plans: KeyPlan[] = [];
     for (const index of [...this.indexes]) {
@@ -139,6 +200,7 @@ export class CollectionState {
       index.add(idKey, newKeys);
     }
     this.docs.set(idKey, doc);
+    if (collatedId !== undefined) this.collatedIds!.set(collatedId, idKey);
     if (!this.records.ids.has(idKey)) this.records.ids.set(idKey, ++this.records.last);
   }
 
@@ -162,6 +224,11 @@ export class CollectionState {
     if (!old) return undefined;
     for (const index of this.indexes) index.remove(idKey, index.keysOf(old));
     this.docs.delete(idKey);
+    if (this.collatedIds) {
+      const collatedId = keyOf(old['_id'], this.idCollation);
+      // Data stored before the `_id`s were collated may hold two documents under one collated key.
+      if (this.collatedIds.get(collatedId) === idKey) this.collatedIds.delete(collatedId);
+    }
     this.records.ids.delete(idKey);
     return old;
   }
@@ -221,6 +288,7 @@ export class Collection {
     this.name = name;
     this.options = options;
     this.state = state ?? new CollectionState();
+    this.state.collateIds(options.collation);
   }
 
   get ns(): string {
@@ -230,6 +298,8 @@ export class Collection {
   /** The live state, copied first when snapshots pin it. */
   writable(): CollectionState {
     if (this.state.pins > 0) this.state = this.state.clone();
+    // Options may be set after construction (a create replayed from the journal): a no-op once built.
+    this.state.collateIds(this.options.collation);
     return this.state;
   }
 }

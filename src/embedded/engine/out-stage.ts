@@ -107,6 +107,8 @@ function storeTrial(
   docs: Doc[],
 ): CollectionState {
   const trial = new CollectionState();
+  // The temporary collection has the target's options, so its `_id` index the target's collation.
+  trial.collateIds(target?.options.collation);
   for (const spec of indexes) trial.addIndex(ns, spec);
   for (const doc of docs) {
     const prepared = prepareInsert(doc);

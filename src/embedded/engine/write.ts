@@ -132,8 +132,10 @@ export function insertOne(engine: Engine, coll: Collection, txn: Transaction | u
   const doc = prepareInsert(raw);
   const idKey = keyOf(doc['_id']);
   engine.checkWrite(coll, idKey, txn);
-  if (engine.readState(coll, txn).docs.has(idKey))
-    throw engine.readState(coll, txn).duplicateId(coll.ns, doc['_id']);
+  const state = engine.readState(coll, txn);
+  // The `_id` index holds strings under the collection's default collation: 'A' is a duplicate of 'a'.
+  state.collateIds(coll.options.collation);
+  if (state.heldId(doc['_id']) !== undefined) throw state.duplicateId(coll.ns, doc['_id']);
   checkStorable(doc, 'insert');
   put(engine, coll, txn, doc);
   return doc;
