@@ -245,7 +245,7 @@ function aggregateNow(engine: Engine, args: AggregateArgs): Doc[] {
         ErrorCodes.OperationNotSupportedInTransaction,
         `${out.kind} cannot be used in a transaction`,
       );
-    writeOut(engine, args.db, out.kind, out.spec, result, args.variables);
+    writeOut(engine, args.db, out.kind, out.spec, result, args.variables, args.collation);
     return [];
   }
   return result;

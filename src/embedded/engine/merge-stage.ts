@@ -16,6 +16,7 @@ import { checkStorable } from './limits.js';
 import { mergeVariableNames } from './merge-check.js';
 import { mingoOptions } from './mingo-options.js';
 import { checkUpdatePipeline } from './pipeline-update.js';
+import type { Collation } from './collation.js';
 import { matchDocs } from './read.js';
 import { applyUpdate } from './update.js';
 import { refuseView } from './views.js';
@@ -32,6 +33,12 @@ interface MergePlan {
   whenNotMatched: unknown;
   /** The command's `let` values. */
   variables: Doc | undefined;
+  /**
+   * The aggregation's collation (its own, else the source collection's default): MongoDB's `$merge`
+   * sends its upserts with it (document_source_merge.cpp constructUpdateEntries), so an incoming
+   * document matches a stored one under it.
+   */
+  collation: Collation | undefined;
 }
 
 /** Where the `$merge` loop writes: the target itself, or a rehearsal copy of its state. */
@@ -45,7 +52,8 @@ interface MergeSink {
 /**
  * Writes `docs` into collection `name` of database `db` (created when missing) as `$merge` stage `m`
  * (`{ into, on, let, whenMatched, whenNotMatched }`) says; `variables` are the command's `let` values,
- * which a `whenMatched` pipeline may read.
+ * which a `whenMatched` pipeline may read; incoming documents match stored ones under `collation`, the
+ * aggregation's.
  * @throws BlockedByTransaction, before anything is written, while an open transaction holds a document
  * the stage would write (the caller waits and runs it again, as for a plain write).
  * @throws CommandError 166 for a view target, the errors of `checkUpdatePipeline` for a pipeline
@@ -59,6 +67,7 @@ export function writeMerge(
   m: Doc,
   docs: Doc[],
   variables?: Doc,
+  collation?: Collation,
 ): void {
   const plan: MergePlan = {
     stage: m,
@@ -66,6 +75,7 @@ export function writeMerge(
     whenMatched: m['whenMatched'] ?? 'merge',
     whenNotMatched: m['whenNotMatched'] ?? 'insert',
     variables,
+    collation,
   };
   refuseView(engine.collection(db, name));
   // MongoDB parses a pipeline `whenMatched` as the update it sends for the first document, matched or not.
@@ -106,7 +116,7 @@ function mergeDocs(coll: Collection, plan: MergePlan, docs: Doc[], sink: MergeSi
   for (const doc of docs) {
     const filter: Doc = {};
     for (const f of on) filter[f] = doc[f];
-    const existing = matchDocs(sink.state(), filter).docs[0];
+    const existing = matchDocs(sink.state(), filter, plan.collation).docs[0];
     if (!existing) {
       if (whenNotMatched === 'insert') sink.insert(doc);
       else if (whenNotMatched === 'fail')

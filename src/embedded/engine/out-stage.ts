@@ -5,6 +5,7 @@
  * by merge-stage.ts.
  */
 import { recordWrite } from './change-record.js';
+import type { Collation } from './collation.js';
 import { Collection, CollectionState } from './collection.js';
 import type { Engine } from './database.js';
 import type { IndexSpec } from './indexes.js';
@@ -20,7 +21,7 @@ import { CommandError, ErrorCodes } from '../errors.js';
  * Writes an aggregation's result `docs` as its final `$out` (`spec`: a collection name or
  * `{ db, coll }`) or `$merge` (`{ into, on, let, whenMatched, whenNotMatched }`) stage asks, in database
  * `defaultDb` unless the spec names another; `variables` are the command's `let` values, which a
- * `whenMatched` pipeline may read. `docs` may share their parts (aggregate.ts): every document is stored
+ * `whenMatched` pipeline may read; `$merge` matches under `collation`, the aggregation's. `docs` may share their parts (aggregate.ts): every document is stored
  * as a copy of its own (write.ts `prepareInsert` copies an inserted one), so that no change to one
  * stored document can show in another.
  * @throws CommandError BadValue (2) for a spec without a collection name, 166 for a view target, the
@@ -34,6 +35,7 @@ export function writeOut(
   spec: unknown,
   docs: Doc[],
   variables?: Doc,
+  collation?: Collation,
 ): void {
   let db = defaultDb;
   let name: string;
@@ -58,7 +60,7 @@ export function writeOut(
     replaceTarget(engine, existing ?? new Collection(db, name), trial);
     return;
   }
-  writeMerge(engine, db, name, spec as Doc, docs, variables);
+  writeMerge(engine, db, name, spec as Doc, docs, variables, collation);
 }
 
 /**

@@ -134,6 +134,20 @@ describe.each(drivers)('_id under the collection default collation ($name)', (dr
     expect(await target.find({}).toArray()).toEqual([{ _id: 'a', n: 1 }]);
   });
 
+  it("matches a $merge's documents under the aggregation's collation", async () => {
+    // constructUpdateEntries (document_source_merge.cpp) sends each upsert with the aggregation's
+    // collation: its own, else the source collection's default.
+    const target = await collated('merge_collated', [{ _id: 'a', n: 1 }]);
+    const source = await collated('merge_collated_source', [{ _id: 'A', n: 2 }]);
+    await source.aggregate([{ $merge: { into: 'merge_collated' } }]).toArray();
+    expect(await target.find({}).toArray()).toEqual([{ _id: 'a', n: 2 }]);
+    const plain = t.db.collection<Row>('merge_plain_source');
+    await plain.drop().catch(() => undefined);
+    await plain.insertOne({ _id: 'A', n: 3 });
+    await plain.aggregate([{ $merge: { into: 'merge_collated' } }], { collation: caseless }).toArray();
+    expect(await target.find({}).toArray()).toEqual([{ _id: 'a', n: 3 }]);
+  });
+
   it('keeps the _id collation across renameCollection', async () => {
     const coll = await collated('before_rename', [{ _id: 'a' }]);
     await t.db.dropCollection('after_rename').catch(() => undefined);
