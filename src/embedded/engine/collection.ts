@@ -7,7 +7,7 @@
  */
 import { UUID } from 'bson';
 import type { Collation } from './collation.js';
-import { describeCollation } from './collation.js';
+import { describeCollation, sameCollation } from './collation.js';
 import { Index } from './indexes.js';
 import type { IndexSpec } from './indexes.js';
 import { keyOf } from './values.js';
@@ -162,6 +162,20 @@ export class CollectionState {
     // A key part is null for a missing path and undefined for an empty array (index-keys.ts).
     index.fields.forEach((f, i) => (keyValue[f] = values[i]));
     return duplicateKeyError(ns, index.spec.name, index.spec.key, keyValue);
+  }
+
+  /**
+   * For a read comparing strings under `collation`: the `_id` of the stored document equal to `id` under
+   * it (`[]` for none) when the `_id` index holds its strings under that collation (`collateIds`), else
+   * undefined (the `_id` index cannot answer: the read scans). An array `id` is undefined too, as an
+   * equality to an array also matches an element. Throws nothing.
+   */
+  heldIdUnder(id: unknown, collation: Collation): unknown[] | undefined {
+    if (!this.collatedIds || Array.isArray(id) || !sameCollation(collation, this.idCollation))
+      return undefined;
+    const idKey = this.collatedIds.get(keyOf(id, this.idCollation));
+    const doc = idKey === undefined ? undefined : this.docs.get(idKey);
+    return doc ? [doc['_id']] : [];
   }
 
   /** The `_id` duplicate error (naming the `_id` index's collation, if it has one). */

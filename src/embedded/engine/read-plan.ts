@@ -39,6 +39,10 @@ function directPlan(
     const ids = idEquality(filter['_id']);
     const stringIds = ids?.some((v) => typeof v === 'string' || Array.isArray(v));
     if (ids && !(collation && stringIds)) return ids.some(Array.isArray) ? undefined : { idValues: ids };
+    // One value the `_id` index holds under the query's collation is read through it; an `$in` is
+    // scanned, as its answer comes in natural order.
+    const held = ids?.length === 1 && collation ? state.heldIdUnder(ids[0], collation) : undefined;
+    if (held) return { idValues: held };
   }
   if (state.indexes.length === 0) return undefined;
   return lookupIndex(state.indexes, filter, collation);

@@ -76,6 +76,17 @@ describe.each(drivers)('_id under the collection default collation ($name)', (dr
     expect(await coll.countDocuments()).toBe(0);
   });
 
+  it("reads an _id equality under the index's collation through the _id index", async () => {
+    // An index serves string comparisons under its own collation (jstests/core/collation.js: with
+    // "Matching collations" the plan is an IXSCAN); the _id index holds the collection's.
+    const coll = await collated('examined', [{ _id: 'a' }, { _id: 'b' }, { _id: 'c' }]);
+    const explained = await coll.find({ _id: 'B' }).explain('executionStats');
+    expect(Number(explained['executionStats']['totalDocsExamined'])).toBe(1);
+    expect(await coll.find({ _id: 'B' }, { collation: { locale: 'simple' } }).toArray()).toEqual([]);
+    expect(ids(await coll.find({ _id: 'B' }).toArray())).toEqual(['b']);
+    expect(ids(await coll.find({ _id: { $eq: 'Z' } }).toArray())).toEqual([]);
+  });
+
   it("refuses an upsert whose { locale: 'simple' } query misses the stored _id it equals", async () => {
     // The query matches nothing binary, so the upsert inserts 'A', which the _id index refuses
     // (manual, Collation: "simple binary comparison"; the insert meets the caseless _id index).
