@@ -44,18 +44,24 @@ function shownDoc(doc: Doc): string {
 }
 
 /**
- * The DuplicateKey (11000) error of an `_id` index under collation `collation` (a collection's default):
- * MongoDB's buildDupKeyErrorStatus (src/mongo/db/storage/index_entry_comparison.cpp) names the index's collation after the index, and reports it with the
- * error. MongoDB shows the key as the hex of its ICU collation key, which this engine does not compute:
- * the `_id` refused is shown instead.
+ * The DuplicateKey (11000) error of index `indexName` holding its strings under `collation`: MongoDB's
+ * buildDupKeyErrorStatus (src/mongo/db/storage/index_entry_comparison.cpp) names the index's collation
+ * after the index, and reports it with the error. MongoDB shows a string of the key as the hex of its
+ * ICU collation key, which this engine does not compute: the value refused is shown instead.
  */
-function collatedIdError(ns: string, id: unknown, collation: Collation): CommandError {
+function collatedDuplicateError(
+  ns: string,
+  indexName: string,
+  keyPattern: Doc,
+  keyValue: Doc,
+  collation: Collation,
+): CommandError {
   const described = describeCollation(collation);
   return new CommandError(
     ErrorCodes.DuplicateKey,
-    `E11000 duplicate key error collection: ${ns} index: _id_ collation: ${shownDoc(described)} ` +
-      `dup key: ${shownDoc({ _id: id })}`,
-    { extra: { keyPattern: { _id: 1 }, keyValue: { _id: id }, collation: described } },
+    `E11000 duplicate key error collection: ${ns} index: ${indexName} collation: ${shownDoc(described)} ` +
+      `dup key: ${shownDoc(keyValue)}`,
+    { extra: { keyPattern, keyValue, collation: described } },
   );
 }
 
@@ -161,7 +167,9 @@ export class CollectionState {
     const keyValue: Doc = {};
     // A key part is null for a missing path and undefined for an empty array (index-keys.ts).
     index.fields.forEach((f, i) => (keyValue[f] = values[i]));
-    return duplicateKeyError(ns, index.spec.name, index.spec.key, keyValue);
+    const { name, key, collation } = index.spec;
+    if (collation) return collatedDuplicateError(ns, name, key, keyValue, collation);
+    return duplicateKeyError(ns, name, key, keyValue);
   }
 
   /**
@@ -180,7 +188,8 @@ export class CollectionState {
 
   /** The `_id` duplicate error (naming the `_id` index's collation, if it has one). */
   duplicateId(ns: string, id: unknown): CommandError {
-    if (this.idCollation) return collatedIdError(ns, id, this.idCollation);
+    if (this.idCollation)
+      return collatedDuplicateError(ns, '_id_', { _id: 1 }, { _id: id }, this.idCollation);
     return duplicateKeyError(ns, '_id_', { _id: 1 }, { _id: id });
   }
 

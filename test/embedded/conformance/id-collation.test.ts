@@ -43,6 +43,19 @@ describe.each(drivers)('_id under the collection default collation ($name)', (dr
     expect(ids(await coll.find({}).toArray())).toEqual(['a', 'á']);
   });
 
+  it('names the collation of a unique secondary index it inherits in its duplicate key error', async () => {
+    await collated('unique_names');
+    const coll = t.db.collection<{ _id: string; n: number; s: string }>('unique_names');
+    await coll.createIndex({ n: 1, s: 1 }, { unique: true });
+    await coll.insertOne({ _id: '1', n: 1, s: 'x' });
+    const error = await failure(() => coll.insertOne({ _id: '2', n: 1, s: 'X' }));
+    expect(error['code']).toBe(11000);
+    expect(error['message']).toMatch(
+      / index: n_1_s_1 collation: \{ locale: "en", caseLevel: false, caseFirst: "off", strength: 2,/,
+    );
+    expect(error['keyPattern']).toEqual({ n: 1, s: 1 });
+  });
+
   it('lists the _id index with the collection collation', async () => {
     // The create event of jstests/change_streams shows idIndex { v: 2, key: { _id: 1 }, name: '_id_',
     // collation } for a collection created with a collation; listIndexes and listCollections list it so.
