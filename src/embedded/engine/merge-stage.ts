@@ -8,7 +8,8 @@
 import { evalExpr } from 'mingo/core';
 import type { Options } from 'mingo/types';
 import { recordWrite } from './change-record.js';
-import { type Collection, type CollectionState, duplicateKeyError } from './collection.js';
+import type { Collection, CollectionState } from './collection.js';
+import { duplicateKeyError } from './duplicate-key.js';
 import { BlockedByTransaction, type Engine } from './database.js';
 import { defaultIndexName } from './indexes.js';
 import { withSystemVariables } from './let-variables.js';
