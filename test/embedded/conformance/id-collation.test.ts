@@ -56,28 +56,6 @@ describe.each(drivers)('_id under the collection default collation ($name)', (dr
     expect(error['keyPattern']).toEqual({ n: 1, s: 1 });
   });
 
-  it('lists the _id index with the collection collation', async () => {
-    // The create event of jstests/change_streams shows idIndex { v: 2, key: { _id: 1 }, name: '_id_',
-    // collation } for a collection created with a collation; listIndexes and listCollections list it so.
-    await collated('listed');
-    const full = {
-      locale: 'en',
-      caseLevel: false,
-      caseFirst: 'off',
-      strength: 2,
-      numericOrdering: false,
-      alternate: 'non-ignorable',
-      maxVariable: 'punct',
-      normalization: false,
-      backwards: false,
-      version: '57.1',
-    };
-    const idIndex = { v: 2, key: { _id: 1 }, name: '_id_', collation: full };
-    expect((await t.db.collection('listed').listIndexes().toArray())[0]).toEqual(idIndex);
-    const [info] = await t.db.listCollections({ name: 'listed' }).toArray();
-    expect((info as { idIndex?: unknown }).idIndex).toEqual(idIndex);
-  });
-
   it('finds, updates, deletes and upserts by an _id equal under the collation', async () => {
     const coll = await collated('acts', [{ _id: 'a', n: 1 }]);
     expect(await coll.find({ _id: 'A' }).toArray()).toEqual([{ _id: 'a', n: 1 }]);
