@@ -36,16 +36,25 @@ async function state(ctx: ScenarioContext): Promise<Map<string, string>> {
   return new Map(docs.map((doc) => [ejson(doc._id), ejson(doc)]));
 }
 
+/** Sets field `key` of `holder` as an own field (`__proto__` too, which assignment would not create). */
+function setField(holder: Doc | unknown[], key: string, value: unknown): void {
+  if (Array.isArray(holder)) holder[Number(key)] = value;
+  else Object.defineProperty(holder, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** The container and key a dotted path ends at, creating documents on the way (as `$set` does). */
 function locate(doc: Doc, path: string): { holder: Doc | unknown[]; key: string } {
   const parts = path.split('.');
   let holder: Doc | unknown[] = doc;
   for (const part of parts.slice(0, -1)) {
-    const next = Array.isArray(holder) ? holder[Number(part)] : holder[part];
+    const next = Array.isArray(holder)
+      ? holder[Number(part)]
+      : Object.hasOwn(holder, part)
+        ? holder[part]
+        : undefined;
     if (typeof next !== 'object' || next === null) {
       const made: Doc = {};
-      if (Array.isArray(holder)) holder[Number(part)] = made;
-      else holder[part] = made;
+      setField(holder, part, made);
       holder = made;
     } else holder = next as Doc | unknown[];
   }
@@ -57,15 +66,15 @@ function applyDescription(doc: Doc, description: Doc): void {
   for (const { field, newSize } of (description.truncatedArrays as { field: string; newSize: number }[]) ??
     []) {
     const { holder, key } = locate(doc, field);
-    const array = (Array.isArray(holder) ? holder[Number(key)] : holder[key]) as unknown[];
+    const array = (
+      Array.isArray(holder) ? holder[Number(key)] : Object.hasOwn(holder, key) ? holder[key] : undefined
+    ) as unknown[];
     if (Array.isArray(array)) array.length = newSize;
   }
   for (const [path, value] of Object.entries((description.updatedFields as Doc) ?? {})) {
     const { holder, key } = locate(doc, path);
-    if (Array.isArray(holder)) {
-      while (holder.length < Number(key)) holder.push(null);
-      holder[Number(key)] = value;
-    } else holder[key] = value;
+    if (Array.isArray(holder)) while (holder.length < Number(key)) holder.push(null);
+    setField(holder, key, value);
   }
   for (const path of (description.removedFields as string[]) ?? []) {
     const { holder, key } = locate(doc, path);
