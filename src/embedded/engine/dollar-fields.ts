@@ -20,8 +20,11 @@ class InvalidDBRef extends CommandError {
 /** What a top-level `$` name is called while mingo runs (no field name can start with NUL in BSON). */
 const hidden = (name: string): string => `\u0000${name}`;
 
-/** The paths an operator update names: every field path, and `$rename`'s destinations. */
-function updatePaths(update: Doc): string[] {
+/**
+ * The paths an operator update (`{ $op: { path: value } }`) names: every field path, and `$rename`'s
+ * destinations. Throws nothing.
+ */
+export function updatePaths(update: Doc): string[] {
   const paths: string[] = [];
   for (const [op, fields] of Object.entries(update)) {
     if (!isPlainObject(fields)) continue;

@@ -102,16 +102,3 @@ function walk(before: unknown, after: unknown, tree: PathTree): void {
 export function orderCreatedFields(before: Doc, after: Doc, paths: Iterable<string>): void {
   walk(before, after, pathTree(paths));
 }
-
-/** The paths an operator update (`{ $op: { path: value } }`) names, `$rename`'s destinations included. */
-export function updatePaths(modifier: Doc): string[] {
-  const paths: string[] = [];
-  for (const [op, fields] of Object.entries(modifier)) {
-    if (!isPlainObject(fields)) continue;
-    for (const [path, value] of Object.entries(fields)) {
-      paths.push(path);
-      if (op === '$rename' && typeof value === 'string') paths.push(value);
-    }
-  }
-  return paths;
-}
