@@ -273,7 +273,8 @@ export function runQuery(state: CollectionState, spec: QuerySpec): Doc[] {
     // Only a projection can compute a document past the limits: a stored one is at most 16 MiB, so
     // plain finds (every DocDbService get and find without $select) skip the walk.
     if (projection) checkResultSize(d);
-    const c = cloneValue(d);
+    // A projection already ran on copies (above); anything else is a stored document and is copied.
+    const c = shaping.length > 0 ? d : cloneValue(d);
     if (extras) applyExclusionExtras(c, extras, options as Options);
     for (const field of metaFields ?? []) c[field] = c[TEXT_SCORE_FIELD];
     if (meta) delete c[TEXT_SCORE_FIELD];
